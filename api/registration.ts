@@ -1,0 +1,36 @@
+// The shape in which a group/version declares its kinds. The scheme in pkg/runtime is built from
+// these declarations; discovery, routing, storage keys and codecs all read it.
+import type { Static, TObject } from '@sinclair/typebox';
+
+export type Stability = 'stable' | 'beta' | 'alpha';
+
+export interface KindRegistration {
+  kind: string;
+  /** Plural lower-case resource name used in URLs. */
+  resource: string;
+  singular: string;
+  namespaced: boolean;
+  shortNames?: string[];
+  categories?: string[];
+  /** Sub-resources served below an item path; `status` is the only one so far. */
+  subresources?: 'status'[];
+  /** The one schema of the kind, including apiVersion, kind and metadata. */
+  schema: TObject;
+  /** Defaults that depend on other fields; plain defaults live in the schema as `default`. */
+  defaulter?: (obj: Record<string, unknown>) => void;
+}
+
+export interface GroupVersionRegistration {
+  /** API group; the empty string is the core group served at /api. */
+  group: string;
+  version: string;
+  stability: Stability;
+  kinds: KindRegistration[];
+}
+
+/** Declares a kind, keeping its defaulter typed by the kind's own schema. */
+export function defineKind<S extends TObject>(
+  reg: Omit<KindRegistration, 'schema' | 'defaulter'> & { schema: S; defaulter?: (obj: Static<S>) => void },
+): KindRegistration {
+  return reg as KindRegistration;
+}

@@ -1,0 +1,110 @@
+// Routes API requests (discovery and resources) from the scheme: a path is served exactly when
+// the scheme says the group, version, resource and sub-resource exist.
+import type { Request, Response } from 'express';
+import { newMethodNotSupported, StatusError } from '../runtime/errors.js';
+import type { Scheme } from '../runtime/scheme.js';
+import type { Store } from '../registry/generic/store.js';
+import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
+import { negotiateOutput } from './negotiation.js';
+import { Query } from './query.js';
+import type { RequestInfo } from './request-info.js';
+import {
+  createResource,
+  deleteCollection,
+  deleteResource,
+  getResource,
+  listResource,
+  patchResource,
+  updateResource,
+  type HandlerContext,
+  type ResourceRequest,
+} from './resource-handlers.js';
+import { writeObject } from './responses.js';
+import { serveWatch, type WatchServerOptions } from './watch.js';
+
+export interface APIHandlerConfig extends HandlerContext {
+  scheme: Scheme;
+  /** The store of each resource, keyed `<group>/<resource>`. */
+  stores: ReadonlyMap<string, Store>;
+  watch: WatchServerOptions;
+  /** host:port clients reach this server at, for /api. */
+  serverAddress: string;
+}
+
+const notFound = () => new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
+
+export type APIHandler = (req: Request, res: Response, info: RequestInfo) => Promise<void>;
+
+export function newAPIHandler(cfg: APIHandlerConfig): APIHandler {
+  return async (req, res, info) => {
+    const query = Query.fromUrl(req.originalUrl);
+    const out = { format: negotiateOutput(req.headers.accept), pretty: query.pretty() };
+    if (!info.isResourceRequest) {
+      const doc = discovery(cfg, info);
+      if (!doc) throw notFound();
+      if (req.method !== 'GET' && req.method !== 'HEAD') throw new StatusError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`);
+      writeObject(res, 200, doc, out);
+      return;
+    }
+    if (!cfg.scheme.groupVersion(info.apiGroup, info.apiVersion)) throw notFound();
+    const resource = cfg.scheme.resource(info.apiGroup, info.apiVersion, info.resource);
+    if (!resource) throw notFound();
+    const store = cfg.stores.get(`${resource.group}/${resource.resource}`);
+    if (!store) throw notFound();
+    const namespacedPath = info.parts[0] === 'namespaces' && info.resource !== 'namespaces';
+    if (resource.namespaced) {
+      if (info.name && !namespacedPath) throw notFound();
+    } else {
+      if (namespacedPath) throw notFound();
+      info.namespace = '';
+    }
+    if (info.subresource && !resource.subresources.includes(info.subresource)) throw notFound();
+    const r: ResourceRequest = { req, res, info, resource, store, query, out };
+    const unsupported = () => newMethodNotSupported(resource.groupResource, info.verb);
+    if (info.subresource) {
+      switch (info.verb) {
+        case 'get': return getResource(r);
+        case 'update': return updateResource(cfg, r);
+        case 'patch': return patchResource(cfg, r);
+        default: throw unsupported();
+      }
+    }
+    if (info.name) {
+      switch (info.verb) {
+        case 'get': return getResource(r);
+        case 'watch': return serveWatch(r, cfg.watch);
+        case 'update': return updateResource(cfg, r);
+        case 'patch': return patchResource(cfg, r);
+        case 'delete': return deleteResource(cfg, r);
+        default: throw unsupported();
+      }
+    }
+    switch (info.verb) {
+      case 'list': return listResource(r);
+      case 'watch': return serveWatch(r, cfg.watch);
+      case 'create':
+        if (resource.namespaced && !namespacedPath) throw unsupported();
+        return createResource(cfg, r);
+      case 'deletecollection':
+        if (resource.namespaced && !namespacedPath) throw unsupported();
+        return deleteCollection(cfg, r);
+      default: throw unsupported();
+    }
+  };
+}
+
+function discovery(cfg: APIHandlerConfig, info: RequestInfo): unknown {
+  const segs = info.path.split('/').filter(Boolean);
+  if (segs[0] === 'api') {
+    if (segs.length === 1) return apiVersions(cfg.scheme, cfg.serverAddress);
+    const gv = segs.length === 2 ? cfg.scheme.groupVersion('', segs[1]!) : undefined;
+    return gv ? apiResourceList(gv) : undefined;
+  }
+  if (segs[0] === 'apis') {
+    if (segs.length === 1) return apiGroupList(cfg.scheme);
+    if (segs.length === 2) return apiGroupDocument(cfg.scheme, segs[1]!);
+    const gv = segs.length === 3 ? cfg.scheme.groupVersion(segs[1]!, segs[2]!) : undefined;
+    return gv ? apiResourceList(gv) : undefined;
+  }
+  return undefined;
+}

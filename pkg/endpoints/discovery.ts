@@ -1,0 +1,65 @@
+// Discovery documents (/api, /apis, /apis/<group>, /api/v1, /apis/<group>/<version>), all read
+// off the scheme, so a served resource is discoverable by construction.
+import type { GroupVersionInfo, Scheme } from '../runtime/scheme.js';
+
+const resourceVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+const subresourceVerbs: Record<string, string[]> = { status: ['get', 'patch', 'update'] };
+
+const versionRef = (gv: GroupVersionInfo) => ({ groupVersion: gv.apiVersion, version: gv.version });
+
+/** The preferred version of a group: the first stable one, else the first registered. */
+function preferred(versions: GroupVersionInfo[]): GroupVersionInfo {
+  return versions.find((v) => v.stability === 'stable') ?? versions[0]!;
+}
+
+export function apiVersions(scheme: Scheme, serverAddress: string) {
+  return {
+    kind: 'APIVersions',
+    versions: scheme.groupVersions().filter((gv) => gv.group === '').map((gv) => gv.version),
+    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
+  };
+}
+
+function apiGroup(name: string, versions: GroupVersionInfo[]) {
+  return {
+    name,
+    versions: versions.map(versionRef),
+    preferredVersion: versionRef(preferred(versions)),
+  };
+}
+
+export function apiGroupList(scheme: Scheme) {
+  return {
+    kind: 'APIGroupList',
+    apiVersion: 'v1',
+    groups: scheme.groups().filter((g) => g.name !== '').map((g) => apiGroup(g.name, g.versions)),
+  };
+}
+
+/** The APIGroup document of a named group, or undefined when it is not served. */
+export function apiGroupDocument(scheme: Scheme, group: string) {
+  const g = scheme.groups().find((x) => x.name === group && group !== '');
+  return g ? { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(g.name, g.versions) } : undefined;
+}
+
+export function apiResourceList(gv: GroupVersionInfo) {
+  const resources = gv.resources.flatMap((r) => [
+    {
+      name: r.resource,
+      singularName: r.singular,
+      namespaced: r.namespaced,
+      kind: r.kind,
+      verbs: resourceVerbs,
+      ...(r.shortNames.length ? { shortNames: r.shortNames } : {}),
+      ...(r.categories.length ? { categories: r.categories } : {}),
+    },
+    ...r.subresources.map((sub) => ({
+      name: `${r.resource}/${sub}`,
+      singularName: '',
+      namespaced: r.namespaced,
+      kind: r.kind,
+      verbs: subresourceVerbs[sub] ?? ['get'],
+    })),
+  ]);
+  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: gv.apiVersion, resources };
+}

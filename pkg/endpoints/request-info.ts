@@ -1,0 +1,83 @@
+// What a request addresses, read off its path and method the way upstream's RequestInfoFactory
+// does; authorization, routing and metrics all use it.
+
+export interface RequestInfo {
+  isResourceRequest: boolean;
+  path: string;
+  /** get, list, watch, create, update, patch, delete, deletecollection; for other paths the lower-cased method. */
+  verb: string;
+  apiPrefix: string;
+  apiGroup: string;
+  apiVersion: string;
+  namespace: string;
+  resource: string;
+  subresource: string;
+  name: string;
+  /** Path segments after the version. */
+  parts: string[];
+}
+
+/** Sub-resources of a namespace, which keep `namespaces/{name}/<sub>` from reading as a namespaced path. */
+const namespaceSubresources = new Set(['status', 'finalize']);
+
+/** Parses the path and method of a request; `watch` is the value of the watch query parameter. */
+export function parseRequestInfo(method: string, rawPath: string, watch: string | undefined): RequestInfo {
+  const path = rawPath.split('?')[0]!;
+  const info: RequestInfo = {
+    isResourceRequest: false, path, verb: method.toLowerCase(), apiPrefix: '', apiGroup: '', apiVersion: '',
+    namespace: '', resource: '', subresource: '', name: '', parts: [],
+  };
+  let segs = path.split('/').filter((s) => s !== '');
+  let decoded: string[];
+  try {
+    decoded = segs.map((s) => decodeURIComponent(s));
+  } catch {
+    return info;
+  }
+  segs = decoded;
+  if (segs.length < 1 || (segs[0] !== 'api' && segs[0] !== 'apis')) return info;
+  info.apiPrefix = segs[0]!;
+  let rest = segs.slice(1);
+  if (info.apiPrefix === 'apis') {
+    if (rest.length < 2) return info; // /apis and /apis/<group> are discovery
+    info.apiGroup = rest[0]!;
+    rest = rest.slice(1);
+  } else if (rest.length < 1) {
+    return info; // /api
+  }
+  info.apiVersion = rest[0]!;
+  rest = rest.slice(1);
+  if (rest.length === 0) return info; // /api/v1, /apis/<group>/<version>
+  info.isResourceRequest = true;
+  info.parts = rest;
+  if (rest[0] === 'namespaces' && rest.length > 1) {
+    info.namespace = rest[1]!;
+    if (rest.length > 2 && !namespaceSubresources.has(rest[2]!)) rest = rest.slice(2);
+  }
+  info.resource = rest[0] ?? '';
+  if (rest.length >= 2) info.name = rest[1]!;
+  if (rest.length >= 3) info.subresource = rest[2]!;
+  if (rest.length > 3) info.subresource = rest.slice(2).join('/');
+  const watching = watch === '1' || watch === 'true';
+  switch (method.toUpperCase()) {
+    case 'GET':
+    case 'HEAD':
+      info.verb = info.name ? (watching ? 'watch' : 'get') : watching ? 'watch' : 'list';
+      break;
+    case 'POST':
+      info.verb = 'create';
+      break;
+    case 'PUT':
+      info.verb = 'update';
+      break;
+    case 'PATCH':
+      info.verb = 'patch';
+      break;
+    case 'DELETE':
+      info.verb = info.name ? 'delete' : 'deletecollection';
+      break;
+    default:
+      info.verb = method.toLowerCase();
+  }
+  return info;
+}

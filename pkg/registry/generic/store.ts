@@ -1,0 +1,454 @@
+// The generic registry store: the REST semantics of every resource (create, get, list, update,
+// delete, deletecollection, watch) on top of the storage interface, shaped by a Strategy.
+import { randomUUID, randomInt } from 'node:crypto';
+import type { DeleteOptions, ListMeta } from '../../../api/meta/v1/types.js';
+import {
+  newAlreadyExists,
+  newBadRequest,
+  newConflict,
+  newInternalError,
+  newInvalid,
+  newNotFound,
+  newResourceExpired,
+  newStaleConflict,
+  newTimeout,
+  newTooLargeResourceVersion,
+  StatusError,
+  type GroupResource,
+} from '../../runtime/errors.js';
+import { invalid } from '../../runtime/field-errors.js';
+import { matchesFields, parseFieldSelector } from '../../runtime/field-selector.js';
+import { matchesLabels, parseLabelSelector } from '../../runtime/label-selector.js';
+import type { ResourceInfo } from '../../runtime/scheme.js';
+import { isStorageError, StorageError } from '../../storage/errors.js';
+import type { Storage, StoredObject, StorageWatch } from '../../storage/interface.js';
+import type { Strategy } from '../rest/strategy.js';
+import { decodeContinue, encodeContinue } from './continue-token.js';
+
+export interface ListParams {
+  labelSelector?: string;
+  fieldSelector?: string;
+  limit?: number;
+  continue?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: string;
+}
+
+export interface ListObject {
+  kind: string;
+  apiVersion: string;
+  metadata: ListMeta;
+  items: StoredObject[];
+}
+
+export interface WatchParams {
+  labelSelector?: string;
+  fieldSelector?: string;
+  resourceVersion?: string;
+  allowWatchBookmarks?: boolean;
+}
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+export interface WatchSink {
+  event(type: Exclude<WatchEventType, 'BOOKMARK' | 'ERROR'>, obj: StoredObject): void;
+  bookmark(resourceVersion: string): void;
+  /** The watch cannot go on; the Status is sent as an ERROR event and the stream ends. */
+  error(err: StatusError): void;
+}
+
+/** Admission's validating phase, passed in so the registry never imports admission. */
+export type ValidateObjectFunc = (obj: StoredObject, old: StoredObject | null) => Promise<void>;
+
+export interface WriteOptions {
+  dryRun?: boolean;
+  validate?: ValidateObjectFunc;
+}
+
+export interface UpdateOptions extends WriteOptions {
+  /** Serve the status sub-resource rather than the main resource. */
+  subresource?: 'status';
+}
+
+/** Computes the new object from the stored one (null when it does not exist yet). */
+export type UpdatedObjectInfo = (current: StoredObject | null) => Promise<StoredObject>;
+
+export interface DeleteResult {
+  /** The object as deleted, or as left pending its finalizers. */
+  object: StoredObject;
+  /** False while finalizers keep the object (HTTP 202). */
+  deleted: boolean;
+}
+
+export interface StoreConfig {
+  info: ResourceInfo;
+  storage: Storage;
+  strategy: Strategy;
+  statusStrategy?: Strategy;
+  /** Fails with 404 when a namespace does not exist; required for namespaced kinds. */
+  ensureNamespace?: (namespace: string) => Promise<void>;
+}
+
+/** How long a read for a resourceVersion newer than etcd's waits before answering 504. */
+const TOO_LARGE_RV_WAIT_MS = 3000;
+const GENERATE_NAME_ATTEMPTS = 8;
+const nameAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
+
+function randomSuffix(): string {
+  let s = '';
+  for (let i = 0; i < 5; i++) s += nameAlphabet[randomInt(nameAlphabet.length)];
+  return s;
+}
+
+/** Parses a client's resourceVersion; 0 for unset. */
+export function parseResourceVersion(rv: string | undefined): number {
+  if (rv === undefined || rv === '') return 0;
+  if (!/^\d+$/.test(rv)) throw newBadRequest(`invalid resource version: ${JSON.stringify(rv)}`);
+  return Number(rv);
+}
+
+export class Store {
+  readonly info: ResourceInfo;
+  private readonly storage: Storage;
+  readonly strategy: Strategy;
+  private readonly statusStrategy: Strategy | undefined;
+  private readonly ensureNamespace: ((ns: string) => Promise<void>) | undefined;
+  private readonly gr: GroupResource;
+  private readonly prefix: string;
+
+  constructor(cfg: StoreConfig) {
+    this.info = cfg.info;
+    this.storage = cfg.storage;
+    this.strategy = cfg.strategy;
+    this.statusStrategy = cfg.statusStrategy;
+    this.ensureNamespace = cfg.ensureNamespace;
+    this.gr = cfg.info.groupResource;
+    this.prefix = `/${cfg.info.group || 'core'}/${cfg.info.resource}/`;
+  }
+
+  private key(namespace: string, name: string): string {
+    return this.info.namespaced ? `${this.prefix}${namespace}/${name}` : `${this.prefix}${name}`;
+  }
+
+  private collectionPrefix(namespace: string): string {
+    return this.info.namespaced && namespace ? `${this.prefix}${namespace}/` : this.prefix;
+  }
+
+  /** Turns a storage error into the Status a client should see. */
+  private interpret(err: unknown, name: string): never {
+    if (err instanceof StatusError) throw err;
+    if (err instanceof StorageError) {
+      switch (err.code) {
+        case 'KeyNotFound':
+          throw newNotFound(this.gr, name);
+        case 'KeyExists':
+          throw newAlreadyExists(this.gr, name);
+        case 'ResourceVersionConflicts':
+          throw newConflict(this.gr, name, err.message);
+        case 'Expired':
+          throw newResourceExpired(err.message);
+        case 'TooLargeResourceVersion':
+          throw newTooLargeResourceVersion(0, err.currentRevision ?? 0, 1);
+        case 'Unreachable':
+          throw newTimeout(`etcd is unreachable: ${err.message}`, 1);
+        default:
+          throw newInternalError(err);
+      }
+    }
+    throw newInternalError(err);
+  }
+
+  /** Waits until etcd has reached `revision`, or answers 504 "Too large resource version". */
+  private async waitForRevision(revision: number): Promise<void> {
+    const deadline = Date.now() + TOO_LARGE_RV_WAIT_MS;
+    for (;;) {
+      const current = await this.storage.currentRevision().catch((e: unknown) => this.interpret(e, ''));
+      if (current >= revision) return;
+      if (Date.now() >= deadline) throw newTooLargeResourceVersion(revision, current, 1);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  private withTypeMeta(obj: StoredObject): StoredObject {
+    return { apiVersion: this.info.apiVersion, kind: this.info.kind, ...obj };
+  }
+
+  private checkInvalid(obj: StoredObject, errs: ReturnType<Strategy['validate']>): void {
+    if (errs.length > 0) throw newInvalid(this.info.kind, this.info.group, obj.metadata.name ?? obj.metadata.generateName ?? '', errs);
+  }
+
+  async get(namespace: string, name: string, resourceVersion?: string): Promise<StoredObject> {
+    const rv = parseResourceVersion(resourceVersion);
+    if (rv > 0) await this.waitForRevision(rv);
+    const obj = await this.storage.get(this.key(namespace, name)).catch((e: unknown) => this.interpret(e, name));
+    return this.withTypeMeta(obj);
+  }
+
+  /** Builds the filter of a list or watch from its selectors; malformed selectors are 400. */
+  private predicate(labelSelector: string | undefined, fieldSelector: string | undefined) {
+    const labels = labelSelector ? parseLabelSelector(labelSelector) : [];
+    const fields = fieldSelector ? parseFieldSelector(fieldSelector, this.strategy.selectableFieldNames) : [];
+    if (labels.length === 0 && fields.length === 0) return undefined;
+    return (obj: StoredObject) =>
+      matchesLabels(labels, obj.metadata.labels) && (fields.length === 0 || matchesFields(fields, this.strategy.selectableFields(obj)));
+  }
+
+  async list(namespace: string, p: ListParams): Promise<ListObject> {
+    const predicate = this.predicate(p.labelSelector, p.fieldSelector);
+    const limit = p.limit && p.limit > 0 ? p.limit : 0;
+    const rv = parseResourceVersion(p.resourceVersion);
+    const match = p.resourceVersionMatch ?? '';
+    const prefix = this.collectionPrefix(namespace);
+    if (match && match !== 'Exact' && match !== 'NotOlderThan') {
+      throw newBadRequest(`resourceVersionMatch: Unsupported value: "${match}": supported values: "Exact", "NotOlderThan"`);
+    }
+    if (match && p.resourceVersion === undefined) {
+      throw newBadRequest('resourceVersionMatch is forbidden unless resourceVersion is provided');
+    }
+    let revision = 0;
+    let startKey: string | undefined;
+    if (p.continue) {
+      if (match) throw newBadRequest('resourceVersionMatch is forbidden when continue is provided');
+      if (rv > 0) throw newBadRequest('specifying resource version is not allowed when using continue');
+      const pos = decodeContinue(p.continue);
+      revision = pos.revision;
+      startKey = this.prefix + pos.start;
+      if (!startKey.startsWith(prefix)) throw newBadRequest('continue key is not valid: encoded start key is outside the listed collection');
+    } else if (match === 'Exact') {
+      if (rv === 0) throw newBadRequest('resourceVersionMatch "Exact" is forbidden for resourceVersion "0"');
+      revision = rv;
+    } else if (rv > 0) {
+      if (limit && !match) revision = rv; // Exact, as the table of section 4.6 says
+      else await this.waitForRevision(rv); // Not older than: the latest state is
+    }
+    if (revision > 0) {
+      const current = await this.storage.currentRevision().catch((e: unknown) => this.interpret(e, ''));
+      if (revision > current) {
+        await this.waitForRevision(revision);
+      }
+    }
+    let res;
+    try {
+      res = await this.storage.list(prefix, {
+        ...(revision ? { revision } : {}),
+        ...(limit ? { limit } : {}),
+        ...(startKey ? { startKey } : {}),
+        ...(predicate ? { predicate } : {}),
+      });
+    } catch (e) {
+      if (isStorageError(e, 'Expired')) {
+        throw newResourceExpired(p.continue
+          ? 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.'
+          : `The resourceVersion for the provided list is too old.`);
+      }
+      this.interpret(e, '');
+    }
+    const metadata: ListMeta = { resourceVersion: String(res.revision) };
+    if (res.continueKey) {
+      metadata.continue = encodeContinue({ revision: res.revision, start: res.continueKey.slice(this.prefix.length) });
+      if (!predicate && res.remaining !== undefined) metadata.remainingItemCount = res.remaining;
+    }
+    return {
+      kind: this.info.listKind,
+      apiVersion: this.info.apiVersion,
+      metadata,
+      items: res.items.map(({ apiVersion: _a, kind: _k, ...rest }) => rest as StoredObject),
+    };
+  }
+
+  async create(namespace: string, input: StoredObject, opts: WriteOptions = {}): Promise<StoredObject> {
+    const obj = this.withTypeMeta(structuredClone(input));
+    obj.apiVersion = this.info.apiVersion;
+    obj.kind = this.info.kind;
+    const meta = obj.metadata;
+    if (this.info.namespaced) meta.namespace = namespace;
+    else delete meta.namespace;
+    if (meta.resourceVersion) throw newBadRequest('resourceVersion should not be set on objects to be created');
+    if (this.info.namespaced && this.ensureNamespace) await this.ensureNamespace(namespace);
+    meta.uid = randomUUID();
+    meta.creationTimestamp = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    delete meta.selfLink;
+    const generated = !meta.name && !!meta.generateName;
+    if (generated) meta.name = meta.generateName + randomSuffix();
+    this.strategy.prepareForCreate(obj);
+    this.checkInvalid(obj, this.strategy.validate(obj));
+    await opts.validate?.(obj, null);
+    if (opts.dryRun) return obj;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.storage.create(this.key(namespace, meta.name!), obj);
+      } catch (e) {
+        if (generated && isStorageError(e, 'KeyExists') && attempt < GENERATE_NAME_ATTEMPTS) {
+          meta.name = meta.generateName + randomSuffix();
+          continue;
+        }
+        this.interpret(e, meta.name!);
+      }
+    }
+  }
+
+  /**
+   * Update (PUT) and patch of the main resource or its status: `objInfo` computes the desired
+   * object from the stored one; returns the result and whether it was created.
+   */
+  async update(namespace: string, name: string, objInfo: UpdatedObjectInfo, opts: UpdateOptions = {}): Promise<{ object: StoredObject; created: boolean }> {
+    const strategy = opts.subresource === 'status' ? this.statusStrategy : this.strategy;
+    if (!strategy) throw newNotFound(this.gr, name);
+    const key = this.key(namespace, name);
+    let created = false;
+    const tryUpdate = async (current: StoredObject | null): Promise<StoredObject> => {
+      const obj = this.withTypeMeta(structuredClone(await objInfo(current ? this.withTypeMeta(current) : null)));
+      obj.apiVersion = this.info.apiVersion;
+      obj.kind = this.info.kind;
+      if (!current) {
+        if (!strategy.allowCreateOnUpdate) throw newNotFound(this.gr, name);
+        created = true;
+        const { resourceVersion: _rv, ...metadata } = obj.metadata;
+        return this.create(namespace, { ...obj, metadata }, { ...opts, dryRun: true });
+      }
+      created = false;
+      const sentRV = obj.metadata.resourceVersion;
+      if (!sentRV) {
+        if (!strategy.allowUnconditionalUpdate) {
+          throw newInvalid(this.info.kind, this.info.group, name, [invalid('metadata.resourceVersion', 0, 'must be specified for an update')]);
+        }
+      } else if (sentRV !== current.metadata.resourceVersion) {
+        throw newStaleConflict(this.gr, name);
+      }
+      if (obj.metadata.uid && obj.metadata.uid !== current.metadata.uid) {
+        throw newConflict(this.gr, name, `Precondition failed: UID in precondition: ${obj.metadata.uid}, UID in object meta: ${current.metadata.uid ?? ''}`);
+      }
+      obj.metadata.resourceVersion = current.metadata.resourceVersion!;
+      obj.metadata.uid ??= current.metadata.uid!;
+      obj.metadata.creationTimestamp ??= current.metadata.creationTimestamp!;
+      if (obj.metadata.namespace === undefined && this.info.namespaced) obj.metadata.namespace = namespace;
+      // Deletion state is the server's alone.
+      for (const f of ['deletionTimestamp', 'deletionGracePeriodSeconds'] as const) {
+        if (current.metadata[f] === undefined) delete obj.metadata[f];
+        else (obj.metadata as Record<string, unknown>)[f] = current.metadata[f];
+      }
+      delete obj.metadata.selfLink;
+      strategy.prepareForUpdate(obj, current);
+      this.checkInvalid(obj, strategy.validateUpdate(obj, current));
+      await opts.validate?.(obj, current);
+      return obj;
+    };
+    if (opts.dryRun) {
+      const current = await this.storage.get(key).catch((e: unknown) => (isStorageError(e, 'KeyNotFound') ? null : this.interpret(e, name)));
+      return { object: await tryUpdate(current), created };
+    }
+    try {
+      const object = await this.storage.guaranteedUpdate(key, tryUpdate, { ignoreNotFound: strategy.allowCreateOnUpdate });
+      return { object, created };
+    } catch (e) {
+      this.interpret(e, name);
+    }
+  }
+
+  async delete(namespace: string, name: string, options: DeleteOptions = {}, opts: WriteOptions = {}): Promise<DeleteResult> {
+    const key = this.key(namespace, name);
+    const pre = options.preconditions ?? {};
+    const preconditions = { ...(pre.uid ? { uid: pre.uid } : {}), ...(pre.resourceVersion ? { resourceVersion: pre.resourceVersion } : {}) };
+    if (opts.dryRun) {
+      const current = this.withTypeMeta(await this.storage.get(key).catch((e: unknown) => this.interpret(e, name)));
+      if (preconditions.uid && preconditions.uid !== current.metadata.uid) throw newConflict(this.gr, name, `Precondition failed: UID in precondition: ${preconditions.uid}, UID in object meta: ${current.metadata.uid ?? ''}`);
+      if (preconditions.resourceVersion && preconditions.resourceVersion !== current.metadata.resourceVersion) throw newConflict(this.gr, name, `Precondition failed: ResourceVersion in precondition: ${preconditions.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`);
+      await opts.validate?.(current, current);
+      return { object: current, deleted: (current.metadata.finalizers ?? []).length === 0 };
+    }
+    try {
+      // Objects with finalizers are only marked; their controllers remove the finalizers.
+      const marked = await this.storage.guaranteedUpdate(key, async (current) => {
+        if (!current || (current.metadata.finalizers ?? []).length === 0) return null;
+        if (current.metadata.deletionTimestamp) return null;
+        current.metadata.deletionTimestamp = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+        current.metadata.deletionGracePeriodSeconds = 0;
+        return current;
+      }, { preconditions });
+      if ((marked.metadata.finalizers ?? []).length > 0) return { object: this.withTypeMeta(marked), deleted: false };
+      const removed = await this.storage.delete(key, {
+        preconditions: { ...preconditions, resourceVersion: preconditions.resourceVersion ?? marked.metadata.resourceVersion! },
+        validateDeletion: async (current) => {
+          await opts.validate?.(this.withTypeMeta(current), this.withTypeMeta(current));
+        },
+      });
+      return { object: this.withTypeMeta(removed), deleted: true };
+    } catch (e) {
+      if (isStorageError(e, 'ResourceVersionConflicts') && !preconditions.resourceVersion) {
+        // The object changed between reading and deleting it: start over with the fresh state.
+        return this.delete(namespace, name, options, opts);
+      }
+      this.interpret(e, name);
+    }
+  }
+
+  /** Deletes every object of the collection that the selectors match; returns the deleted objects. */
+  async deleteCollection(namespace: string, p: ListParams, options: DeleteOptions = {}, opts: WriteOptions = {}): Promise<ListObject> {
+    const list = await this.list(namespace, p);
+    const deleted: StoredObject[] = [];
+    for (const item of list.items) {
+      try {
+        const r = await this.delete(item.metadata.namespace ?? '', item.metadata.name!, { ...options, preconditions: { uid: item.metadata.uid! } }, opts);
+        const { apiVersion: _a, kind: _k, ...rest } = r.object;
+        deleted.push(rest as StoredObject);
+      } catch (e) {
+        if (e instanceof StatusError && (e.code === 404 || e.code === 409)) continue; // already gone or replaced
+        throw e;
+      }
+    }
+    return { ...list, metadata: { resourceVersion: list.metadata.resourceVersion! }, items: deleted };
+  }
+
+  /**
+   * Watches the collection (or one object when `name` is set). Without a resourceVersion (or
+   * with "0") the current objects are sent first as synthetic ADDED events.
+   */
+  async watch(namespace: string, name: string | undefined, p: WatchParams, sink: WatchSink): Promise<() => Promise<void>> {
+    let fieldSelector = p.fieldSelector;
+    if (name) fieldSelector = [fieldSelector, `metadata.name=${name}`].filter(Boolean).join(',');
+    const predicate = this.predicate(p.labelSelector, fieldSelector) ?? (() => true);
+    const rv = parseResourceVersion(p.resourceVersion);
+    let from = rv;
+    const prefix = name ? this.key(namespace, name) : this.collectionPrefix(namespace);
+    if (rv === 0) {
+      const initial = name
+        ? await this.storage.list(prefix, {}).then((r) => ({ ...r, items: r.items.filter((o) => o.metadata.name === name) }))
+        : await this.storage.list(prefix, { predicate });
+      from = initial.revision;
+      for (const item of initial.items) if (predicate(item)) sink.event('ADDED', this.withTypeMeta(item));
+    }
+    let lastRV = from;
+    let w: StorageWatch | undefined;
+    w = await this.storage.watch(prefix, { afterRevision: from, recursive: !name }, {
+      event: (e) => {
+        lastRV = e.revision;
+        const now = e.type !== 'DELETED' && predicate(e.object);
+        const before = e.prevObject !== undefined && predicate(e.prevObject);
+        const obj = this.withTypeMeta(e.object);
+        if (e.type === 'ADDED') {
+          if (now) sink.event('ADDED', obj);
+        } else if (e.type === 'DELETED') {
+          if (before) sink.event('DELETED', obj);
+        } else if (now && before) sink.event('MODIFIED', obj);
+        else if (now) sink.event('ADDED', obj);
+        else if (before) sink.event('DELETED', obj);
+      },
+      progress: (revision) => {
+        if (p.allowWatchBookmarks && revision > lastRV) {
+          lastRV = revision;
+          sink.bookmark(String(revision));
+        }
+      },
+      error: (err) => {
+        if (isStorageError(err, 'Expired')) {
+          sink.error(newResourceExpired(`too old resource version: ${from} (${lastRV})`));
+        } else {
+          sink.error(newInternalError(err));
+        }
+      },
+    }).catch((e: unknown) => this.interpret(e, name ?? ''));
+    return () => w!.stop();
+  }
+}

@@ -1,0 +1,22 @@
+// What the generic store asks of each resource: how to prepare and validate objects.
+import type { StoredObject } from '../../storage/interface.js';
+import type { FieldError } from '../../runtime/field-errors.js';
+
+export interface Strategy {
+  /** Resets what a client may not set on create (status of kinds with a status sub-resource) and sets generation. */
+  prepareForCreate(obj: StoredObject): void;
+  /** Carries over from `old` what this endpoint may not change, and bumps generation on spec changes. */
+  prepareForUpdate(obj: StoredObject, old: StoredObject): void;
+  validate(obj: StoredObject): FieldError[];
+  validateUpdate(obj: StoredObject, old: StoredObject): FieldError[];
+  /** PUT of a missing object creates it. */
+  readonly allowCreateOnUpdate: boolean;
+  /** PUT without metadata.resourceVersion overwrites the current object. */
+  readonly allowUnconditionalUpdate: boolean;
+  /** DELETE answers with the object itself rather than a Status. */
+  readonly returnDeletedObject: boolean;
+  /** Values of the fields a fieldSelector may name. */
+  selectableFields(obj: StoredObject): Record<string, string>;
+  /** Field names a fieldSelector may name. */
+  readonly selectableFieldNames: ReadonlySet<string>;
+}

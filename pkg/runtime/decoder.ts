@@ -1,0 +1,58 @@
+// Turns a parsed request body into an object of a resource: type and version checked, unknown
+// fields dropped and reported, wrong JSON types rejected (400), defaults applied.
+import { parse as parseYAML } from 'yaml';
+import { newBadRequest } from './errors.js';
+import { pruneUnknownFields } from './prune.js';
+import type { ResourceInfo } from './scheme.js';
+import type { SchemaValidator } from './schema-validator.js';
+import type { ObjectWithMeta } from '../../api/meta/v1/types.js';
+
+export type BodyFormat = 'json' | 'yaml';
+
+export interface Decoded {
+  obj: ObjectWithMeta;
+  /** Paths of fields the schema does not know, in the order met. */
+  unknownFields: string[];
+}
+
+/** Parses a body as JSON or YAML; malformed input is a 400. */
+export function parseBody(body: Buffer, format: BodyFormat): unknown {
+  const text = body.toString('utf8');
+  try {
+    if (format === 'yaml') return parseYAML(text, { maxAliasCount: 100 });
+    return JSON.parse(text);
+  } catch (e) {
+    throw newBadRequest(`error decoding ${format === 'yaml' ? 'YAML' : 'JSON'}: ${(e as Error).message.split('\n')[0]}`);
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export class ObjectDecoder {
+  constructor(private readonly schemas: SchemaValidator) {}
+
+  /** Decodes `data` as an object of `info`'s kind. */
+  decode(info: ResourceInfo, data: unknown): Decoded {
+    const cannot = (why: string) =>
+      newBadRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: ${why}`);
+    if (!isObject(data)) throw cannot(`the body must be a JSON object, got ${Array.isArray(data) ? 'an array' : typeof data}`);
+    if (data.apiVersion !== undefined && data.apiVersion !== null && data.apiVersion !== info.apiVersion) {
+      throw newBadRequest(`the API version in the data (${String(data.apiVersion)}) does not match the expected API version (${info.apiVersion})`);
+    }
+    if (data.kind !== undefined && data.kind !== null && data.kind !== info.kind) {
+      throw newBadRequest(`the kind in the data (${String(data.kind)}) does not match the expected kind (${info.kind})`);
+    }
+    if (data.metadata !== undefined && data.metadata !== null && !isObject(data.metadata)) {
+      throw cannot('metadata: expected object');
+    }
+    const unknownFields = pruneUnknownFields(info.schema, data);
+    const obj = { ...data, apiVersion: info.apiVersion, kind: info.kind } as ObjectWithMeta;
+    obj.metadata ??= {};
+    const { decodeErrors } = this.schemas.check(info.schema, obj);
+    if (decodeErrors.length > 0) throw cannot(decodeErrors.join('; '));
+    info.defaulter?.(obj);
+    return { obj, unknownFields };
+  }
+}

@@ -1,0 +1,119 @@
+// Every error a client sees is a Status. StatusError carries one, is thrown up through the layers
+// and written by the handler; the constructors below follow upstream's reasons and wording.
+import type { Status, StatusCause, StatusDetails } from '../../api/meta/v1/types.js';
+import { errorBody, errorMessage, type FieldError } from './field-errors.js';
+
+export type StatusReason =
+  | 'BadRequest'
+  | 'Unauthorized'
+  | 'Forbidden'
+  | 'NotFound'
+  | 'MethodNotAllowed'
+  | 'NotAcceptable'
+  | 'AlreadyExists'
+  | 'Conflict'
+  | 'Gone'
+  | 'Expired'
+  | 'RequestEntityTooLarge'
+  | 'UnsupportedMediaType'
+  | 'Invalid'
+  | 'TooManyRequests'
+  | 'InternalError'
+  | 'Timeout'
+  | 'ServiceUnavailable';
+
+/** A group and plural resource, e.g. {group: 'apps', resource: 'statefulsets'}. */
+export interface GroupResource {
+  group: string;
+  resource: string;
+}
+
+/** `statefulsets.apps`, or `configmaps` for the core group. */
+export function qualifiedResource(gr: GroupResource): string {
+  return gr.group ? `${gr.resource}.${gr.group}` : gr.resource;
+}
+
+export class StatusError extends Error {
+  readonly status: Status;
+  /** Extra response headers, e.g. Retry-After. */
+  readonly headers: Record<string, string>;
+  constructor(code: number, reason: StatusReason | '', message: string, details?: StatusDetails, headers: Record<string, string> = {}) {
+    super(message);
+    this.name = 'StatusError';
+    this.status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, ...(reason ? { reason } : {}), ...(details ? { details } : {}), code };
+    this.headers = headers;
+  }
+  get code(): number {
+    return this.status.code ?? 500;
+  }
+  get reason(): string {
+    return this.status.reason ?? '';
+  }
+}
+
+export function isStatusError(e: unknown): e is StatusError {
+  return e instanceof StatusError;
+}
+
+const details = (gr: GroupResource, name: string, extra: Partial<StatusDetails> = {}): StatusDetails => ({
+  ...(name ? { name } : {}),
+  group: gr.group,
+  kind: gr.resource,
+  ...extra,
+});
+
+export const newNotFound = (gr: GroupResource, name: string) =>
+  new StatusError(404, 'NotFound', `${qualifiedResource(gr)} "${name}" not found`, details(gr, name));
+
+export const newAlreadyExists = (gr: GroupResource, name: string) =>
+  new StatusError(409, 'AlreadyExists', `${qualifiedResource(gr)} "${name}" already exists`, details(gr, name));
+
+export const newConflict = (gr: GroupResource, name: string, why: string) =>
+  new StatusError(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(gr)} "${name}": ${why}`, details(gr, name));
+
+/** The upstream message for a write with a stale resourceVersion. */
+export const newStaleConflict = (gr: GroupResource, name: string) =>
+  newConflict(gr, name, 'the object has been modified; please apply your changes to the latest version and try again');
+
+export const newBadRequest = (message: string) => new StatusError(400, 'BadRequest', message);
+
+export const newMethodNotSupported = (gr: GroupResource, action: string) =>
+  new StatusError(405, 'MethodNotAllowed', `${action} is not supported on resources of kind "${qualifiedResource(gr)}"`, details(gr, ''));
+
+export const newNotAcceptable = (message: string) => new StatusError(406, 'NotAcceptable', message);
+
+export const newUnsupportedMediaType = (contentType: string, accepted: string[]) =>
+  new StatusError(415, 'UnsupportedMediaType',
+    `${contentType ? `the body of the request was in an unknown format (${contentType})` : 'the body of the request has no content type'} - accepted media types include: ${accepted.join(', ')}`);
+
+export const newRequestEntityTooLarge = (message: string) => new StatusError(413, 'RequestEntityTooLarge', message);
+
+export const newGone = (message: string) => new StatusError(410, 'Gone', message);
+
+export const newResourceExpired = (message: string) => new StatusError(410, 'Expired', message);
+
+export const newTimeout = (message: string, retryAfterSeconds?: number) =>
+  new StatusError(504, 'Timeout', message, retryAfterSeconds !== undefined ? { retryAfterSeconds } : undefined,
+    retryAfterSeconds !== undefined ? { 'Retry-After': String(retryAfterSeconds) } : {});
+
+export const newTooLargeResourceVersion = (requested: number, current: number, retryAfterSeconds: number) =>
+  new StatusError(504, 'Timeout', `Too large resource version: ${requested}, current: ${current}`,
+    { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds },
+    { 'Retry-After': String(retryAfterSeconds) });
+
+export const newServiceUnavailable = (message: string) => new StatusError(503, 'ServiceUnavailable', message);
+
+export const newInternalError = (err: unknown) =>
+  new StatusError(500, 'InternalError', `Internal error occurred: ${err instanceof Error ? err.message : String(err)}`,
+    { causes: [{ message: err instanceof Error ? err.message : String(err) }] });
+
+/** 422 Invalid with one cause per field error, worded as upstream: `Kind.group "name" is invalid: ...`. */
+export function newInvalid(kind: string, group: string, name: string, errs: FieldError[]): StatusError {
+  const causes: StatusCause[] = errs.map((e) => ({ reason: e.type, message: errorBody(e), field: e.field }));
+  const list = errs.map(errorMessage);
+  const summary = list.length === 1 ? list[0] : `[${list.join(', ')}]`;
+  const qualifiedKind = group ? `${kind}.${group}` : kind;
+  return new StatusError(422, 'Invalid', `${qualifiedKind} "${name}" is invalid: ${summary}`, {
+    name, group, kind, causes,
+  });
+}

@@ -1,0 +1,91 @@
+// The scheme: every served group, version and resource, built once at start-up from the api/
+// registrations. Routing, discovery, storage keys and codecs read it; nothing else lists kinds.
+import type { TObject } from '@sinclair/typebox';
+import type { GroupVersionRegistration, Stability } from '../../api/registration.js';
+import type { GroupResource } from './errors.js';
+
+export interface ResourceInfo {
+  group: string;
+  version: string;
+  /** `apps/v1`, or `v1` for the core group. */
+  apiVersion: string;
+  kind: string;
+  listKind: string;
+  resource: string;
+  singular: string;
+  namespaced: boolean;
+  shortNames: string[];
+  categories: string[];
+  subresources: string[];
+  stability: Stability;
+  schema: TObject;
+  defaulter?: (obj: Record<string, unknown>) => void;
+  groupResource: GroupResource;
+}
+
+export interface GroupVersionInfo {
+  group: string;
+  version: string;
+  apiVersion: string;
+  stability: Stability;
+  resources: ResourceInfo[];
+}
+
+export class Scheme {
+  private readonly gvs: GroupVersionInfo[] = [];
+  private readonly byResource = new Map<string, ResourceInfo>();
+
+  constructor(registrations: GroupVersionRegistration[]) {
+    for (const gv of registrations) {
+      const apiVersion = gv.group ? `${gv.group}/${gv.version}` : gv.version;
+      const resources = gv.kinds.map((k): ResourceInfo => ({
+        group: gv.group,
+        version: gv.version,
+        apiVersion,
+        kind: k.kind,
+        listKind: `${k.kind}List`,
+        resource: k.resource,
+        singular: k.singular,
+        namespaced: k.namespaced,
+        shortNames: k.shortNames ?? [],
+        categories: k.categories ?? [],
+        subresources: k.subresources ?? [],
+        stability: gv.stability,
+        schema: k.schema,
+        ...(k.defaulter ? { defaulter: k.defaulter } : {}),
+        groupResource: { group: gv.group, resource: k.resource },
+      }));
+      this.gvs.push({ group: gv.group, version: gv.version, apiVersion, stability: gv.stability, resources });
+      for (const r of resources) this.byResource.set(`${r.group}/${r.version}/${r.resource}`, r);
+    }
+  }
+
+  /** Every served group/version, core first, in registration order. */
+  groupVersions(): readonly GroupVersionInfo[] {
+    return this.gvs;
+  }
+
+  /** Served groups with their versions, in registration order. */
+  groups(): { name: string; versions: GroupVersionInfo[] }[] {
+    const out: { name: string; versions: GroupVersionInfo[] }[] = [];
+    for (const gv of this.gvs) {
+      let g = out.find((x) => x.name === gv.group);
+      if (!g) out.push((g = { name: gv.group, versions: [] }));
+      g.versions.push(gv);
+    }
+    return out;
+  }
+
+  groupVersion(group: string, version: string): GroupVersionInfo | undefined {
+    return this.gvs.find((gv) => gv.group === group && gv.version === version);
+  }
+
+  resource(group: string, version: string, resource: string): ResourceInfo | undefined {
+    return this.byResource.get(`${group}/${version}/${resource}`);
+  }
+
+  /** All resources across group/versions. */
+  resources(): ResourceInfo[] {
+    return this.gvs.flatMap((gv) => gv.resources);
+  }
+}

@@ -1,0 +1,299 @@
+// The etcd3 implementation of the storage contract: one key per object, resourceVersion is the
+// key's mod_revision, creates and updates are compare-and-swap transactions.
+import { Etcd3, type IKeyValue, type Watcher } from 'etcd3';
+import { StorageError } from '../errors.js';
+import type {
+  DeleteOptions,
+  ListOptions,
+  ListResult,
+  Preconditions,
+  Storage,
+  StorageCodec,
+  StorageWatch,
+  StoredObject,
+  TryUpdate,
+  UpdateOptions,
+  WatchHandlers,
+  WatchOptions,
+} from '../interface.js';
+
+export interface Etcd3StorageOptions {
+  /** etcd client URLs, e.g. http://127.0.0.1:2379. */
+  servers: string[];
+  /** Key prefix of every object, e.g. /registry. */
+  prefix: string;
+  codec: StorageCodec;
+}
+
+/** Keys read per range call of a list: keeps responses small without many round trips. */
+const LIST_BATCH = 500;
+
+/** The end of the range of keys starting with `prefix`. */
+function prefixEnd(prefix: Buffer): Buffer {
+  const end = Buffer.from(prefix);
+  for (let i = end.length - 1; i >= 0; i--) {
+    if (end[i]! < 0xff) {
+      end[i]! += 1;
+      return end.subarray(0, i + 1);
+    }
+  }
+  return Buffer.from([0]);
+}
+
+function translate(err: unknown, key: string): never {
+  const msg = err instanceof Error ? err.message : String(err);
+  if (msg.includes('required revision has been compacted')) {
+    throw new StorageError('Expired', key, 'The resourceVersion for the provided list is too old.');
+  }
+  if (msg.includes('required revision is a future revision')) {
+    throw new StorageError('TooLargeResourceVersion', key, 'Too large resource version');
+  }
+  if (err instanceof StorageError) throw err;
+  throw new StorageError('Unreachable', key, `etcd: ${msg}`);
+}
+
+export class Etcd3Storage implements Storage {
+  private readonly client: Etcd3;
+  private readonly prefix: string;
+  private readonly codec: StorageCodec;
+
+  constructor(opts: Etcd3StorageOptions) {
+    this.client = new Etcd3({
+      hosts: opts.servers,
+      dialTimeout: 5000,
+      // Pages are bounded by LIST_BATCH keys, but objects may be up to etcd's 1.5 MiB each.
+      grpcOptions: { 'grpc.max_receive_message_length': -1 },
+    });
+    this.prefix = opts.prefix.replace(/\/+$/, '');
+    this.codec = opts.codec;
+  }
+
+  private fullKey(key: string): Buffer {
+    return Buffer.from(this.prefix + key);
+  }
+
+  private decode(kv: IKeyValue, key: string): StoredObject {
+    let obj: StoredObject;
+    try {
+      obj = this.codec.decode(kv.value);
+    } catch (e) {
+      throw new StorageError('InvalidObject', key, `cannot decode the object stored at ${key}: ${(e as Error).message}`);
+    }
+    obj.metadata = { ...(obj.metadata ?? {}), resourceVersion: String(kv.mod_revision) };
+    return obj;
+  }
+
+  private encode(obj: StoredObject): Buffer {
+    return this.codec.encode(obj);
+  }
+
+  async create(key: string, obj: StoredObject): Promise<StoredObject> {
+    if (obj.metadata.resourceVersion) {
+      throw new StorageError('InvalidObject', key, 'resourceVersion should not be set on objects to be created');
+    }
+    const k = this.fullKey(key);
+    const res = await this.client.kv
+      .txn({
+        compare: [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
+        success: [{ request_put: { key: k, value: this.encode(obj) } }],
+        failure: [],
+      })
+      .catch((e: unknown) => translate(e, key));
+    if (!res.succeeded) throw new StorageError('KeyExists', key, `key ${key} already exists`);
+    return { ...obj, metadata: { ...obj.metadata, resourceVersion: String(res.header.revision) } };
+  }
+
+  private async read(key: string): Promise<IKeyValue | undefined> {
+    const res = await this.client.kv.range({ key: this.fullKey(key) }).catch((e: unknown) => translate(e, key));
+    return res.kvs[0];
+  }
+
+  async get(key: string): Promise<StoredObject> {
+    const kv = await this.read(key);
+    if (!kv) throw new StorageError('KeyNotFound', key, `key ${key} not found`);
+    return this.decode(kv, key);
+  }
+
+  async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
+    const start = this.fullKey(opts.startKey ?? prefix);
+    const end = prefixEnd(this.fullKey(prefix));
+    const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
+    let revision = opts.revision && opts.revision > 0 ? opts.revision : 0;
+    const items: StoredObject[] = [];
+    let from = start;
+    for (;;) {
+      const batch = limit ? Math.max(limit - items.length, 1) : LIST_BATCH;
+      const res = await this.client.kv
+        .range({ key: from, range_end: end, limit: batch, ...(revision ? { revision } : {}) })
+        .catch((e: unknown) => translate(e, prefix));
+      if (!revision) revision = Number(res.header.revision);
+      for (let i = 0; i < res.kvs.length; i++) {
+        const kv = res.kvs[i]!;
+        const key = kv.key.toString().slice(this.prefix.length);
+        const obj = this.decode(kv, key);
+        if (opts.predicate && !opts.predicate(obj)) continue;
+        items.push(obj);
+        if (limit && items.length === limit) {
+          const rest = Number(res.count) - (i + 1);
+          if (rest > 0) {
+            return { items, revision, continueKey: key + '\x00', remaining: rest };
+          }
+          return { items, revision };
+        }
+      }
+      if (!res.more || res.kvs.length === 0) return { items, revision };
+      from = Buffer.concat([res.kvs[res.kvs.length - 1]!.key, Buffer.from([0])]);
+    }
+  }
+
+  private checkPreconditions(key: string, pre: Preconditions | undefined, obj: StoredObject): void {
+    if (!pre) return;
+    if (pre.uid !== undefined && pre.uid !== obj.metadata.uid) {
+      throw new StorageError('ResourceVersionConflicts', key,
+        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid ?? ''}`);
+    }
+    if (pre.resourceVersion !== undefined && pre.resourceVersion !== obj.metadata.resourceVersion) {
+      throw new StorageError('ResourceVersionConflicts', key,
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion ?? ''}`);
+    }
+  }
+
+  async guaranteedUpdate(key: string, tryUpdate: TryUpdate, opts: UpdateOptions = {}): Promise<StoredObject> {
+    const k = this.fullKey(key);
+    let kv = await this.read(key);
+    for (;;) {
+      const current = kv ? this.decode(kv, key) : null;
+      if (!current && !opts.ignoreNotFound) throw new StorageError('KeyNotFound', key, `key ${key} not found`);
+      if (current) this.checkPreconditions(key, opts.preconditions, current);
+      const updated = await tryUpdate(current ? structuredClone(current) : null);
+      if (!updated) {
+        if (!current) throw new StorageError('KeyNotFound', key, `key ${key} not found`);
+        return current;
+      }
+      const value = this.encode(updated);
+      if (current && kv && value.equals(kv.value)) return current; // nothing changed: no write, same resourceVersion
+      const res = await this.client.kv
+        .txn({
+          compare: [
+            kv
+              ? { key: k, target: 'Mod', result: 'Equal', mod_revision: kv.mod_revision }
+              : { key: k, target: 'Create', result: 'Equal', create_revision: 0 },
+          ],
+          success: [{ request_put: { key: k, value } }],
+          failure: [{ request_range: { key: k } }],
+        })
+        .catch((e: unknown) => translate(e, key));
+      if (res.succeeded) {
+        return { ...updated, metadata: { ...updated.metadata, resourceVersion: String(res.header.revision) } };
+      }
+      kv = res.responses[0]?.response_range.kvs[0];
+    }
+  }
+
+  async delete(key: string, opts: DeleteOptions = {}): Promise<StoredObject> {
+    const k = this.fullKey(key);
+    let kv = await this.read(key);
+    for (;;) {
+      if (!kv) throw new StorageError('KeyNotFound', key, `key ${key} not found`);
+      const current = this.decode(kv, key);
+      this.checkPreconditions(key, opts.preconditions, current);
+      if (opts.validateDeletion) await opts.validateDeletion(current);
+      const res = await this.client.kv
+        .txn({
+          compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: kv.mod_revision }],
+          success: [{ request_delete_range: { key: k } }],
+          failure: [{ request_range: { key: k } }],
+        })
+        .catch((e: unknown) => translate(e, key));
+      if (res.succeeded) return current;
+      kv = res.responses[0]?.response_range.kvs[0];
+    }
+  }
+
+  async watch(key: string, opts: WatchOptions, handlers: WatchHandlers): Promise<StorageWatch> {
+    const builder = this.client.watch().withPreviousKV().startRevision(String(opts.afterRevision + 1));
+    if (opts.recursive) builder.prefix(this.fullKey(key));
+    else builder.key(this.fullKey(key));
+    let stopped = false;
+    let watcher: Watcher | undefined;
+    const fail = (err: unknown) => {
+      if (stopped) return;
+      stopped = true;
+      void watcher?.cancel().catch(() => undefined);
+      try {
+        translate(err, key);
+      } catch (e) {
+        handlers.error(e as Error);
+      }
+    };
+    watcher = builder.watcher();
+    watcher.on('data', (res) => {
+      if (stopped) return;
+      if (res.compact_revision && Number(res.compact_revision) > 0 && res.canceled) {
+        fail(new Error('required revision has been compacted'));
+        return;
+      }
+      try {
+        for (const ev of res.events) {
+          const evKey = ev.kv.key.toString().slice(this.prefix.length);
+          const revision = Number(ev.kv.mod_revision);
+          if (ev.type === 'Delete') {
+            if (!ev.prev_kv) continue; // the previous value was compacted away; nothing to report
+            const prev = this.decode(ev.prev_kv, evKey);
+            handlers.event({ type: 'DELETED', object: { ...prev, metadata: { ...prev.metadata, resourceVersion: String(revision) } }, prevObject: prev, revision });
+          } else {
+            const obj = this.decode(ev.kv, evKey);
+            const created = ev.kv.create_revision === ev.kv.mod_revision;
+            handlers.event({
+              type: created ? 'ADDED' : 'MODIFIED',
+              object: obj,
+              ...(ev.prev_kv && !created ? { prevObject: this.decode(ev.prev_kv, evKey) } : {}),
+              revision,
+            });
+          }
+        }
+        if (res.events.length === 0) handlers.progress(Number(res.header.revision));
+      } catch (e) {
+        fail(e);
+      }
+    });
+    watcher.on('error', fail);
+    await new Promise<void>((resolve, reject) => {
+      watcher!.once('connected', () => resolve());
+      watcher!.once('error', reject);
+    }).catch((e: unknown) => fail(e));
+    return {
+      stop: async () => {
+        stopped = true;
+        await watcher?.cancel().catch(() => undefined);
+      },
+    };
+  }
+
+  async currentRevision(): Promise<number> {
+    const res = await this.client.kv
+      .range({ key: this.fullKey('/'), count_only: true })
+      .catch((e: unknown) => translate(e, '/'));
+    return Number(res.header.revision);
+  }
+
+  async compact(revision: number): Promise<void> {
+    await this.client.kv.compact({ revision }).catch((e: unknown) => translate(e, ''));
+  }
+
+  async healthy(): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 2000)));
+    const probe = this.client.kv
+      .range({ key: this.fullKey('/health'), count_only: true }, { deadline: Date.now() + 2000 })
+      .then(() => true, () => false);
+    const ok = await Promise.race([probe, timeout]);
+    clearTimeout(timer);
+    return ok;
+  }
+
+  async close(): Promise<void> {
+    this.client.close();
+  }
+}
+

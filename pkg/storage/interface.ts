@@ -1,0 +1,107 @@
+// The storage contract (ARCHITECTURE section 3). Storage knows keys, revisions and encoded
+// objects; it knows nothing of HTTP, kinds or validation.
+import type { ObjectWithMeta } from '../../api/meta/v1/types.js';
+
+export type StoredObject = ObjectWithMeta;
+
+export interface Preconditions {
+  uid?: string;
+  resourceVersion?: string;
+}
+
+export interface ListOptions {
+  /** Read the snapshot at this etcd revision; 0 or absent reads the latest (quorum) state. */
+  revision?: number;
+  /** At most this many items that pass `predicate`; 0 or absent means all. */
+  limit?: number;
+  /** First key to read (inclusive); defaults to the prefix itself. */
+  startKey?: string;
+  /** Items not passing are skipped (and do not count against limit). */
+  predicate?: (obj: StoredObject) => boolean;
+}
+
+export interface ListResult {
+  items: StoredObject[];
+  /** The etcd revision the range was read at. */
+  revision: number;
+  /** The key to continue from when the list was cut by `limit`. */
+  continueKey?: string;
+  /** Keys left after the cut (before filtering); only meaningful without a predicate. */
+  remaining?: number;
+}
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export interface StorageWatchEvent {
+  type: WatchEventType;
+  /** The object after the change; for DELETED, the last state before deletion at the deletion revision. */
+  object: StoredObject;
+  /** The object before the change (MODIFIED and DELETED). */
+  prevObject?: StoredObject;
+  revision: number;
+}
+
+export interface WatchOptions {
+  /** Deliver changes made after this revision (exclusive). */
+  afterRevision: number;
+  /** Watch every key under the prefix rather than one key. */
+  recursive: boolean;
+}
+
+export interface WatchHandlers {
+  event(e: StorageWatchEvent): void;
+  /** Everything up to `revision` has been delivered (etcd progress notification). */
+  progress(revision: number): void;
+  /** The watch ended with an error (e.g. StorageError Expired when the revision was compacted). */
+  error(err: Error): void;
+}
+
+export interface StorageWatch {
+  stop(): Promise<void>;
+}
+
+export interface UpdateOptions {
+  preconditions?: Preconditions;
+  /** When the key does not exist, call tryUpdate with null instead of failing with KeyNotFound. */
+  ignoreNotFound?: boolean;
+}
+
+/**
+ * Returns the new object, or null to leave the stored one as it is. It may be called several
+ * times when the key changes concurrently, always with the freshest object.
+ */
+export type TryUpdate = (current: StoredObject | null) => Promise<StoredObject | null>;
+
+export interface DeleteOptions {
+  preconditions?: Preconditions;
+  /** Called with the current object before deleting it; throwing aborts the deletion. */
+  validateDeletion?: (current: StoredObject) => Promise<void>;
+}
+
+export interface Storage {
+  /** Stores a new object; fails with KeyExists when the key is taken. */
+  create(key: string, obj: StoredObject): Promise<StoredObject>;
+  /** Reads one object at the latest revision; fails with KeyNotFound. */
+  get(key: string): Promise<StoredObject>;
+  /** Reads the objects under a prefix from one snapshot. */
+  list(prefix: string, opts?: ListOptions): Promise<ListResult>;
+  /** Read-modify-write with optimistic concurrency, retried on concurrent changes. */
+  guaranteedUpdate(key: string, tryUpdate: TryUpdate, opts?: UpdateOptions): Promise<StoredObject>;
+  /** Deletes the object if it still is the one validated; returns its last state. */
+  delete(key: string, opts?: DeleteOptions): Promise<StoredObject>;
+  /** Streams changes after a revision, in order, without gaps. */
+  watch(key: string, opts: WatchOptions, handlers: WatchHandlers): Promise<StorageWatch>;
+  /** The current etcd revision (a quorum read). */
+  currentRevision(): Promise<number>;
+  /** Compacts history up to and including `revision`. */
+  compact(revision: number): Promise<void>;
+  /** Whether the backing store answers. */
+  healthy(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Encodes stored objects; JSON keeps etcd readable with etcdctl. */
+export interface StorageCodec {
+  encode(obj: StoredObject): Buffer;
+  decode(data: Buffer): StoredObject;
+}
