@@ -1,0 +1,49 @@
+# The orch control plane. `make run` starts etcd and the control plane on loopback;
+# `make test` installs what it needs and runs every test against a real etcd.
+SHELL := /bin/bash
+OUT := _output
+DIST := $(OUT)/dist
+BIN := $(OUT)/bin
+NODE_DEPS := node_modules/.package-lock.json
+
+.PHONY: all deps etcd build run test test-unit test-integration bench clean
+
+all: build
+
+# npm ci whenever the lock file is newer than the installed tree.
+$(NODE_DEPS): package-lock.json package.json
+	npm ci --no-audit --no-fund
+	@touch $(NODE_DEPS)
+
+deps: $(NODE_DEPS)
+
+etcd:
+	@bash hack/install-etcd.sh
+
+build: deps
+	@rm -rf $(DIST)
+	npx tsc -p tsconfig.json
+	@mkdir -p $(BIN)
+	@for cmd in apiserver; do \
+	  printf '#!/usr/bin/env bash\nexec node --enable-source-maps "$$(dirname "$$(readlink -f "$$0")")/../dist/cmd/%s/main.js" "$$@"\n' $$cmd > $(BIN)/$$cmd; \
+	  chmod +x $(BIN)/$$cmd; \
+	done
+	@echo "built $(BIN)/apiserver"
+
+run: etcd build
+	@bash hack/local-up.sh
+
+UNIT_TESTS = $(shell find $(DIST)/api $(DIST)/pkg $(DIST)/cmd -name '*.test.js' 2>/dev/null | sort)
+INTEGRATION_TESTS = $(shell find $(DIST)/test/integration -name '*.test.js' 2>/dev/null | sort)
+
+test: etcd build
+	node --test --test-concurrency=2 --enable-source-maps $(shell find $(DIST)/api $(DIST)/pkg $(DIST)/cmd $(DIST)/test -name '*.test.js' | sort)
+
+test-unit: build
+	node --test --enable-source-maps $(UNIT_TESTS)
+
+test-integration: etcd build
+	node --test --test-concurrency=2 --enable-source-maps $(INTEGRATION_TESTS)
+
+clean:
+	rm -rf $(OUT)

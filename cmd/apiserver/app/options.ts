@@ -1,0 +1,74 @@
+// Command-line flags of the API server, named as kube-apiserver names them.
+import yargs from 'yargs';
+
+export interface APIServerOptions {
+  securePort: number;
+  bindAddress: string;
+  tlsCertFile: string;
+  tlsPrivateKeyFile: string;
+  certDir: string;
+  etcdServers: string[];
+  etcdPrefix: string;
+  maxRequestsInflight: number;
+  maxMutatingRequestsInflight: number;
+  minRequestTimeout: number;
+  verbosity: number;
+}
+
+/** Parses argv; prints help or an error and exits on bad flags, as a CLI should. */
+export function parseOptions(argv: string[]): APIServerOptions {
+  const parsed = yargs(argv)
+    .scriptName('apiserver')
+    .usage('$0 [flags]\n\nThe orch API server: validates and configures data for the API objects and serves the REST API over HTTPS, keeping every object in etcd.')
+    .parserConfiguration({ 'camel-case-expansion': true, 'strip-aliased': true })
+    .option('secure-port', { type: 'number', default: 6443, describe: 'The port on which to serve HTTPS. Must be 1-65535 (0 picks a free port, for tests).', group: 'Secure serving:' })
+    .option('bind-address', { type: 'string', default: '0.0.0.0', describe: 'The IP address on which to listen for the --secure-port port.', group: 'Secure serving:' })
+    .option('tls-cert-file', { type: 'string', default: '', describe: 'File containing the default x509 certificate for HTTPS (CA certificates, if any, concatenated after it). If neither this nor --tls-private-key-file is given, a self-signed certificate is generated in --cert-dir.', group: 'Secure serving:' })
+    .option('tls-private-key-file', { type: 'string', default: '', describe: 'File containing the default x509 private key matching --tls-cert-file.', group: 'Secure serving:' })
+    .option('cert-dir', { type: 'string', default: '/var/run/orch', describe: 'The directory where the generated TLS certificate is kept. Ignored if --tls-cert-file and --tls-private-key-file are given.', group: 'Secure serving:' })
+    .option('etcd-servers', { type: 'string', array: true, default: [] as string[], describe: 'List of etcd servers to connect with (scheme://ip:port), comma separated.', group: 'Etcd:' })
+    .option('etcd-prefix', { type: 'string', default: '/registry', describe: 'The prefix to prepend to all resource paths in etcd.', group: 'Etcd:' })
+    .option('max-requests-inflight', { type: 'number', default: 400, describe: 'The maximum number of non-mutating requests in flight at a given time; above it the server answers 429. Zero for no limit.', group: 'Generic:' })
+    .option('max-mutating-requests-inflight', { type: 'number', default: 200, describe: 'The maximum number of mutating requests in flight at a given time; above it the server answers 429. Zero for no limit.', group: 'Generic:' })
+    .option('min-request-timeout', { type: 'number', default: 1800, describe: 'Minimum number of seconds a watch may stay open; the default watch timeout is randomised between this and twice this.', group: 'Generic:' })
+    .option('v', { type: 'number', default: 0, describe: 'Number for the log level verbosity.', group: 'Logging:' })
+    .strictOptions()
+    .help('help')
+    .alias('help', 'h')
+    .version(false)
+    .wrap(Math.min(120, process.stdout.columns || 100))
+    .fail((msg, err, y) => {
+      process.stderr.write(`Error: ${msg ?? err?.message}\n\nRun 'apiserver --help' for usage.\n`);
+      void y;
+      process.exit(1);
+    })
+    .parseSync();
+  const opts: APIServerOptions = {
+    securePort: parsed.securePort,
+    bindAddress: parsed.bindAddress,
+    tlsCertFile: parsed.tlsCertFile,
+    tlsPrivateKeyFile: parsed.tlsPrivateKeyFile,
+    certDir: parsed.certDir,
+    etcdServers: parsed.etcdServers.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean),
+    etcdPrefix: parsed.etcdPrefix,
+    maxRequestsInflight: parsed.maxRequestsInflight,
+    maxMutatingRequestsInflight: parsed.maxMutatingRequestsInflight,
+    minRequestTimeout: parsed.minRequestTimeout,
+    verbosity: parsed.v,
+  };
+  return opts;
+}
+
+/** Checks the options for mistakes an operator should hear about before anything starts. */
+export function validateOptions(o: APIServerOptions): string[] {
+  const errs: string[] = [];
+  if (o.etcdServers.length === 0) errs.push('--etcd-servers must be specified');
+  for (const s of o.etcdServers) if (!/^https?:\/\/[^/]+$/.test(s)) errs.push(`--etcd-servers: ${JSON.stringify(s)} is not of the form scheme://host:port`);
+  if (!Number.isInteger(o.securePort) || o.securePort < 0 || o.securePort > 65535) errs.push('--secure-port must be between 0 and 65535, inclusive');
+  if (!!o.tlsCertFile !== !!o.tlsPrivateKeyFile) errs.push('--tls-cert-file and --tls-private-key-file must be given together');
+  if (!o.etcdPrefix.startsWith('/')) errs.push('--etcd-prefix must start with /');
+  for (const [name, v] of [['--max-requests-inflight', o.maxRequestsInflight], ['--max-mutating-requests-inflight', o.maxMutatingRequestsInflight], ['--min-request-timeout', o.minRequestTimeout]] as const) {
+    if (!Number.isInteger(v) || v < 0) errs.push(`${name} must be a non-negative integer`);
+  }
+  return errs;
+}

@@ -1,0 +1,37 @@
+// A small leveled logger writing klog-style lines to stderr, so operators read our logs the way
+// they read upstream's: `I1121 21:50:00.123456 pid] message key="value"`.
+
+export type Level = 'I' | 'W' | 'E';
+
+function stamp(d: Date): string {
+  const p = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}.${p(d.getUTCMilliseconds(), 3)}000`;
+}
+
+function fmt(kv: Record<string, unknown>): string {
+  return Object.entries(kv)
+    .map(([k, v]) => ` ${k}=${typeof v === 'string' ? JSON.stringify(v) : v instanceof Error ? JSON.stringify(v.message) : JSON.stringify(v)}`)
+    .join('');
+}
+
+export class Logger {
+  constructor(private readonly verbosity = 0, private readonly out: (line: string) => void = (l) => process.stderr.write(l)) {}
+
+  private write(level: Level, msg: string, kv: Record<string, unknown>): void {
+    this.out(`${level}${stamp(new Date())} ${process.pid}] ${msg}${fmt(kv)}\n`);
+  }
+
+  info(msg: string, kv: Record<string, unknown> = {}): void {
+    this.write('I', msg, kv);
+  }
+  warn(msg: string, kv: Record<string, unknown> = {}): void {
+    this.write('W', msg, kv);
+  }
+  error(msg: string, kv: Record<string, unknown> = {}): void {
+    this.write('E', msg, kv);
+  }
+  /** Logs only when the process runs with --v at or above `level`. */
+  v(level: number): { info: (msg: string, kv?: Record<string, unknown>) => void } {
+    return { info: (msg, kv = {}) => (this.verbosity >= level ? this.write('I', msg, kv) : undefined) };
+  }
+}

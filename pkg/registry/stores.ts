@@ -1,0 +1,40 @@
+// One store per served resource, each with its kind's strategy; the API handler routes to them.
+import { newNotFound } from '../runtime/errors.js';
+import type { Scheme } from '../runtime/scheme.js';
+import type { SchemaValidator } from '../runtime/schema-validator.js';
+import type { Storage, StoredObject } from '../storage/interface.js';
+import { Store } from './generic/store.js';
+import { newStatusStrategy, newStrategy } from './generic/strategy.js';
+import { strategyOverrides } from './strategies.js';
+import type { KindValidation } from './validation/kind-validation.js';
+
+export type ValidationLookup = (group: string, kind: string) => KindValidation<StoredObject>;
+
+/** Builds the store of every resource in the scheme, keyed `<group>/<resource>`. */
+export function buildStores(scheme: Scheme, storage: Storage, schemas: SchemaValidator, validationFor: ValidationLookup): Map<string, Store> {
+  const stores = new Map<string, Store>();
+  const namespaces = () => stores.get('/namespaces');
+  const ensureNamespace = async (ns: string) => {
+    const store = namespaces();
+    if (!store) return;
+    try {
+      await store.get('', ns);
+    } catch (e) {
+      if ((e as { code?: number }).code === 404) throw newNotFound({ group: '', resource: 'namespaces' }, ns);
+      throw e;
+    }
+  };
+  for (const info of scheme.resources()) {
+    const validation = validationFor(info.group, info.kind);
+    const strategy = newStrategy(info, validation, schemas, strategyOverrides.get(`${info.group}/${info.kind}`));
+    const statusStrategy = info.subresources.includes('status') ? newStatusStrategy(info, strategy, validation, schemas) : undefined;
+    stores.set(`${info.group}/${info.resource}`, new Store({
+      info,
+      storage,
+      strategy,
+      ...(statusStrategy ? { statusStrategy } : {}),
+      ...(info.namespaced ? { ensureNamespace } : {}),
+    }));
+  }
+  return stores;
+}

@@ -1,0 +1,52 @@
+// The filters every request passes before it reaches a handler (ARCHITECTURE section 4).
+import type { NextFunction, Request, Response } from 'express';
+import { parseRequestInfo, type RequestInfo } from '../endpoints/request-info.js';
+import { writeError } from '../endpoints/responses.js';
+import { StatusError } from '../runtime/errors.js';
+
+export function requestInfoOf(res: Response): RequestInfo {
+  return res.locals.requestInfo as RequestInfo;
+}
+
+/** Reads verb, group, version, resource, namespace, name and sub-resource off the request. */
+export function withRequestInfo(req: Request, res: Response, next: NextFunction): void {
+  const watch = new URL(req.originalUrl, 'https://localhost').searchParams.get('watch') ?? undefined;
+  res.locals.requestInfo = parseRequestInfo(req.method, req.originalUrl, watch);
+  next();
+}
+
+const mutating = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Caps concurrent requests (--max-requests-inflight, --max-mutating-requests-inflight); watches
+ * and health probes are not counted, as upstream. Over the cap the answer is 429 with Retry-After.
+ */
+export function withInflightLimit(maxReadOnly: number, maxMutating: number) {
+  let readOnly = 0;
+  let writes = 0;
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const info = requestInfoOf(res);
+    if (info.verb === 'watch' || !info.path.startsWith('/api')) {
+      next();
+      return;
+    }
+    const isWrite = mutating.has(req.method);
+    const limit = isWrite ? maxMutating : maxReadOnly;
+    if (limit > 0 && (isWrite ? writes : readOnly) >= limit) {
+      writeError(res, new StatusError(429, 'TooManyRequests', 'Too many requests, please try again later.', { retryAfterSeconds: 1 }, { 'Retry-After': '1' }));
+      return;
+    }
+    if (isWrite) writes++;
+    else readOnly++;
+    let done = false;
+    const release = () => {
+      if (done) return;
+      done = true;
+      if (isWrite) writes--;
+      else readOnly--;
+    };
+    res.on('finish', release);
+    res.on('close', release);
+    next();
+  };
+}

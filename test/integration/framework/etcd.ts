@@ -1,0 +1,83 @@
+// A real etcd for a test: its own free ports and a temporary data directory, removed on stop.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface TestEtcd {
+  endpoint: string;
+  dataDir: string;
+  /** Stops etcd (keeping its data) so a test can simulate an outage. */
+  pause(): Promise<void>;
+  /** Starts it again on the same port and data. */
+  resume(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const addr = s.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitHealthy(endpoint: string, proc: ChildProcess, log: () => string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (proc.exitCode !== null) throw new Error(`etcd exited with ${proc.exitCode}: ${log()}`);
+    try {
+      const res = await fetch(`${endpoint}/health`);
+      if (res.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`etcd did not become healthy: ${log()}`);
+}
+
+export async function startEtcd(opts: { progressNotifyInterval?: string } = {}): Promise<TestEtcd> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'orch-etcd-'));
+  const clientPort = await freePort();
+  const peerPort = await freePort();
+  const endpoint = `http://127.0.0.1:${clientPort}`;
+  let proc: ChildProcess;
+  let output = '';
+  const launch = async () => {
+    output = '';
+    proc = spawn('etcd', [
+      '--name', 'test', '--data-dir', dataDir,
+      '--listen-client-urls', endpoint, '--advertise-client-urls', endpoint,
+      '--listen-peer-urls', `http://127.0.0.1:${peerPort}`, '--initial-advertise-peer-urls', `http://127.0.0.1:${peerPort}`,
+      '--initial-cluster', `test=http://127.0.0.1:${peerPort}`,
+      '--experimental-watch-progress-notify-interval', opts.progressNotifyInterval ?? '1s',
+      '--logger', 'zap', '--log-level', 'error',
+    ], { stdio: ['ignore', 'pipe', 'pipe'] });
+    proc.stdout?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
+    proc.stderr?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
+    await waitHealthy(endpoint, proc, () => output);
+  };
+  const kill = async () => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGKILL');
+    await exited;
+  };
+  await launch();
+  return {
+    endpoint,
+    dataDir,
+    pause: kill,
+    resume: launch,
+    stop: async () => {
+      await kill();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
