@@ -20,7 +20,7 @@ export function parseOptions(argv: string[]): APIServerOptions {
   const parsed = yargs(argv)
     .scriptName('apiserver')
     .usage('$0 [flags]\n\nThe orch API server: validates and configures data for the API objects and serves the REST API over HTTPS, keeping every object in etcd.')
-    .parserConfiguration({ 'camel-case-expansion': true, 'strip-aliased': true })
+    .parserConfiguration({ 'camel-case-expansion': false, 'strip-aliased': true, 'boolean-negation': false })
     .option('secure-port', { type: 'number', default: 6443, describe: 'The port on which to serve HTTPS. Must be 1-65535 (0 picks a free port, for tests).', group: 'Secure serving:' })
     .option('bind-address', { type: 'string', default: '0.0.0.0', describe: 'The IP address on which to listen for the --secure-port port.', group: 'Secure serving:' })
     .option('tls-cert-file', { type: 'string', default: '', describe: 'File containing the default x509 certificate for HTTPS (CA certificates, if any, concatenated after it). If neither this nor --tls-private-key-file is given, a self-signed certificate is generated in --cert-dir.', group: 'Secure serving:' })
@@ -44,16 +44,16 @@ export function parseOptions(argv: string[]): APIServerOptions {
     })
     .parseSync();
   const opts: APIServerOptions = {
-    securePort: parsed.securePort,
-    bindAddress: parsed.bindAddress,
-    tlsCertFile: parsed.tlsCertFile,
-    tlsPrivateKeyFile: parsed.tlsPrivateKeyFile,
-    certDir: parsed.certDir,
-    etcdServers: parsed.etcdServers.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean),
-    etcdPrefix: parsed.etcdPrefix,
-    maxRequestsInflight: parsed.maxRequestsInflight,
-    maxMutatingRequestsInflight: parsed.maxMutatingRequestsInflight,
-    minRequestTimeout: parsed.minRequestTimeout,
+    securePort: parsed['secure-port'],
+    bindAddress: parsed['bind-address'],
+    tlsCertFile: parsed['tls-cert-file'],
+    tlsPrivateKeyFile: parsed['tls-private-key-file'],
+    certDir: parsed['cert-dir'],
+    etcdServers: parsed['etcd-servers'].flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean),
+    etcdPrefix: parsed['etcd-prefix'],
+    maxRequestsInflight: parsed['max-requests-inflight'],
+    maxMutatingRequestsInflight: parsed['max-mutating-requests-inflight'],
+    minRequestTimeout: parsed['min-request-timeout'],
     verbosity: parsed.v,
   };
   return opts;

@@ -1,0 +1,51 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { bool, mapOf, opt, str, stringMap } from '../../schema.js';
+import { topLevel } from '../../meta/v1/types.js';
+
+export const Secret = topLevel('io.orch.api.core.v1.Secret', {
+  immutable: opt(bool(5)),
+  data: opt(mapOf(2, Type.String({ format: 'byte' }))),
+  stringData: opt(stringMap(4)),
+  type: opt(str(3, { default: 'Opaque' })),
+});
+export type Secret = Static<typeof Secret>;
+
+/** Secret types with required content (upstream's kubernetes.io/... types, in our domain). */
+export const SecretTypes = {
+  opaque: 'Opaque',
+  serviceAccountToken: 'orch.io/service-account-token',
+  dockercfg: 'orch.io/dockercfg',
+  dockerConfigJson: 'orch.io/dockerconfigjson',
+  basicAuth: 'orch.io/basic-auth',
+  sshAuth: 'orch.io/ssh-auth',
+  tls: 'orch.io/tls',
+  bootstrapToken: 'bootstrap.orch.io/token',
+} as const;
+
+/** Keys the typed secrets need. */
+export const SecretKeys = {
+  serviceAccountName: 'orch.io/service-account.name',
+  serviceAccountUID: 'orch.io/service-account.uid',
+  serviceAccountToken: 'token',
+  dockercfg: '.dockercfg',
+  dockerConfigJson: '.dockerconfigjson',
+  basicAuthUsername: 'username',
+  basicAuthPassword: 'password',
+  sshPrivateKey: 'ssh-privatekey',
+  tlsCert: 'tls.crt',
+  tlsKey: 'tls.key',
+} as const;
+
+/**
+ * Folds the write-only `stringData` into `data` (base64), overwriting keys present in both, and
+ * drops it, as upstream's conversion does before anything else sees the object.
+ */
+export function defaultSecret(secret: Secret): void {
+  if (secret.stringData === undefined) return;
+  const entries = Object.entries(secret.stringData);
+  if (entries.length > 0) {
+    secret.data ??= {};
+    for (const [k, v] of entries) secret.data[k] = Buffer.from(v, 'utf8').toString('base64');
+  }
+  delete secret.stringData;
+}

@@ -1,0 +1,17 @@
+// Go structs embedded inline (`json:",inline"`) flatten their fields into the parent's JSON, but
+// protobuf keeps them as one sub-message at a field number of the parent. Such properties carry
+// their number inside the embedded message as `x-proto` and the parent's field number of the
+// embedded message as `x-orch-proto-embedded`, so the protobuf codec can rebuild the nesting.
+import { CloneType, type TProperties } from '@sinclair/typebox';
+
+/**
+ * Marks every property of an inline-embedded struct as living in the sub-message at `proto` of
+ * the parent (e.g. Probe's ProbeHandler at 1, Volume's VolumeSource at 2).
+ */
+export function embedded<P extends TProperties>(proto: number, properties: P): P {
+  const out: TProperties = {};
+  for (const [key, schema] of Object.entries(properties)) {
+    out[key] = CloneType(schema, { 'x-orch-proto-embedded': proto });
+  }
+  return out as P;
+}

@@ -1,0 +1,74 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { allGroupVersions } from './index.js';
+
+test('group versions are listed core first, in discovery order', () => {
+  assert.deepEqual(allGroupVersions.map((gv) => `${gv.group}/${gv.version}`), [
+    '/v1', 'apps/v1', 'rbac.authorization.orch.io/v1', 'storage.orch.io/v1', 'networking.orch.io/v1', 'policy/v1',
+  ]);
+});
+
+test('kinds are registered with their resources, scopes, short names and sub-resources', () => {
+  const rows = allGroupVersions.flatMap((gv) => gv.kinds.map((k) =>
+    `${gv.group}/${k.kind} ${k.resource} ${k.namespaced ? 'ns' : 'cluster'} [${(k.shortNames ?? []).join(',')}] [${(k.subresources ?? []).join(',')}]`));
+  assert.deepEqual(rows, [
+    '/Namespace namespaces cluster [ns] [status]',
+    '/ConfigMap configmaps ns [cm] []',
+    '/Secret secrets ns [] []',
+    '/ServiceAccount serviceaccounts ns [sa] []',
+    '/LimitRange limitranges ns [limits] []',
+    '/ResourceQuota resourcequotas ns [quota] [status]',
+    'apps/StatefulSet statefulsets ns [sts] [status]',
+    'rbac.authorization.orch.io/ClusterRole clusterroles cluster [] []',
+    'rbac.authorization.orch.io/ClusterRoleBinding clusterrolebindings cluster [] []',
+    'rbac.authorization.orch.io/Role roles ns [] []',
+    'rbac.authorization.orch.io/RoleBinding rolebindings ns [] []',
+    'storage.orch.io/CSIDriver csidrivers cluster [] []',
+    'networking.orch.io/NetworkPolicy networkpolicies ns [netpol] [status]',
+    'policy/PodDisruptionBudget poddisruptionbudgets ns [pdb] [status]',
+  ]);
+});
+
+type Schema = Record<string, unknown>;
+
+/** Every object schema reachable from `s`, with the path it was found at. */
+function* objects(s: Schema, path: string, seen = new Set<Schema>()): Generator<[string, Schema]> {
+  if (seen.has(s)) return;
+  seen.add(s);
+  if (s.properties) {
+    yield [path, s];
+    for (const [k, v] of Object.entries(s.properties as Record<string, Schema>)) yield* objects(v, `${path}.${k}`, seen);
+  }
+  if (s.items) yield* objects(s.items as Schema, `${path}[]`, seen);
+  for (const v of Object.values((s.patternProperties ?? {}) as Record<string, Schema>)) yield* objects(v, `${path}{}`, seen);
+  for (const v of (s.anyOf ?? []) as Schema[]) yield* objects(v, path, seen);
+}
+
+test('every property carries a distinct protobuf field number', () => {
+  for (const gv of allGroupVersions) {
+    for (const k of gv.kinds) {
+      for (const [path, obj] of objects(k.schema as unknown as Schema, k.kind)) {
+        const numbers = new Map<number, string>();
+        for (const [name, prop] of Object.entries(obj.properties as Record<string, Schema>)) {
+          if (path === k.kind && (name === 'apiVersion' || name === 'kind')) continue;
+          const n = prop['x-proto'];
+          assert.equal(typeof n, 'number', `${path}.${name} has no x-proto`);
+          assert.ok(!numbers.has(n as number), `${path}.${name} reuses ${String(n)} of ${numbers.get(n as number)}`);
+          numbers.set(n as number, name);
+        }
+      }
+    }
+  }
+});
+
+test('every list declares how it merges', () => {
+  for (const gv of allGroupVersions) {
+    for (const k of gv.kinds) {
+      for (const [path, obj] of objects(k.schema as unknown as Schema, k.kind)) {
+        for (const [name, prop] of Object.entries(obj.properties as Record<string, Schema>)) {
+          if (prop.type === 'array') assert.ok(prop['x-orch-list-type'], `${path}.${name} has no list type`);
+        }
+      }
+    }
+  }
+});

@@ -1,0 +1,18 @@
+import { type Static } from '@sinclair/typebox';
+import { field, list, opt } from '../../schema.js';
+import { topLevel } from '../../meta/v1/types.js';
+import { RbacGroupName } from './group.js';
+import { RoleRef } from './role-ref.js';
+import { Subject, defaultSubject } from './subject.js';
+
+export const ClusterRoleBinding = topLevel('io.orch.api.rbac.v1.ClusterRoleBinding', {
+  subjects: opt(list(2, Subject, { listType: 'atomic' })),
+  roleRef: field(3, RoleRef),
+}, { required: ['roleRef'] });
+export type ClusterRoleBinding = Static<typeof ClusterRoleBinding>;
+
+/** Upstream SetDefaults_ClusterRoleBinding and SetDefaults_Subject. */
+export function defaultClusterRoleBinding(b: ClusterRoleBinding): void {
+  if (b.roleRef && !b.roleRef.apiGroup) b.roleRef.apiGroup = RbacGroupName;
+  for (const s of b.subjects ?? []) defaultSubject(s);
+}

@@ -1,0 +1,2 @@
+/** The RBAC API group. */
+export const RbacGroupName = 'rbac.authorization.orch.io';

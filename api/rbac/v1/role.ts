@@ -1,0 +1,9 @@
+import { type Static } from '@sinclair/typebox';
+import { list, opt } from '../../schema.js';
+import { topLevel } from '../../meta/v1/types.js';
+import { PolicyRule } from './policy-rule.js';
+
+export const Role = topLevel('io.orch.api.rbac.v1.Role', {
+  rules: opt(list(2, PolicyRule, { listType: 'atomic' })),
+});
+export type Role = Static<typeof Role>;

@@ -1,0 +1,64 @@
+// The built binary as an operator runs it: flags, --help, a generated certificate, SIGTERM.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { Client } from './framework/client.js';
+import { freePort, startEtcd, type TestEtcd } from './framework/etcd.js';
+
+const repo = resolve(fileURLToPath(import.meta.url), '../../../../..');
+const bin = join(repo, '_output/bin/apiserver');
+
+describe('the apiserver binary', () => {
+  let etcd: TestEtcd;
+  before(async () => {
+    etcd = await startEtcd();
+  });
+  after(async () => etcd?.stop());
+
+  test('--help lists the flags', () => {
+    const r = spawnSync(bin, ['--help'], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    for (const flag of ['--secure-port', '--bind-address', '--tls-cert-file', '--tls-private-key-file', '--cert-dir', '--etcd-servers', '--etcd-prefix']) {
+      assert.ok(r.stdout.includes(flag), `${flag} in --help`);
+    }
+  });
+
+  test('bad flags stop it with a clear message', () => {
+    const unknown = spawnSync(bin, ['--no-such-flag'], { encoding: 'utf8' });
+    assert.equal(unknown.status, 1);
+    assert.match(unknown.stderr, /Unknown argument: no-such-flag/);
+    const noEtcd = spawnSync(bin, [], { encoding: 'utf8' });
+    assert.equal(noEtcd.status, 1);
+    assert.match(noEtcd.stderr, /--etcd-servers must be specified/);
+  });
+
+  test('serves HTTPS with a generated certificate and stops on SIGTERM', async () => {
+    const certDir = mkdtempSync(join(tmpdir(), 'orch-bin-'));
+    const port = await freePort();
+    const proc = spawn(bin, ['--bind-address', '127.0.0.1', '--secure-port', String(port), '--cert-dir', certDir, '--etcd-servers', etcd.endpoint, '--etcd-prefix', '/binary-test'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let log = '';
+    proc.stderr.on('data', (d: Buffer) => (log += d.toString()));
+    try {
+      const deadline = Date.now() + 30_000;
+      while (!log.includes('serving securely') && Date.now() < deadline && proc.exitCode === null) await new Promise((r) => setTimeout(r, 100));
+      assert.match(log, /serving securely/, log);
+      assert.ok(existsSync(join(certDir, 'apiserver.crt')) && existsSync(join(certDir, 'apiserver.key')));
+      const client = new Client(`https://127.0.0.1:${port}`, readFileSync(join(certDir, 'apiserver.crt'), 'utf8'));
+      const ns = await client.get('/api/v1/namespaces/default');
+      assert.equal(ns.status, 200, ns.text);
+      const localhost = new Client(`https://localhost:${port}`, readFileSync(join(certDir, 'apiserver.crt'), 'utf8'));
+      assert.equal((await localhost.get('/readyz')).status, 200, 'the certificate covers localhost too');
+      const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
+      proc.kill('SIGTERM');
+      assert.equal(await exited, 0, log);
+      assert.match(log, /shutting down/);
+    } finally {
+      if (proc.exitCode === null) proc.kill('SIGKILL');
+      rmSync(certDir, { recursive: true, force: true });
+    }
+  });
+});

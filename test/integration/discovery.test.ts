@@ -1,0 +1,71 @@
+// Discovery and /version: what kubectl reads before anything else.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startTestServer, type TestServer } from './framework/apiserver.js';
+import { fixtures } from './fixtures.js';
+
+describe('discovery', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(async () => t?.stop());
+
+  test('/api lists the core version', async () => {
+    const r = await t.client.get('/api');
+    assert.equal(r.status, 200);
+    assert.equal(r.body.kind, 'APIVersions');
+    assert.deepEqual(r.body.versions, ['v1']);
+  });
+
+  test('/apis lists every named group with its preferred version', async () => {
+    const r = await t.client.get('/apis');
+    assert.equal(r.body.kind, 'APIGroupList');
+    const names = r.body.groups.map((g: any) => g.name);
+    assert.deepEqual(names, ['apps', 'rbac.authorization.orch.io', 'storage.orch.io', 'networking.orch.io', 'policy']);
+    const apps = r.body.groups[0];
+    assert.deepEqual(apps.preferredVersion, { groupVersion: 'apps/v1', version: 'v1' });
+    const g = await t.client.get('/apis/policy');
+    assert.equal(g.body.kind, 'APIGroup');
+    assert.equal(g.body.name, 'policy');
+  });
+
+  test('every kind is listed with its verbs, scope, short names and sub-resources', async () => {
+    for (const f of fixtures) {
+      const r = await t.client.get(f.gv);
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.body.kind, 'APIResourceList');
+      assert.equal(r.body.groupVersion, f.apiVersion);
+      const res = r.body.resources.find((x: any) => x.name === f.resource);
+      assert.ok(res, `${f.resource} in ${f.gv}`);
+      assert.equal(res.kind, f.kind);
+      assert.equal(res.namespaced, f.namespaced);
+      assert.equal(res.singularName, f.kind.toLowerCase());
+      for (const v of ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']) assert.ok(res.verbs.includes(v), `${f.kind} verb ${v}`);
+      const status = r.body.resources.find((x: any) => x.name === `${f.resource}/status`);
+      if (f.hasStatus) assert.deepEqual(status.verbs, ['get', 'patch', 'update']);
+      else assert.equal(status, undefined);
+    }
+    const apps = await t.client.get('/apis/apps/v1');
+    assert.deepEqual(apps.body.resources.find((x: any) => x.name === 'statefulsets').shortNames, ['sts']);
+  });
+
+  test('/version answers in upstream shape', async () => {
+    const r = await t.client.get('/version');
+    assert.equal(r.status, 200);
+    assert.equal(r.body.major, '1');
+    assert.match(r.body.gitVersion, /^v1\.\d+\.\d+/);
+    assert.ok(r.body.platform);
+  });
+
+  test('health endpoints answer ok', async () => {
+    for (const p of ['/healthz', '/livez', '/readyz']) {
+      const r = await t.client.get(p);
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.text, 'ok');
+    }
+    const verbose = await t.client.get('/readyz?verbose');
+    assert.match(verbose.text, /\[\+\]etcd ok/);
+    assert.match(verbose.text, /readyz check passed/);
+  });
+});

@@ -1,0 +1,142 @@
+// One valid object of every served kind, with the paths it is served at.
+
+export interface KindFixture {
+  kind: string;
+  apiVersion: string;
+  resource: string;
+  namespaced: boolean;
+  /** Base path of the group/version, e.g. /apis/apps/v1. */
+  gv: string;
+  hasStatus: boolean;
+  /** DELETE answers with the object rather than a Status. */
+  returnsObject: boolean;
+  make(name: string): Record<string, unknown>;
+  /** A merge patch that changes something visible, and how to read the change back. */
+  patch: Record<string, unknown>;
+  patched(obj: Record<string, any>): unknown;
+  /** A status a client (a controller) may set through /status. */
+  status?: Record<string, unknown>;
+}
+
+export const statefulSetTemplate = (name: string) => ({
+  metadata: { labels: { app: name } },
+  spec: {
+    containers: [{
+      name: 'web',
+      image: 'registry.example/nginx:1.25',
+      ports: [{ name: 'http', containerPort: 80 }],
+      volumeMounts: [{ name: 'data', mountPath: '/usr/share/nginx/html' }],
+      readinessProbe: { httpGet: { path: '/', port: 'http' } },
+      resources: { requests: { cpu: '100m', memory: '64Mi' }, limits: { memory: '128Mi' } },
+    }],
+  },
+});
+
+export const fixtures: KindFixture[] = [
+  {
+    kind: 'ConfigMap', apiVersion: 'v1', resource: 'configmaps', namespaced: true, gv: '/api/v1', hasStatus: false, returnsObject: false,
+    make: (name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { fixture: 'yes' } }, data: { a: '1' } }),
+    patch: { data: { b: '2' } }, patched: (o) => o.data.b,
+  },
+  {
+    kind: 'Secret', apiVersion: 'v1', resource: 'secrets', namespaced: true, gv: '/api/v1', hasStatus: false, returnsObject: false,
+    make: (name) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name, labels: { fixture: 'yes' } }, data: { password: Buffer.from('s3cret').toString('base64') } }),
+    patch: { data: { user: Buffer.from('admin').toString('base64') } }, patched: (o) => o.data.user,
+  },
+  {
+    kind: 'ServiceAccount', apiVersion: 'v1', resource: 'serviceaccounts', namespaced: true, gv: '/api/v1', hasStatus: false, returnsObject: false,
+    make: (name) => ({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, labels: { fixture: 'yes' } } }),
+    patch: { automountServiceAccountToken: false }, patched: (o) => o.automountServiceAccountToken,
+  },
+  {
+    kind: 'LimitRange', apiVersion: 'v1', resource: 'limitranges', namespaced: true, gv: '/api/v1', hasStatus: false, returnsObject: false,
+    make: (name) => ({ apiVersion: 'v1', kind: 'LimitRange', metadata: { name, labels: { fixture: 'yes' } }, spec: { limits: [{ type: 'Container', default: { cpu: '500m' }, defaultRequest: { cpu: '100m' } }] } }),
+    patch: { metadata: { annotations: { note: 'patched' } } }, patched: (o) => o.metadata.annotations.note,
+  },
+  {
+    kind: 'ResourceQuota', apiVersion: 'v1', resource: 'resourcequotas', namespaced: true, gv: '/api/v1', hasStatus: true, returnsObject: true,
+    make: (name) => ({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name, labels: { fixture: 'yes' } }, spec: { hard: { pods: '10', 'requests.cpu': '4' } } }),
+    patch: { spec: { hard: { pods: '20' } } }, patched: (o) => o.spec.hard.pods,
+    status: { hard: { pods: '10' }, used: { pods: '3' } },
+  },
+  {
+    kind: 'Namespace', apiVersion: 'v1', resource: 'namespaces', namespaced: false, gv: '/api/v1', hasStatus: true, returnsObject: true,
+    make: (name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { fixture: 'yes' } } }),
+    patch: { metadata: { labels: { team: 'blue' } } }, patched: (o) => o.metadata.labels.team,
+    status: { phase: 'Active', conditions: [{ type: 'NamespaceDeletionDiscoveryFailure', status: 'False', reason: 'ResourcesDiscovered', message: 'All resources successfully discovered', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
+  },
+  {
+    kind: 'StatefulSet', apiVersion: 'apps/v1', resource: 'statefulsets', namespaced: true, gv: '/apis/apps/v1', hasStatus: true, returnsObject: false,
+    make: (name) => ({
+      apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name, labels: { fixture: 'yes' } },
+      spec: {
+        serviceName: name,
+        selector: { matchLabels: { app: name } },
+        template: statefulSetTemplate(name),
+        volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }],
+      },
+    }),
+    patch: { spec: { replicas: 3 } }, patched: (o) => o.spec.replicas,
+    status: { replicas: 2, readyReplicas: 1, currentReplicas: 2, updatedReplicas: 2, availableReplicas: 1, observedGeneration: 1 },
+  },
+  {
+    kind: 'ClusterRole', apiVersion: 'rbac.authorization.orch.io/v1', resource: 'clusterroles', namespaced: false, gv: '/apis/rbac.authorization.orch.io/v1', hasStatus: false, returnsObject: false,
+    make: (name) => ({ apiVersion: 'rbac.authorization.orch.io/v1', kind: 'ClusterRole', metadata: { name, labels: { fixture: 'yes' } }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] }] }),
+    patch: { rules: [{ apiGroups: ['apps'], resources: ['statefulsets'], verbs: ['*'] }] }, patched: (o) => o.rules[0].apiGroups[0],
+  },
+  {
+    kind: 'ClusterRoleBinding', apiVersion: 'rbac.authorization.orch.io/v1', resource: 'clusterrolebindings', namespaced: false, gv: '/apis/rbac.authorization.orch.io/v1', hasStatus: false, returnsObject: false,
+    make: (name) => ({
+      apiVersion: 'rbac.authorization.orch.io/v1', kind: 'ClusterRoleBinding', metadata: { name, labels: { fixture: 'yes' } },
+      roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'ClusterRole', name: 'view' },
+      subjects: [{ kind: 'User', name: 'jane' }, { kind: 'ServiceAccount', name: 'builder', namespace: 'default' }],
+    }),
+    patch: { subjects: [{ kind: 'Group', name: 'devs' }] }, patched: (o) => o.subjects[0].apiGroup,
+  },
+  {
+    kind: 'Role', apiVersion: 'rbac.authorization.orch.io/v1', resource: 'roles', namespaced: true, gv: '/apis/rbac.authorization.orch.io/v1', hasStatus: false, returnsObject: false,
+    make: (name) => ({ apiVersion: 'rbac.authorization.orch.io/v1', kind: 'Role', metadata: { name, labels: { fixture: 'yes' } }, rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['get'] }] }),
+    patch: { metadata: { annotations: { note: 'patched' } } }, patched: (o) => o.metadata.annotations.note,
+  },
+  {
+    kind: 'RoleBinding', apiVersion: 'rbac.authorization.orch.io/v1', resource: 'rolebindings', namespaced: true, gv: '/apis/rbac.authorization.orch.io/v1', hasStatus: false, returnsObject: false,
+    make: (name) => ({
+      apiVersion: 'rbac.authorization.orch.io/v1', kind: 'RoleBinding', metadata: { name, labels: { fixture: 'yes' } },
+      roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'Role', name: 'reader' },
+      subjects: [{ kind: 'User', name: 'jane' }],
+    }),
+    patch: { subjects: [{ kind: 'User', name: 'joe' }] }, patched: (o) => o.subjects[0].name,
+  },
+  {
+    kind: 'CSIDriver', apiVersion: 'storage.orch.io/v1', resource: 'csidrivers', namespaced: false, gv: '/apis/storage.orch.io/v1', hasStatus: false, returnsObject: true,
+    make: (name) => ({ apiVersion: 'storage.orch.io/v1', kind: 'CSIDriver', metadata: { name, labels: { fixture: 'yes' } }, spec: { attachRequired: true } }),
+    patch: { spec: { requiresRepublish: true } }, patched: (o) => o.spec.requiresRepublish,
+  },
+  {
+    kind: 'NetworkPolicy', apiVersion: 'networking.orch.io/v1', resource: 'networkpolicies', namespaced: true, gv: '/apis/networking.orch.io/v1', hasStatus: true, returnsObject: false,
+    make: (name) => ({
+      apiVersion: 'networking.orch.io/v1', kind: 'NetworkPolicy', metadata: { name, labels: { fixture: 'yes' } },
+      spec: {
+        podSelector: { matchLabels: { app: 'db' } },
+        ingress: [{ from: [{ ipBlock: { cidr: '10.0.0.0/16', except: ['10.0.1.0/24'] } }, { podSelector: { matchLabels: { role: 'api' } } }], ports: [{ port: 5432 }] }],
+      },
+    }),
+    patch: { spec: { podSelector: { matchLabels: { app: 'cache' } } } }, patched: (o) => o.spec.podSelector.matchLabels.app,
+    status: { conditions: [{ type: 'Enforced', status: 'True', reason: 'Programmed', message: '', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
+  },
+  {
+    kind: 'PodDisruptionBudget', apiVersion: 'policy/v1', resource: 'poddisruptionbudgets', namespaced: true, gv: '/apis/policy/v1', hasStatus: true, returnsObject: false,
+    make: (name) => ({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name, labels: { fixture: 'yes' } }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } } }),
+    patch: { spec: { minAvailable: '50%' } }, patched: (o) => o.spec.minAvailable,
+    status: { currentHealthy: 2, desiredHealthy: 1, disruptionsAllowed: 1, expectedPods: 2, observedGeneration: 1 },
+  },
+];
+
+/** The collection path of a fixture's kind, in `ns` for namespaced kinds. */
+export function collectionPath(f: KindFixture, ns = 'default'): string {
+  return f.namespaced ? `${f.gv}/namespaces/${ns}/${f.resource}` : `${f.gv}/${f.resource}`;
+}
+
+export function itemPath(f: KindFixture, name: string, ns = 'default'): string {
+  return `${collectionPath(f, ns)}/${name}`;
+}
