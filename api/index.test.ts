@@ -48,13 +48,17 @@ test('every property carries a distinct protobuf field number', () => {
   for (const gv of allGroupVersions) {
     for (const k of gv.kinds) {
       for (const [path, obj] of objects(k.schema as unknown as Schema, k.kind)) {
-        const numbers = new Map<number, string>();
+        // Inline-embedded structs number their fields inside their own sub-message.
+        const numbers = new Map<string, string>();
         for (const [name, prop] of Object.entries(obj.properties as Record<string, Schema>)) {
-          if (path === k.kind && (name === 'apiVersion' || name === 'kind')) continue;
+          // apiVersion and kind of a top-level shape travel in the protobuf envelope.
+          const topLevel = 'metadata' in (obj.properties as Record<string, Schema>);
+          if (topLevel && (name === 'apiVersion' || name === 'kind')) continue;
           const n = prop['x-proto'];
           assert.equal(typeof n, 'number', `${path}.${name} has no x-proto`);
-          assert.ok(!numbers.has(n as number), `${path}.${name} reuses ${String(n)} of ${numbers.get(n as number)}`);
-          numbers.set(n as number, name);
+          const key = `${String(prop['x-orch-proto-embedded'] ?? '')}/${String(n)}`;
+          assert.ok(!numbers.has(key), `${path}.${name} reuses ${key} of ${numbers.get(key)}`);
+          numbers.set(key, name);
         }
       }
     }

@@ -19,7 +19,8 @@ export interface Decoded {
 export function parseBody(body: Buffer, format: BodyFormat): unknown {
   const text = body.toString('utf8');
   try {
-    if (format === 'yaml') return parseYAML(text, { maxAliasCount: 100 });
+    // YAML 1.1 as kubectl reads it: `defaultMode: 0644` is octal.
+    if (format === 'yaml') return parseYAML(text, { version: '1.1', maxAliasCount: 100 });
     return JSON.parse(text);
   } catch (e) {
     throw newBadRequest(`error decoding ${format === 'yaml' ? 'YAML' : 'JSON'}: ${(e as Error).message.split('\n')[0]}`);

@@ -23,6 +23,13 @@ test('an explicit strategy keeps its shape; partition defaults only for RollingU
   assert.deepEqual(onDelete.spec!.updateStrategy, { type: 'OnDelete' });
 });
 
+test('empty strings take their defaults, as upstream', () => {
+  const s = base({ podManagementPolicy: '', persistentVolumeClaimRetentionPolicy: { whenDeleted: '', whenScaled: 'Delete' } });
+  defaultStatefulSet(s);
+  assert.equal(s.spec!.podManagementPolicy, 'OrderedReady');
+  assert.deepEqual(s.spec!.persistentVolumeClaimRetentionPolicy, { whenDeleted: 'Retain', whenScaled: 'Delete' });
+});
+
 test('claims are retained by default', () => {
   const s = base({ persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete' } });
   defaultStatefulSet(s);
@@ -32,8 +39,8 @@ test('claims are retained by default', () => {
 test('the pod template is defaulted', () => {
   const s = base({ template: { spec: { containers: [{ name: 'c', image: 'nginx' }] } } });
   defaultStatefulSet(s);
-  assert.equal(s.spec!.template.spec!.restartPolicy ?? 'Always', 'Always');
-  assert.equal(s.spec!.template.spec!.terminationGracePeriodSeconds, 30);
+  assert.equal(s.spec!.template.spec!.restartPolicy, 'Always');
+  assert.equal(s.spec!.template.spec!.dnsPolicy, 'ClusterFirst');
 });
 
 test('plain defaults are declared in the schema', () => {

@@ -74,10 +74,11 @@ export const StatefulSet = topLevel(`${P}.StatefulSet`, {
 export type StatefulSet = Static<typeof StatefulSet>;
 
 /**
- * Upstream SetDefaults_StatefulSet for what depends on other fields: an unset update strategy
- * becomes RollingUpdate with partition 0 (an explicit RollingUpdate keeps rollingUpdate unset
- * unless given), the claim retention policy starts as Retain/Retain, and the pod template gets
- * its own defaults. Plain defaults (replicas, podManagementPolicy, ...) are in the schema.
+ * Upstream SetDefaults_StatefulSet for what a schema default cannot express: an unset update
+ * strategy becomes RollingUpdate with partition 0 (an explicit RollingUpdate keeps rollingUpdate
+ * unset unless given), the claim retention policy starts as Retain/Retain, empty strings take
+ * their defaults, and the pod template gets its own defaults. Plain defaults for absent fields
+ * (replicas, revisionHistoryLimit, ...) are in the schema.
  */
 export function defaultStatefulSet(sts: StatefulSet): void {
   const spec = sts.spec;
@@ -89,8 +90,10 @@ export function defaultStatefulSet(sts: StatefulSet): void {
     strategy.rollingUpdate ??= {};
   }
   if (strategy.type === 'RollingUpdate' && strategy.rollingUpdate) strategy.rollingUpdate.partition ??= 0;
+  // Upstream also replaces empty strings, which a schema default leaves alone.
+  if (!spec.podManagementPolicy) spec.podManagementPolicy = 'OrderedReady';
   spec.persistentVolumeClaimRetentionPolicy ??= {};
-  spec.persistentVolumeClaimRetentionPolicy.whenDeleted ??= 'Retain';
-  spec.persistentVolumeClaimRetentionPolicy.whenScaled ??= 'Retain';
+  spec.persistentVolumeClaimRetentionPolicy.whenDeleted ||= 'Retain';
+  spec.persistentVolumeClaimRetentionPolicy.whenScaled ||= 'Retain';
   if (spec.template) defaultPodTemplateSpec(spec.template);
 }

@@ -20,7 +20,14 @@ test('secret stringData is folded into data', () => {
   defaultSecret(s);
   assert.equal(s.stringData, undefined);
   assert.deepEqual(s.data, { a: Buffer.from('new').toString('base64'), b: Buffer.from('two').toString('base64') });
+  assert.equal(s.type, 'Opaque');
   assert.equal(Secret.properties.type.default, 'Opaque');
+  const empty: Secret = { metadata: { name: 's' }, type: '' };
+  defaultSecret(empty);
+  assert.equal(empty.type, 'Opaque');
+  const typed: Secret = { metadata: { name: 's' }, type: 'orch.io/tls' };
+  defaultSecret(typed);
+  assert.equal(typed.type, 'orch.io/tls');
 });
 
 test('container limits default from max, then default, then min', () => {

@@ -41,5 +41,5 @@ export function defaultNamespace(ns: Namespace): void {
     ns.metadata!.labels = { ...(ns.metadata!.labels ?? {}), [NamespaceNameLabel]: name };
   }
   ns.status ??= {};
-  ns.status.phase ??= 'Active';
+  ns.status.phase ||= 'Active';
 }

@@ -31,7 +31,7 @@ export type PersistentVolumeClaimSpec = Static<typeof PersistentVolumeClaimSpec>
 
 export const PersistentVolumeClaimCondition = object(`${P}.PersistentVolumeClaimCondition`, {
   type: str(1),
-  status: enumOf(2, ['True', 'False', 'Unknown'] as const),
+  status: str(2),
   lastProbeTime: opt(time(3)),
   lastTransitionTime: opt(time(4)),
   reason: opt(str(5)),
@@ -46,7 +46,8 @@ export const ModifyVolumeStatus = object(`${P}.ModifyVolumeStatus`, {
 export type ModifyVolumeStatus = Static<typeof ModifyVolumeStatus>;
 
 export const PersistentVolumeClaimStatus = object(`${P}.PersistentVolumeClaimStatus`, {
-  phase: opt(enumOf(1, PersistentVolumeClaimPhases, { default: 'Pending' })),
+  // Phases are set by the controller and not validated upstream, so any string is kept.
+  phase: opt(str(1, { default: 'Pending' })),
   accessModes: opt(list(2, Type.String(), { listType: 'atomic' })),
   capacity: opt(resourceList(3)),
   conditions: opt(list(4, PersistentVolumeClaimCondition, {

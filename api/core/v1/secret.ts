@@ -38,9 +38,11 @@ export const SecretKeys = {
 
 /**
  * Folds the write-only `stringData` into `data` (base64), overwriting keys present in both, and
- * drops it, as upstream's conversion does before anything else sees the object.
+ * drops it, as upstream's conversion does before anything else sees the object; an empty type
+ * becomes Opaque (the schema default covers only an absent one).
  */
 export function defaultSecret(secret: Secret): void {
+  if (!secret.type) secret.type = SecretTypes.opaque;
   if (secret.stringData === undefined) return;
   const entries = Object.entries(secret.stringData);
   if (entries.length > 0) {

@@ -242,6 +242,72 @@ spec:
       hostPath: { path: /var/log, type: Directory }
 `;
 
+const agent = `
+metadata:
+  labels: { app: node-agent }
+  creationTimestamp: null
+spec:
+  hostNetwork: true
+  dnsPolicy: ClusterFirstWithHostNet
+  shareProcessNamespace: true
+  setHostnameAsFQDN: false
+  os: { name: linux }
+  runtimeClassName: runc
+  preemptionPolicy: PreemptLowerPriority
+  priority: 1000
+  readinessGates: [{ conditionType: example.com/ready }]
+  schedulingGates: [{ name: example.com/quota-check }]
+  securityContext:
+    seLinuxOptions: { level: "s0:c123,c456", type: spc_t }
+    appArmorProfile: { type: RuntimeDefault }
+    supplementalGroupsPolicy: Merge
+  containers:
+    - name: agent
+      image: registry.example.com/agent@sha256:${'b'.repeat(64)}
+      workingDir: /opt/agent
+      stdin: true
+      tty: true
+      terminationMessagePath: /tmp/termination
+      ports: [{ name: metrics, containerPort: 9100, hostPort: 9100 }]
+      securityContext:
+        privileged: false
+        capabilities: { add: [NET_ADMIN, SYS_TIME], drop: [ALL] }
+        appArmorProfile: { type: Localhost, localhostProfile: k8s-agent }
+        seccompProfile: { type: Localhost, localhostProfile: profiles/agent.json }
+      startupProbe:
+        httpGet: { scheme: HTTPS, host: 127.0.0.1, path: /ready, port: 9100 }
+      lifecycle:
+        postStart:
+          httpGet: { path: /started, port: 9100 }
+      resources:
+        limits: { cpu: "1", memory: 256Mi, hugepages-2Mi: 64Mi, example.com/nic: "1" }
+        requests: { example.com/nic: "1" }
+      volumeMounts:
+        - { name: podinfo, mountPath: /etc/podinfo }
+        - { name: secrets-store, mountPath: /mnt/secrets, readOnly: true, recursiveReadOnly: Enabled }
+        - { name: shared, mountPath: /shared, mountPropagation: HostToContainer }
+  volumes:
+    - name: podinfo
+      downwardAPI:
+        items:
+          - { path: labels, fieldRef: { fieldPath: metadata.labels } }
+          - { path: cpu_limit, resourceFieldRef: { containerName: agent, resource: limits.cpu, divisor: 1m } }
+    - name: secrets-store
+      csi:
+        driver: secrets-store.csi.k8s.io
+        readOnly: true
+        volumeAttributes: { secretProviderClass: vault-db }
+        nodePublishSecretRef: { name: csi-creds }
+    - name: shared
+      nfs: { server: nfs.example.com, path: /exports/shared, readOnly: true }
+`;
+
+test('a host-level agent template with rarely used fields validates', () => {
+  const t = decode(agent);
+  assert.deepEqual(validate(t), []);
+  assert.equal(t.spec!.containers[0]!.imagePullPolicy, 'IfNotPresent');
+});
+
 test('a full postgres StatefulSet template decodes without unknown fields and validates', () => {
   const t = decode(postgres);
   assert.deepEqual(validate(t, ['data']), []);
