@@ -38,6 +38,10 @@ for _ in $(seq 1 120); do
 done
 
 ca=$(base64 -w0 < "$LOCAL/certs/apiserver.crt")
+# The admin's bearer token. The server does not authenticate yet (a later issue adds
+# --token-auth-file); kubectl needs some credential or it prompts for a password.
+[ -s "$LOCAL/admin.token" ] || head -c 24 /dev/urandom | base64 | tr -dc 'a-zA-Z0-9' > "$LOCAL/admin.token"
+token=$(cat "$LOCAL/admin.token")
 cat > "$LOCAL/admin.kubeconfig" <<KUBECONFIG
 apiVersion: v1
 kind: Config
@@ -48,7 +52,8 @@ clusters:
     certificate-authority-data: $ca
 users:
 - name: admin
-  user: {}
+  user:
+    token: $token
 contexts:
 - name: local
   context:

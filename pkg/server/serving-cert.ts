@@ -55,7 +55,8 @@ export function ensureSelfSignedCert(opts: SelfSignedOptions): ServingCert & { g
   const now = new Date();
   cert.validity.notBefore = new Date(now.getTime() - 3600 * 1000);
   cert.validity.notAfter = new Date(now.getTime() + 365 * 24 * 3600 * 1000);
-  const subject = [{ name: 'commonName', value: `${hostname()}@${Math.floor(now.getTime() / 1000)}` }];
+  // UTF8String, as upstream: Go clients reject '@' in forge's default PrintableString.
+  const subject = [{ name: 'commonName', value: `${hostname()}@${Math.floor(now.getTime() / 1000)}`, valueTagClass: forge.asn1.Type.UTF8 as unknown as forge.asn1.Class }];
   cert.setSubject(subject);
   cert.setIssuer(subject);
   cert.setExtensions([

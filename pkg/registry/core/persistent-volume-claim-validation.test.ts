@@ -72,7 +72,7 @@ test('decoding defaults the volume mode and the pending status, as upstream show
 test('the name is required and must be a DNS subdomain', () => {
   expectErrors((pvc) => { delete pvc.metadata!.name; }, ['spec.volumeClaimTemplates[0].metadata.name: Required value']);
   expectErrors((pvc) => { pvc.metadata!.name = 'Data_1'; }, [
-    `spec.volumeClaimTemplates[0].metadata.name: Invalid value: "Data_1": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*' (e.g. 'example.com'))`,
+    `spec.volumeClaimTemplates[0].metadata.name: Invalid value: "Data_1": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
   ]);
 });
 
@@ -100,7 +100,7 @@ test('volume mode and storage class', () => {
     pvc.spec!.volumeMode = 'Raw' as 'Block';
     pvc.spec!.storageClassName = 'Fast SSD';
   }, [
-    `spec.volumeClaimTemplates[0].spec.storageClassName: Invalid value: "Fast SSD": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*' (e.g. 'example.com'))`,
+    `spec.volumeClaimTemplates[0].spec.storageClassName: Invalid value: "Fast SSD": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
     'spec.volumeClaimTemplates[0].spec.volumeMode: Unsupported value: "Raw": supported values: "Block", "Filesystem"',
   ]);
 });
@@ -120,7 +120,7 @@ test('data sources: core kinds must be claims, dataSource must match dataSourceR
   }, ['spec.volumeClaimTemplates[0].spec: Invalid value: "spec.volumeClaimTemplates[0].spec.dataSource": may not be specified when dataSourceRef.namespace is specified']);
   expectErrors((pvc) => { pvc.spec!.dataSourceRef = { apiGroup: 'Bad Group', kind: 'Populator', name: '' }; }, [
     'spec.volumeClaimTemplates[0].spec.dataSourceRef.name: Required value',
-    `spec.volumeClaimTemplates[0].spec.dataSourceRef.apiGroup: Invalid value: "Bad Group": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*' (e.g. 'example.com'))`,
+    `spec.volumeClaimTemplates[0].spec.dataSourceRef.apiGroup: Invalid value: "Bad Group": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
   ]);
 });
 

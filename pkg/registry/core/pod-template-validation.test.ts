@@ -23,7 +23,7 @@ function decode(yamlText: string): PodTemplateSpec {
 }
 
 const dnsLabelMsg = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start " +
-  "and end with an alphanumeric character (regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?' (e.g. 'my-name' or '123-abc'))";
+  "and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 
 const validate = (t: PodTemplateSpec, extra: string[] = []) =>
   validatePodTemplateSpec(t, templatePath, { extraVolumeNames: new Set(extra) }).map(errorMessage);

@@ -14,7 +14,7 @@ export const LabelValueMaxLength = 63;
 const QualifiedNameMaxLength = 63;
 
 const regexHint = (re: string, examples: string[]) =>
-  `regex used for validation is '${re}' (e.g. ${examples.map((e) => `'${e}'`).join(' or ')})`;
+  `e.g. ${examples.map((e) => `'${e}'`).join(',  or ')}, regex used for validation is '${re}'`;
 
 /** RFC 1123 label: lower-case alphanumerics and '-', at most 63 characters. */
 export function isDNS1123Label(value: string): string[] {
