@@ -101,7 +101,8 @@ export const newTooLargeResourceVersion = (requested: number, current: number, r
     { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds },
     { 'Retry-After': String(retryAfterSeconds) });
 
-export const newServiceUnavailable = (message: string) => new StatusError(503, 'ServiceUnavailable', message);
+export const newServiceUnavailable = (message: string) =>
+  new StatusError(503, 'ServiceUnavailable', message, { retryAfterSeconds: 1 }, { 'Retry-After': '1' });
 
 export const newInternalError = (err: unknown) =>
   new StatusError(500, 'InternalError', `Internal error occurred: ${err instanceof Error ? err.message : String(err)}`,

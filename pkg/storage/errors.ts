@@ -8,6 +8,7 @@ export type StorageErrorCode =
   | 'InvalidObject'
   | 'Expired'
   | 'TooLargeResourceVersion'
+  | 'RequestTooLarge'
   | 'Unreachable';
 
 export class StorageError extends Error {

@@ -74,6 +74,15 @@ describe('errors are Status objects with the right codes', () => {
     assert.equal((await t.client.get('/api/v1/namespaces/default/configmaps/big')).status, 404);
   });
 
+  test('an object larger than etcd accepts is 413, not a server error', async () => {
+    const r = await t.client.post('/apis/apps/v1/namespaces/default/statefulsets', {
+      apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'huge' },
+      spec: { serviceName: 'x', selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i', env: [{ name: 'BIG', value: 'x'.repeat(2 * 1024 * 1024) }] }] } } },
+    });
+    assertStatus(r, 413, 'RequestEntityTooLarge');
+    assert.equal((await t.client.get('/apis/apps/v1/namespaces/default/statefulsets/huge')).status, 404);
+  });
+
   test('unsupported content types are 415, unsupported Accept is 406', async () => {
     const r = await t.client.request('POST', '/api/v1/namespaces/default/configmaps', { raw: '<xml/>', contentType: 'application/xml' });
     assertStatus(r, 415, 'UnsupportedMediaType');

@@ -11,7 +11,9 @@ import {
   newNotFound,
   newResourceExpired,
   newStaleConflict,
-  newTimeout,
+  newRequestEntityTooLarge,
+  newServiceUnavailable,
+  qualifiedResource,
   newTooLargeResourceVersion,
   StatusError,
   type GroupResource,
@@ -149,8 +151,10 @@ export class Store {
           throw newResourceExpired(err.message);
         case 'TooLargeResourceVersion':
           throw newTooLargeResourceVersion(0, err.currentRevision ?? 0, 1);
+        case 'RequestTooLarge':
+          throw newRequestEntityTooLarge(`${qualifiedResource(this.gr)} "${name}": ${err.message}`);
         case 'Unreachable':
-          throw newTimeout(`etcd is unreachable: ${err.message}`, 1);
+          throw newServiceUnavailable(`the storage backend is unavailable: ${err.message}`);
         default:
           throw newInternalError(err);
       }

@@ -1,6 +1,7 @@
 // The etcd3 implementation of the storage contract: one key per object, resourceVersion is the
 // key's mod_revision, creates and updates are compare-and-swap transactions.
-import { Etcd3, type IKeyValue, type Watcher } from 'etcd3';
+import { circuitBreaker, ConsecutiveBreaker, ExponentialBackoff, handleWhen, retry } from 'cockatiel';
+import { Etcd3, GRPCResourceExhastedError, isRecoverableError, type IKeyValue, type Watcher } from 'etcd3';
 import { StorageError } from '../errors.js';
 import type {
   DeleteOptions,
@@ -40,7 +41,24 @@ function prefixEnd(prefix: Buffer): Buffer {
   return Buffer.from([0]);
 }
 
+/**
+ * Retries and the circuit breaker act on connectivity errors only. etcd3 counts RESOURCE_EXHAUSTED
+ * (an object over etcd's request limit) as recoverable, so by default one oversized write was
+ * retried three times and opened the breaker, failing every request for five seconds.
+ */
+const transient = handleWhen((e) => isRecoverableError(e) && !(e instanceof GRPCResourceExhastedError));
+const faultHandling = {
+  global: retry(transient, { maxAttempts: 2, backoff: new ExponentialBackoff({ initialDelay: 50, maxDelay: 500 }) }),
+  host: () => circuitBreaker(transient, { halfOpenAfter: 1000, breaker: new ConsecutiveBreaker(5) }),
+  // Watches resume from their last revision; reconnect soon after etcd is back.
+  watchBackoff: new ExponentialBackoff({ initialDelay: 100, maxDelay: 2000 }).next(),
+};
+
+/** Errors that mean etcd could not be reached or did not answer in time. */
+const unreachableErrors = new Set(['GRPCUnavailableError', 'GRPCDeadlineExceededError', 'GRPCCancelledError', 'ClientClosedError', 'BrokenCircuitError', 'TaskCancelledError']);
+
 function translate(err: unknown, key: string): never {
+  if (err instanceof StorageError) throw err;
   const msg = err instanceof Error ? err.message : String(err);
   if (msg.includes('required revision has been compacted')) {
     throw new StorageError('Expired', key, 'The resourceVersion for the provided list is too old.');
@@ -48,8 +66,13 @@ function translate(err: unknown, key: string): never {
   if (msg.includes('required revision is a future revision')) {
     throw new StorageError('TooLargeResourceVersion', key, 'Too large resource version');
   }
-  if (err instanceof StorageError) throw err;
-  throw new StorageError('Unreachable', key, `etcd: ${msg}`);
+  if (msg.includes('request is too large') || err instanceof GRPCResourceExhastedError) {
+    throw new StorageError('RequestTooLarge', key, 'the object is larger than etcd accepts in one request');
+  }
+  if (err instanceof Error && unreachableErrors.has(err.constructor.name)) {
+    throw new StorageError('Unreachable', key, `etcd: ${msg}`);
+  }
+  throw err;
 }
 
 export class Etcd3Storage implements Storage {
@@ -61,6 +84,7 @@ export class Etcd3Storage implements Storage {
     this.client = new Etcd3({
       hosts: opts.servers,
       dialTimeout: 5000,
+      faultHandling,
       // Pages are bounded by LIST_BATCH keys, but objects may be up to etcd's 1.5 MiB each.
       grpcOptions: { 'grpc.max_receive_message_length': -1 },
     });
