@@ -23,7 +23,8 @@ import { matchesFields, parseFieldSelector } from '../../runtime/field-selector.
 import { matchesLabels, parseLabelSelector } from '../../runtime/label-selector.js';
 import type { ResourceInfo } from '../../runtime/scheme.js';
 import { isStorageError, StorageError } from '../../storage/errors.js';
-import type { Storage, StoredObject, StorageWatch } from '../../storage/interface.js';
+import type { Storage, StoredObject } from '../../storage/interface.js';
+import { preconditionFailure } from '../../storage/preconditions.js';
 import type { Strategy } from '../rest/strategy.js';
 import { decodeContinue, encodeContinue } from './continue-token.js';
 
@@ -357,8 +358,8 @@ export class Store {
     const preconditions = { ...(pre.uid ? { uid: pre.uid } : {}), ...(pre.resourceVersion ? { resourceVersion: pre.resourceVersion } : {}) };
     if (opts.dryRun) {
       const current = this.withTypeMeta(await this.storage.get(key).catch((e: unknown) => this.interpret(e, name)));
-      if (preconditions.uid && preconditions.uid !== current.metadata.uid) throw newConflict(this.gr, name, `Precondition failed: UID in precondition: ${preconditions.uid}, UID in object meta: ${current.metadata.uid ?? ''}`);
-      if (preconditions.resourceVersion && preconditions.resourceVersion !== current.metadata.resourceVersion) throw newConflict(this.gr, name, `Precondition failed: ResourceVersion in precondition: ${preconditions.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`);
+      const failure = preconditionFailure(preconditions, current);
+      if (failure) throw newConflict(this.gr, name, failure);
       await opts.validate?.(current, current);
       return { object: current, deleted: (current.metadata.finalizers ?? []).length === 0 };
     }
@@ -424,8 +425,7 @@ export class Store {
       for (const item of initial.items) if (predicate(item)) sink.event('ADDED', this.withTypeMeta(item));
     }
     let lastRV = from;
-    let w: StorageWatch | undefined;
-    w = await this.storage.watch(prefix, { afterRevision: from, recursive: !name }, {
+    const w = await this.storage.watch(prefix, { afterRevision: from, recursive: !name }, {
       event: (e) => {
         lastRV = e.revision;
         const now = e.type !== 'DELETED' && predicate(e.object);
@@ -453,6 +453,6 @@ export class Store {
         }
       },
     }).catch((e: unknown) => this.interpret(e, name ?? ''));
-    return () => w!.stop();
+    return () => w.stop();
   }
 }

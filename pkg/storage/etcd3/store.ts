@@ -3,6 +3,7 @@
 import { circuitBreaker, ConsecutiveBreaker, ExponentialBackoff, handleWhen, retry } from 'cockatiel';
 import { Etcd3, GRPCResourceExhastedError, isRecoverableError, type IKeyValue, type Watcher } from 'etcd3';
 import { StorageError } from '../errors.js';
+import { preconditionFailure } from '../preconditions.js';
 import type {
   DeleteOptions,
   ListOptions,
@@ -171,15 +172,8 @@ export class Etcd3Storage implements Storage {
   }
 
   private checkPreconditions(key: string, pre: Preconditions | undefined, obj: StoredObject): void {
-    if (!pre) return;
-    if (pre.uid !== undefined && pre.uid !== obj.metadata.uid) {
-      throw new StorageError('ResourceVersionConflicts', key,
-        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid ?? ''}`);
-    }
-    if (pre.resourceVersion !== undefined && pre.resourceVersion !== obj.metadata.resourceVersion) {
-      throw new StorageError('ResourceVersionConflicts', key,
-        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion ?? ''}`);
-    }
+    const failure = preconditionFailure(pre, obj);
+    if (failure) throw new StorageError('ResourceVersionConflicts', key, failure);
   }
 
   async guaranteedUpdate(key: string, tryUpdate: TryUpdate, opts: UpdateOptions = {}): Promise<StoredObject> {
