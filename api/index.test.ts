@@ -12,7 +12,7 @@ test('kinds are registered with their resources, scopes, short names and sub-res
   const rows = allGroupVersions.flatMap((gv) => gv.kinds.map((k) =>
     `${gv.group}/${k.kind} ${k.resource} ${k.namespaced ? 'ns' : 'cluster'} [${(k.shortNames ?? []).join(',')}] [${(k.subresources ?? []).join(',')}]`));
   assert.deepEqual(rows, [
-    '/Namespace namespaces cluster [ns] [status]',
+    '/Namespace namespaces cluster [ns] [status,finalize]',
     '/ConfigMap configmaps ns [cm] []',
     '/Secret secrets ns [] []',
     '/ServiceAccount serviceaccounts ns [sa] []',

@@ -4,6 +4,9 @@ import type { Static, TObject } from '@sinclair/typebox';
 
 export type Stability = 'stable' | 'beta' | 'alpha';
 
+/** `status` holds what controllers observe; `finalize` (Namespace only) edits spec.finalizers. */
+export type Subresource = 'status' | 'finalize';
+
 export interface KindRegistration {
   kind: string;
   /** Plural lower-case resource name used in URLs. */
@@ -12,8 +15,10 @@ export interface KindRegistration {
   namespaced: boolean;
   shortNames?: string[];
   categories?: string[];
-  /** Sub-resources served below an item path; `status` is the only one so far. */
-  subresources?: 'status'[];
+  /** Sub-resources served below an item path. */
+  subresources?: Subresource[];
+  /** Verbs the kind does not serve (upstream Namespaces have no deletecollection). */
+  unservedVerbs?: 'deletecollection'[];
   /** The one schema of the kind, including apiVersion, kind and metadata. */
   schema: TObject;
   /** Defaults that depend on other fields; plain defaults live in the schema as `default`. */

@@ -58,9 +58,14 @@ export function newAPIHandler(cfg: APIHandlerConfig): APIHandler {
       if (namespacedPath) throw notFound();
       info.namespace = '';
     }
-    if (info.subresource && !resource.subresources.includes(info.subresource)) throw notFound();
+    if (info.subresource && !resource.subresources.some((s) => s === info.subresource)) throw notFound();
     const r: ResourceRequest = { req, res, info, resource, store, query, out };
     const unsupported = () => newMethodNotSupported(resource.groupResource, info.verb);
+    if (!info.subresource && !resource.verbs.includes(info.verb)) throw unsupported();
+    if (info.subresource === 'finalize') {
+      if (info.verb !== 'update') throw unsupported();
+      return updateResource(cfg, r);
+    }
     if (info.subresource) {
       switch (info.verb) {
         case 'get': return getResource(r);

@@ -2,8 +2,7 @@
 // off the scheme, so a served resource is discoverable by construction.
 import type { GroupVersionInfo, Scheme } from '../runtime/scheme.js';
 
-const resourceVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
-const subresourceVerbs: Record<string, string[]> = { status: ['get', 'patch', 'update'] };
+const subresourceVerbs: Record<string, string[]> = { status: ['get', 'patch', 'update'], finalize: ['update'] };
 
 const versionRef = (gv: GroupVersionInfo) => ({ groupVersion: gv.apiVersion, version: gv.version });
 
@@ -49,7 +48,7 @@ export function apiResourceList(gv: GroupVersionInfo) {
       singularName: r.singular,
       namespaced: r.namespaced,
       kind: r.kind,
-      verbs: resourceVerbs,
+      verbs: r.verbs,
       ...(r.shortNames.length ? { shortNames: r.shortNames } : {}),
       ...(r.categories.length ? { categories: r.categories } : {}),
     },

@@ -48,7 +48,7 @@ export function negotiateOutput(accept: string | undefined): OutputFormat {
   throw newNotAcceptable(`only the following media types are accepted: ${supported.map((s) => `${s.type}/${s.subtype}`).join(', ')}`);
 }
 
-export type PatchType = 'merge';
+export type PatchType = 'json' | 'merge' | 'strategic';
 
 const bodyTypes: Record<string, BodyFormat> = {
   'application/json': 'json',
@@ -56,7 +56,9 @@ const bodyTypes: Record<string, BodyFormat> = {
 };
 
 const patchTypes: Record<string, PatchType> = {
+  'application/json-patch+json': 'json',
   'application/merge-patch+json': 'merge',
+  'application/strategic-merge-patch+json': 'strategic',
 };
 
 function mediaType(contentType: string | undefined): string {
@@ -72,7 +74,7 @@ export function bodyFormat(contentType: string | undefined): BodyFormat {
   return f;
 }
 
-/** The kind of patch by its Content-Type; 415 for anything not served. */
+/** The kind of patch by its Content-Type; 415 for anything not served (server-side apply comes later). */
 export function patchType(contentType: string | undefined): PatchType {
   const mt = mediaType(contentType);
   const t = patchTypes[mt];

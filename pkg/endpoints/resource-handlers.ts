@@ -2,16 +2,19 @@
 // writes the answer with upstream's status codes.
 import type { Request, Response } from 'express';
 import { DeleteOptions as DeleteOptionsSchema, type DeleteOptions, type Status } from '../../api/meta/v1/types.js';
+import { applyJSONPatch } from '../patch/json-patch.js';
 import { applyMergePatch } from '../patch/merge-patch.js';
-import { parseBody, type ObjectDecoder } from '../runtime/decoder.js';
-import { newBadRequest, newInvalid, newNotFound } from '../runtime/errors.js';
-import { notSupported } from '../runtime/field-errors.js';
+import { PatchError } from '../patch/patch-error.js';
+import { applyStrategicMergePatch, StrategicMergePatchError } from '../patch/strategic-merge-patch.js';
+import { parseBody, type ObjectDecoder, type ParsedBody } from '../runtime/decoder.js';
+import { newBadRequest, newInvalid, newNotFound, StatusError } from '../runtime/errors.js';
+import { invalid, notSupported } from '../runtime/field-errors.js';
 import { pruneUnknownFields } from '../runtime/prune.js';
 import type { ResourceInfo } from '../runtime/scheme.js';
 import type { SchemaValidator } from '../runtime/schema-validator.js';
 import type { ListParams, Store } from '../registry/generic/store.js';
 import type { StoredObject } from '../storage/interface.js';
-import { bodyFormat, patchType } from './negotiation.js';
+import { bodyFormat, patchType, type PatchType } from './negotiation.js';
 import { Query } from './query.js';
 import type { RequestInfo } from './request-info.js';
 import { addWarnings, writeObject, type WriteOptions } from './responses.js';
@@ -35,22 +38,30 @@ function body(req: Request): Buffer {
   return Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
 }
 
-/** Decodes a create/update body into an object, applying the fieldValidation level to unknown fields. */
+/** Decodes a create/update body into an object, applying the fieldValidation level to unknown and duplicate fields. */
 function decodeObject(ctx: HandlerContext, r: ResourceRequest): StoredObject {
   const level = r.query.fieldValidation();
   const raw = body(r.req);
   if (raw.length === 0) throw newBadRequest('the request body is empty: an object is required');
-  const data = parseBody(raw, bodyFormat(r.req.headers['content-type']));
-  const decoded = ctx.decoder.decode(r.resource, data);
-  applyFieldValidation(r, level, decoded.unknownFields);
+  const parsed = parseBody(raw, bodyFormat(r.req.headers['content-type']), level !== 'Ignore');
+  const decoded = ctx.decoder.decode(r.resource, parsed.value);
+  applyFieldValidation(r, level, parsed, decoded.unknownFields);
   return decoded.obj;
 }
 
-function applyFieldValidation(r: ResourceRequest, level: 'Ignore' | 'Warn' | 'Strict', unknownFields: string[]): void {
-  if (unknownFields.length === 0 || level === 'Ignore') return;
-  const messages = unknownFields.map((f) => `unknown field ${JSON.stringify(f)}`);
-  if (level === 'Strict') throw newBadRequest(`strict decoding error: ${messages.join(', ')}`);
-  addWarnings(r.res, messages);
+/** Ignore drops unknown and duplicate fields silently, Warn adds one Warning each, Strict answers 400 naming all. */
+function applyFieldValidation(r: ResourceRequest, level: 'Ignore' | 'Warn' | 'Strict', parsed: ParsedBody, unknownFields: string[]): void {
+  if (level === 'Ignore') return;
+  const unknown = unknownFields.map((f) => `unknown field ${JSON.stringify(f)}`);
+  if (parsed.duplicates.length === 0 && unknown.length === 0) return;
+  if (level === 'Warn') {
+    addWarnings(r.res, [...parsed.duplicates, ...unknown]);
+    return;
+  }
+  const duplicates = parsed.format === 'yaml' && parsed.duplicates.length > 0
+    ? [`yaml: unmarshal errors:\n  ${parsed.duplicates.join('\n  ')}`]
+    : parsed.duplicates;
+  throw newBadRequest(`strict decoding error: ${[...duplicates, ...unknown].join(', ')}`);
 }
 
 function listParams(q: Query): ListParams {
@@ -102,10 +113,9 @@ export async function updateResource(ctx: HandlerContext, r: ResourceRequest): P
     throw newBadRequest(`the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${r.info.name})`);
   }
   checkNamespace(r, obj);
-  const subresource = r.info.subresource === 'status' ? 'status' : undefined;
   const { object, created } = await r.store.update(r.info.namespace, r.info.name, async () => structuredClone(obj), {
     dryRun,
-    ...(subresource ? { subresource } : {}),
+    ...(r.info.subresource ? { subresource: r.info.subresource } : {}),
   });
   writeObject(r.res, created ? 201 : 200, object, r.out);
 }
@@ -116,25 +126,42 @@ export async function patchResource(ctx: HandlerContext, r: ResourceRequest): Pr
   const type = patchType(r.req.headers['content-type']);
   const raw = body(r.req);
   if (raw.length === 0) throw newBadRequest('the request body is empty: a patch is required');
-  const patch = parseBody(raw, 'json');
-  if (type === 'merge' && (typeof patch !== 'object' || patch === null || Array.isArray(patch))) {
-    throw newBadRequest('a merge patch must be a JSON object');
+  const parsed = parseBody(raw, 'json', level !== 'Ignore' && type !== 'json');
+  const patch = parsed.value;
+  if (type !== 'json' && (typeof patch !== 'object' || patch === null || Array.isArray(patch))) {
+    throw newBadRequest(`a ${type === 'merge' ? 'merge' : 'strategic merge'} patch must be a JSON object`);
   }
-  const subresource = r.info.subresource === 'status' ? 'status' : undefined;
   let unknownFields: string[] = [];
   const { object } = await r.store.update(r.info.namespace, r.info.name, async (current) => {
     if (!current) throw newNotFound(r.resource.groupResource, r.info.name);
-    const patched = applyMergePatch(current, patch);
+    const patched = applyPatch(type, current, patch, r.resource);
     const decoded = ctx.decoder.decode(r.resource, patched);
     unknownFields = decoded.unknownFields;
+    // Strict must reject before the write; warnings are added once, after it.
+    if (level === 'Strict') applyFieldValidation(r, level, parsed, unknownFields);
     if (decoded.obj.metadata.name !== r.info.name) {
       throw newBadRequest(`the name of the object (${decoded.obj.metadata.name ?? ''}) does not match the name on the URL (${r.info.name})`);
     }
     checkNamespace(r, decoded.obj);
     return decoded.obj;
-  }, { dryRun, ...(subresource ? { subresource } : {}) });
-  applyFieldValidation(r, level, unknownFields);
+  }, { dryRun, ...(r.info.subresource ? { subresource: r.info.subresource } : {}) });
+  if (level === 'Warn') applyFieldValidation(r, level, parsed, unknownFields);
   writeObject(r.res, 200, object, r.out);
+}
+
+/** Applies a patch of the given type; a malformed patch is 400, one that does not apply is 422. */
+function applyPatch(type: PatchType, current: StoredObject, patch: unknown, resource: ResourceInfo): unknown {
+  try {
+    switch (type) {
+      case 'json': return applyJSONPatch(current, patch);
+      case 'merge': return applyMergePatch(current, patch);
+      case 'strategic': return applyStrategicMergePatch(current, patch, resource.schema);
+    }
+  } catch (e) {
+    if (e instanceof PatchError && e.kind === 'failed') throw new StatusError(422, 'Invalid', `the patch could not be applied: ${e.message}`);
+    if (e instanceof PatchError || e instanceof StrategicMergePatchError) throw newBadRequest(`the patch is malformed: ${e.message}`);
+    throw e;
+  }
 }
 
 /** DeleteOptions from the optional body, overridden by query parameters as upstream does. */
@@ -142,7 +169,7 @@ function deleteOptions(ctx: HandlerContext, r: ResourceRequest): { options: Dele
   const raw = body(r.req);
   let options: DeleteOptions = {};
   if (raw.length > 0) {
-    const data = parseBody(raw, bodyFormat(r.req.headers['content-type']));
+    const data = parseBody(raw, bodyFormat(r.req.headers['content-type']), false).value;
     if (typeof data !== 'object' || data === null || Array.isArray(data)) throw newBadRequest('DeleteOptions must be a JSON object');
     pruneUnknownFields(DeleteOptionsSchema, data);
     const { decodeErrors, fieldErrors } = ctx.schemas.check(DeleteOptionsSchema, data);
@@ -158,6 +185,9 @@ function deleteOptions(ctx: HandlerContext, r: ResourceRequest): { options: Dele
       throw newInvalid('DeleteOptions', 'meta.orch.io', '', [notSupported('propagationPolicy', policy, ['Foreground', 'Background', 'Orphan'])]);
     }
     options.propagationPolicy = policy;
+  }
+  if (options.orphanDependents !== undefined && options.propagationPolicy !== undefined) {
+    throw newInvalid('DeleteOptions', 'meta.orch.io', '', [invalid('propagationPolicy', options.propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set')]);
   }
   let dryRun = r.query.dryRun();
   for (const v of options.dryRun ?? []) {

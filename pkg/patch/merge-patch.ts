@@ -10,7 +10,8 @@ export function applyMergePatch(target: unknown, patch: unknown): unknown {
   const out: Record<string, unknown> = isObject(target) ? { ...target } : {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete out[key];
-    else out[key] = applyMergePatch(out[key], value);
+    // defineProperty: a key named "__proto__" is data, never the prototype.
+    else Object.defineProperty(out, key, { value: applyMergePatch(Object.hasOwn(out, key) ? out[key] : undefined, value), enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

@@ -4,7 +4,7 @@ import type { Scheme } from '../runtime/scheme.js';
 import type { SchemaValidator } from '../runtime/schema-validator.js';
 import type { Storage, StoredObject } from '../storage/interface.js';
 import { Store } from './generic/store.js';
-import { newStatusStrategy, newStrategy } from './generic/strategy.js';
+import { newStrategy, newSubresourceStrategy } from './generic/strategy.js';
 import { strategyOverrides } from './strategies.js';
 import type { KindValidation } from './validation/kind-validation.js';
 
@@ -14,11 +14,12 @@ export type ValidationLookup = (group: string, kind: string) => KindValidation<S
 export function buildStores(scheme: Scheme, storage: Storage, schemas: SchemaValidator, validationFor: ValidationLookup): Map<string, Store> {
   const stores = new Map<string, Store>();
   const namespaces = () => stores.get('/namespaces');
-  const ensureNamespace = async (ns: string) => {
+  const namespaceState = async (ns: string) => {
     const store = namespaces();
-    if (!store) return;
+    if (!store) return { terminating: false };
     try {
-      await store.get('', ns);
+      const obj = await store.get('', ns);
+      return { terminating: !!obj.metadata.deletionTimestamp || (obj.status as { phase?: string } | undefined)?.phase === 'Terminating' };
     } catch (e) {
       if ((e as { code?: number }).code === 404) throw newNotFound({ group: '', resource: 'namespaces' }, ns);
       throw e;
@@ -27,13 +28,13 @@ export function buildStores(scheme: Scheme, storage: Storage, schemas: SchemaVal
   for (const info of scheme.resources()) {
     const validation = validationFor(info.group, info.kind);
     const strategy = newStrategy(info, validation, schemas, strategyOverrides.get(`${info.group}/${info.kind}`));
-    const statusStrategy = info.subresources.includes('status') ? newStatusStrategy(info, strategy, validation, schemas) : undefined;
+    const subresources = new Map(info.subresources.map((sub) => [sub, newSubresourceStrategy(info, sub, strategy, validation, schemas)]));
     stores.set(`${info.group}/${info.resource}`, new Store({
       info,
       storage,
       strategy,
-      ...(statusStrategy ? { statusStrategy } : {}),
-      ...(info.namespaced ? { ensureNamespace } : {}),
+      subresources,
+      ...(info.namespaced ? { namespaceState } : {}),
     }));
   }
   return stores;

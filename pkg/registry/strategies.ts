@@ -1,17 +1,52 @@
 // What individual kinds add to the generic strategy.
+import { newConflict, newForbidden } from '../runtime/errors.js';
 import type { StoredObject } from '../storage/interface.js';
 import type { StrategyOverrides } from './generic/strategy.js';
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
+/** Namespaces the server makes at start, as upstream makes default and kube-*. */
+export const systemNamespaces = ['default', 'orch-system', 'orch-public', 'orch-node-lease'];
+
+/** Namespaces that may never be deleted (upstream's NamespaceLifecycle keeps default, kube-system, kube-public). */
+const immortalNamespaces = new Set(['default', 'orch-system', 'orch-public']);
+
+/** The finalizer by which the namespace controller empties a namespace before it goes (upstream: kubernetes). */
+export const namespaceFinalizer = 'orch';
+
+const namespaceGR = { group: '', resource: 'namespaces' };
+
+interface NamespaceLike {
+  spec?: { finalizers?: string[] };
+  status?: { phase?: string };
+}
+
+const nsSpec = (o: StoredObject) => (o as NamespaceLike).spec;
+
 /** Keyed `<group>/<Kind>` (core kinds as `/<Kind>`). */
 export const strategyOverrides: ReadonlyMap<string, StrategyOverrides> = new Map<string, StrategyOverrides>([
   ['/Namespace', {
-    prepareForCreate: (obj: StoredObject) => {
+    prepareForCreate: (obj) => {
       obj.status = { phase: 'Active' };
+      obj.spec = { ...(nsSpec(obj) ?? {}), finalizers: [namespaceFinalizer] };
+    },
+    // spec.finalizers changes only through /finalize.
+    prepareForUpdate: (obj, old) => {
+      obj.spec = { ...(nsSpec(obj) ?? {}), finalizers: nsSpec(old)?.finalizers ?? [] };
+    },
+    pendingFinalizers: (obj) => (nsSpec(obj)?.finalizers ?? []).length > 0,
+    prepareForDeletion: (obj) => {
+      obj.status = { ...((obj as NamespaceLike).status ?? {}), phase: 'Terminating' };
+    },
+    validateDeletion: (obj) => {
+      const name = obj.metadata.name ?? '';
+      if (immortalNamespaces.has(name)) throw newForbidden(namespaceGR, name, 'this namespace may not be deleted');
+      if (obj.metadata.deletionTimestamp && (nsSpec(obj)?.finalizers ?? []).length > 0) {
+        throw newConflict(namespaceGR, name, 'The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.');
+      }
     },
     returnDeletedObject: true,
-    selectableFields: { 'status.phase': (o) => str((o.status as { phase?: unknown } | undefined)?.phase) },
+    selectableFields: { 'status.phase': (o) => str((o as NamespaceLike).status?.phase) },
   }],
   ['/Secret', { selectableFields: { type: (o) => str(o.type) } }],
   ['/ResourceQuota', { returnDeletedObject: true }],

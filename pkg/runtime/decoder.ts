@@ -1,6 +1,7 @@
 // Turns a parsed request body into an object of a resource: type and version checked, unknown
 // fields dropped and reported, wrong JSON types rejected (400), defaults applied.
-import { parse as parseYAML } from 'yaml';
+import { parseDocument } from 'yaml';
+import { findDuplicateFieldMessagesJSON, findDuplicateFieldMessagesYAML } from './duplicate-fields.js';
 import { newBadRequest } from './errors.js';
 import { pruneUnknownFields } from './prune.js';
 import type { ResourceInfo } from './scheme.js';
@@ -15,13 +16,26 @@ export interface Decoded {
   unknownFields: string[];
 }
 
-/** Parses a body as JSON or YAML; malformed input is a 400. */
-export function parseBody(body: Buffer, format: BodyFormat): unknown {
+export interface ParsedBody {
+  value: unknown;
+  format: BodyFormat;
+  /** Duplicated fields in upstream's wording (`duplicate field "a.b"`, or `line 3: key "b" already set in map` for YAML). */
+  duplicates: string[];
+}
+
+/** Parses a body as JSON or YAML (duplicates reported, not rejected); malformed input is a 400. */
+export function parseBody(body: Buffer, format: BodyFormat, findDuplicates = true): ParsedBody {
   const text = body.toString('utf8');
   try {
-    // YAML 1.1 as kubectl reads it: `defaultMode: 0644` is octal.
-    if (format === 'yaml') return parseYAML(text, { version: '1.1', maxAliasCount: 100 });
-    return JSON.parse(text);
+    if (format === 'yaml') {
+      // YAML 1.1 as kubectl reads it: `defaultMode: 0644` is octal.
+      const doc = parseDocument(text, { version: '1.1', uniqueKeys: false, keepSourceTokens: findDuplicates });
+      if (doc.errors.length > 0) throw doc.errors[0];
+      const value = doc.toJS({ maxAliasCount: 100 }) as unknown;
+      return { value, format, duplicates: findDuplicates ? findDuplicateFieldMessagesYAML(text, doc) : [] };
+    }
+    const value = JSON.parse(text) as unknown;
+    return { value, format, duplicates: findDuplicates ? findDuplicateFieldMessagesJSON(text) : [] };
   } catch (e) {
     throw newBadRequest(`error decoding ${format === 'yaml' ? 'YAML' : 'JSON'}: ${(e as Error).message.split('\n')[0]}`);
   }

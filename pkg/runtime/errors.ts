@@ -77,6 +77,9 @@ export const newStaleConflict = (gr: GroupResource, name: string) =>
 
 export const newBadRequest = (message: string) => new StatusError(400, 'BadRequest', message);
 
+export const newForbidden = (gr: GroupResource, name: string, why: string, causes?: StatusCause[]) =>
+  new StatusError(403, 'Forbidden', `${qualifiedResource(gr)} "${name}" is forbidden: ${why}`, details(gr, name, causes ? { causes } : {}));
+
 export const newMethodNotSupported = (gr: GroupResource, action: string) =>
   new StatusError(405, 'MethodNotAllowed', `${action} is not supported on resources of kind "${qualifiedResource(gr)}"`, details(gr, ''));
 

@@ -1,7 +1,7 @@
 // The scheme: every served group, version and resource, built once at start-up from the api/
 // registrations. Routing, discovery, storage keys and codecs read it; nothing else lists kinds.
 import type { TObject } from '@sinclair/typebox';
-import type { GroupVersionRegistration, Stability } from '../../api/registration.js';
+import type { GroupVersionRegistration, Stability, Subresource } from '../../api/registration.js';
 import type { GroupResource } from './errors.js';
 
 export interface ResourceInfo {
@@ -16,7 +16,9 @@ export interface ResourceInfo {
   namespaced: boolean;
   shortNames: string[];
   categories: string[];
-  subresources: string[];
+  subresources: Subresource[];
+  /** Verbs served on the main resource, in discovery order. */
+  verbs: string[];
   stability: Stability;
   schema: TObject;
   defaulter?: (obj: Record<string, unknown>) => void;
@@ -30,6 +32,8 @@ export interface GroupVersionInfo {
   stability: Stability;
   resources: ResourceInfo[];
 }
+
+const resourceVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
 export class Scheme {
   private readonly gvs: GroupVersionInfo[] = [];
@@ -50,6 +54,7 @@ export class Scheme {
         shortNames: k.shortNames ?? [],
         categories: k.categories ?? [],
         subresources: k.subresources ?? [],
+        verbs: resourceVerbs.filter((v) => !(k.unservedVerbs ?? []).some((u) => u === v)),
         stability: gv.stability,
         schema: k.schema,
         ...(k.defaulter ? { defaulter: k.defaulter } : {}),

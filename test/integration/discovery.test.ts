@@ -42,6 +42,7 @@ describe('discovery', () => {
       assert.equal(res.namespaced, f.namespaced);
       assert.equal(res.singularName, f.kind.toLowerCase());
       for (const v of ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']) assert.ok(res.verbs.includes(v), `${f.kind} verb ${v}`);
+      assert.equal(res.verbs.includes('deletecollection'), f.kind !== 'Namespace');
       const status = r.body.resources.find((x: any) => x.name === `${f.resource}/status`);
       if (f.hasStatus) assert.deepEqual(status.verbs, ['get', 'patch', 'update']);
       else assert.equal(status, undefined);

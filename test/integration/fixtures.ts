@@ -10,6 +10,8 @@ export interface KindFixture {
   hasStatus: boolean;
   /** DELETE answers with the object rather than a Status. */
   returnsObject: boolean;
+  /** Deletion waits for finalizers the server itself adds (a Namespace terminates until finalized). */
+  terminates?: boolean;
   make(name: string): Record<string, unknown>;
   /** A merge patch that changes something visible, and how to read the change back. */
   patch: Record<string, unknown>;
@@ -60,7 +62,7 @@ export const fixtures: KindFixture[] = [
     status: { hard: { pods: '10' }, used: { pods: '3' } },
   },
   {
-    kind: 'Namespace', apiVersion: 'v1', resource: 'namespaces', namespaced: false, gv: '/api/v1', hasStatus: true, returnsObject: true,
+    kind: 'Namespace', apiVersion: 'v1', resource: 'namespaces', namespaced: false, gv: '/api/v1', hasStatus: true, returnsObject: true, terminates: true,
     make: (name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { fixture: 'yes' } } }),
     patch: { metadata: { labels: { team: 'blue' } } }, patched: (o) => o.metadata.labels.team,
     status: { phase: 'Active', conditions: [{ type: 'NamespaceDeletionDiscoveryFailure', status: 'False', reason: 'ResourcesDiscovered', message: 'All resources successfully discovered', lastTransitionTime: '2026-01-01T00:00:00Z' }] },

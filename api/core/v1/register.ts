@@ -14,7 +14,7 @@ export const coreV1: GroupVersionRegistration = {
   kinds: [
     defineKind({
       kind: 'Namespace', resource: 'namespaces', singular: 'namespace', namespaced: false,
-      shortNames: ['ns'], subresources: ['status'], schema: Namespace, defaulter: defaultNamespace,
+      shortNames: ['ns'], subresources: ['status', 'finalize'], unservedVerbs: ['deletecollection'], schema: Namespace, defaulter: defaultNamespace,
     }),
     defineKind({
       kind: 'ConfigMap', resource: 'configmaps', singular: 'configmap', namespaced: true,

@@ -1,5 +1,6 @@
 // Command-line flags of the API server, named as kube-apiserver names them.
 import yargs from 'yargs';
+import { parseDuration } from '../../../pkg/util/duration.js';
 
 export interface APIServerOptions {
   securePort: number;
@@ -9,6 +10,8 @@ export interface APIServerOptions {
   certDir: string;
   etcdServers: string[];
   etcdPrefix: string;
+  /** Milliseconds between compactions of etcd history; 0 disables. */
+  etcdCompactionIntervalMs: number;
   maxRequestsInflight: number;
   maxMutatingRequestsInflight: number;
   minRequestTimeout: number;
@@ -28,6 +31,7 @@ export function parseOptions(argv: string[]): APIServerOptions {
     .option('cert-dir', { type: 'string', default: '/var/run/orch', describe: 'The directory where the generated TLS certificate is kept. Ignored if --tls-cert-file and --tls-private-key-file are given.', group: 'Secure serving:' })
     .option('etcd-servers', { type: 'string', array: true, default: [] as string[], describe: 'List of etcd servers to connect with (scheme://ip:port), comma separated.', group: 'Etcd:' })
     .option('etcd-prefix', { type: 'string', default: '/registry', describe: 'The prefix to prepend to all resource paths in etcd.', group: 'Etcd:' })
+    .option('etcd-compaction-interval', { type: 'string', default: '5m0s', describe: 'The interval of compaction requests. If 0, the compaction request from apiserver is disabled.', group: 'Etcd:' })
     .option('max-requests-inflight', { type: 'number', default: 400, describe: 'The maximum number of non-mutating requests in flight at a given time; above it the server answers 429. Zero for no limit.', group: 'Generic:' })
     .option('max-mutating-requests-inflight', { type: 'number', default: 200, describe: 'The maximum number of mutating requests in flight at a given time; above it the server answers 429. Zero for no limit.', group: 'Generic:' })
     .option('min-request-timeout', { type: 'number', default: 1800, describe: 'Minimum number of seconds a watch may stay open; the default watch timeout is randomised between this and twice this.', group: 'Generic:' })
@@ -43,6 +47,13 @@ export function parseOptions(argv: string[]): APIServerOptions {
       process.exit(1);
     })
     .parseSync();
+  let etcdCompactionIntervalMs: number;
+  try {
+    etcdCompactionIntervalMs = parseDuration(parsed['etcd-compaction-interval']);
+  } catch (e) {
+    process.stderr.write(`Error: --etcd-compaction-interval: ${(e as Error).message}\n`);
+    process.exit(1);
+  }
   const opts: APIServerOptions = {
     securePort: parsed['secure-port'],
     bindAddress: parsed['bind-address'],
@@ -51,6 +62,7 @@ export function parseOptions(argv: string[]): APIServerOptions {
     certDir: parsed['cert-dir'],
     etcdServers: parsed['etcd-servers'].flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean),
     etcdPrefix: parsed['etcd-prefix'],
+    etcdCompactionIntervalMs,
     maxRequestsInflight: parsed['max-requests-inflight'],
     maxMutatingRequestsInflight: parsed['max-mutating-requests-inflight'],
     minRequestTimeout: parsed['min-request-timeout'],
@@ -67,6 +79,7 @@ export function validateOptions(o: APIServerOptions): string[] {
   if (!Number.isInteger(o.securePort) || o.securePort < 0 || o.securePort > 65535) errs.push('--secure-port must be between 0 and 65535, inclusive');
   if (!!o.tlsCertFile !== !!o.tlsPrivateKeyFile) errs.push('--tls-cert-file and --tls-private-key-file must be given together');
   if (!o.etcdPrefix.startsWith('/')) errs.push('--etcd-prefix must start with /');
+  if (o.etcdCompactionIntervalMs < 0) errs.push('--etcd-compaction-interval must not be negative');
   for (const [name, v] of [['--max-requests-inflight', o.maxRequestsInflight], ['--max-mutating-requests-inflight', o.maxMutatingRequestsInflight], ['--min-request-timeout', o.minRequestTimeout]] as const) {
     if (!Number.isInteger(v) || v < 0) errs.push(`${name} must be a non-negative integer`);
   }

@@ -5,6 +5,7 @@ import { allGroupVersions } from '../../../api/index.js';
 import { newAPIHandler } from '../../../pkg/endpoints/api-handler.js';
 import type { Logger } from '../../../pkg/log/logger.js';
 import { buildStores } from '../../../pkg/registry/stores.js';
+import { systemNamespaces } from '../../../pkg/registry/strategies.js';
 import { validationFor } from '../../../pkg/registry/validations.js';
 import { ObjectDecoder } from '../../../pkg/runtime/decoder.js';
 import { Scheme } from '../../../pkg/runtime/scheme.js';
@@ -19,8 +20,6 @@ import type { Storage } from '../../../pkg/storage/interface.js';
 import type { Store } from '../../../pkg/registry/generic/store.js';
 import type { APIServerOptions } from './options.js';
 
-/** Namespaces the server makes at start, as upstream makes default and kube-*. */
-export const systemNamespaces = ['default', 'orch-system', 'orch-public', 'orch-node-lease'];
 
 const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
@@ -111,12 +110,19 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
     logger,
   });
   await ensureSystemNamespaces(stores, logger);
+  const stopCompaction = opts.etcdCompactionIntervalMs > 0
+    ? storage.startCompaction(opts.etcdCompactionIntervalMs, {
+        compacted: (revision) => logger.v(2).info('compacted etcd history', { revision }),
+        failed: (err) => logger.warn('etcd compaction failed', { err: err instanceof Error ? err.message : String(err) }),
+      })
+    : () => undefined;
   const port = await server.start();
   logger.info('serving securely', { address: `${opts.bindAddress}:${port}` });
   return {
     port,
     cert,
     stop: async () => {
+      stopCompaction();
       for (const stop of [...openWatches]) stop();
       await server.stop();
       await storage.close();

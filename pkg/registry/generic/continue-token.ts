@@ -5,6 +5,7 @@ import { newBadRequest } from '../../runtime/errors.js';
 const tokenVersion = 'meta.orch.io/v1';
 
 export interface ContinuePosition {
+  /** The snapshot to read; -1 marks an inconsistent token that reads the latest state (after compaction). */
   revision: number;
   /** Key relative to the resource prefix. */
   start: string;
@@ -26,7 +27,7 @@ export function decodeContinue(token: string): ContinuePosition {
   if (typeof t !== 'object' || t === null || t.v !== tokenVersion) {
     throw newBadRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.orch.io/v1)');
   }
-  if (typeof t.rv !== 'number' || !Number.isInteger(t.rv) || t.rv <= 0) {
+  if (typeof t.rv !== 'number' || !Number.isInteger(t.rv) || (t.rv <= 0 && t.rv !== -1)) {
     throw newBadRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.orch.io/v1)');
   }
   if (typeof t.start !== 'string' || t.start === '' || t.start.startsWith('/') || t.start.split('/').includes('..')) {

@@ -6,6 +6,7 @@ import {
   newAlreadyExists,
   newBadRequest,
   newConflict,
+  newForbidden,
   newInternalError,
   newInvalid,
   newNotFound,
@@ -69,8 +70,8 @@ export interface WriteOptions {
 }
 
 export interface UpdateOptions extends WriteOptions {
-  /** Serve the status sub-resource rather than the main resource. */
-  subresource?: 'status';
+  /** Serve a sub-resource (status, finalize) rather than the main resource. */
+  subresource?: string;
 }
 
 /** Computes the new object from the stored one (null when it does not exist yet). */
@@ -87,9 +88,10 @@ export interface StoreConfig {
   info: ResourceInfo;
   storage: Storage;
   strategy: Strategy;
-  statusStrategy?: Strategy;
-  /** Fails with 404 when a namespace does not exist; required for namespaced kinds. */
-  ensureNamespace?: (namespace: string) => Promise<void>;
+  /** Strategies of the sub-resources that accept updates, by name. */
+  subresources?: ReadonlyMap<string, Strategy>;
+  /** Whether a namespace is being deleted; fails with 404 when it does not exist. For namespaced kinds. */
+  namespaceState?: (namespace: string) => Promise<{ terminating: boolean }>;
 }
 
 /** How long a read for a resourceVersion newer than etcd's waits before answering 504. */
@@ -114,8 +116,8 @@ export class Store {
   readonly info: ResourceInfo;
   private readonly storage: Storage;
   readonly strategy: Strategy;
-  private readonly statusStrategy: Strategy | undefined;
-  private readonly ensureNamespace: ((ns: string) => Promise<void>) | undefined;
+  private readonly subresources: ReadonlyMap<string, Strategy>;
+  private readonly namespaceState: StoreConfig['namespaceState'];
   private readonly gr: GroupResource;
   private readonly prefix: string;
 
@@ -123,8 +125,8 @@ export class Store {
     this.info = cfg.info;
     this.storage = cfg.storage;
     this.strategy = cfg.strategy;
-    this.statusStrategy = cfg.statusStrategy;
-    this.ensureNamespace = cfg.ensureNamespace;
+    this.subresources = cfg.subresources ?? new Map();
+    this.namespaceState = cfg.namespaceState;
     this.gr = cfg.info.groupResource;
     this.prefix = `/${cfg.info.group || 'core'}/${cfg.info.resource}/`;
   }
@@ -216,7 +218,7 @@ export class Store {
       if (match) throw newBadRequest('resourceVersionMatch is forbidden when continue is provided');
       if (rv > 0) throw newBadRequest('specifying resource version is not allowed when using continue');
       const pos = decodeContinue(p.continue);
-      revision = pos.revision;
+      revision = Math.max(pos.revision, 0);
       startKey = this.prefix + pos.start;
       if (!startKey.startsWith(prefix)) throw newBadRequest('continue key is not valid: encoded start key is outside the listed collection');
     } else if (match === 'Exact') {
@@ -226,12 +228,7 @@ export class Store {
       if (limit && !match) revision = rv; // Exact, as the table of section 4.6 says
       else await this.waitForRevision(rv); // Not older than: the latest state is
     }
-    if (revision > 0) {
-      const current = await this.storage.currentRevision().catch((e: unknown) => this.interpret(e, ''));
-      if (revision > current) {
-        await this.waitForRevision(revision);
-      }
-    }
+    if (revision > 0) await this.waitForRevision(revision);
     let res;
     try {
       res = await this.storage.list(prefix, {
@@ -241,11 +238,13 @@ export class Store {
         ...(predicate ? { predicate } : {}),
       });
     } catch (e) {
-      if (isStorageError(e, 'Expired')) {
-        throw newResourceExpired(p.continue
-          ? 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.'
-          : `The resourceVersion for the provided list is too old.`);
+      if (isStorageError(e, 'Expired') && startKey) {
+        // The snapshot is gone; offer a token that continues from the same key at the latest state.
+        const err = newResourceExpired('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.');
+        err.status.metadata = { continue: encodeContinue({ revision: -1, start: startKey.slice(this.prefix.length) }) };
+        throw err;
       }
+      if (isStorageError(e, 'Expired')) throw newResourceExpired(`The resourceVersion for the provided list is too old.`);
       this.interpret(e, '');
     }
     const metadata: ListMeta = { resourceVersion: String(res.revision) };
@@ -269,7 +268,10 @@ export class Store {
     if (this.info.namespaced) meta.namespace = namespace;
     else delete meta.namespace;
     if (meta.resourceVersion) throw newBadRequest('resourceVersion should not be set on objects to be created');
-    if (this.info.namespaced && this.ensureNamespace) await this.ensureNamespace(namespace);
+    if (this.info.namespaced && this.namespaceState && (await this.namespaceState(namespace)).terminating) {
+      throw newForbidden(this.gr, meta.name ?? meta.generateName ?? '', `unable to create new content in namespace ${namespace} because it is being terminated`,
+        [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }]);
+    }
     meta.uid = randomUUID();
     meta.creationTimestamp = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     delete meta.deletionTimestamp;
@@ -299,7 +301,7 @@ export class Store {
    * object from the stored one; returns the result and whether it was created.
    */
   async update(namespace: string, name: string, objInfo: UpdatedObjectInfo, opts: UpdateOptions = {}): Promise<{ object: StoredObject; created: boolean }> {
-    const strategy = opts.subresource === 'status' ? this.statusStrategy : this.strategy;
+    const strategy = opts.subresource ? this.subresources.get(opts.subresource) : this.strategy;
     if (!strategy) throw newNotFound(this.gr, name);
     const key = this.key(namespace, name);
     let created = false;
@@ -338,51 +340,71 @@ export class Store {
       strategy.prepareForUpdate(obj, current);
       this.checkInvalid(obj, strategy.validateUpdate(obj, current));
       await opts.validate?.(obj, current);
+      // The last finalizer of a terminating object is gone: the object goes, in this same write.
+      if (obj.metadata.deletionTimestamp && !strategy.hasPendingFinalizers(obj)) throw new FinalizersEmptied(obj, current);
       return obj;
     };
-    if (opts.dryRun) {
-      const current = await this.storage.get(key).catch((e: unknown) => (isStorageError(e, 'KeyNotFound') ? null : this.interpret(e, name)));
-      return { object: await tryUpdate(current), created };
-    }
     try {
+      if (opts.dryRun) {
+        const current = await this.storage.get(key).catch((e: unknown) => (isStorageError(e, 'KeyNotFound') ? null : this.interpret(e, name)));
+        return { object: await tryUpdate(current), created };
+      }
       const object = await this.storage.guaranteedUpdate(key, tryUpdate, { ignoreNotFound: strategy.allowCreateOnUpdate });
       return { object, created };
     } catch (e) {
+      if (e instanceof FinalizersEmptied) {
+        if (opts.dryRun) return { object: e.obj, created: false };
+        try {
+          await this.storage.delete(key, { preconditions: { resourceVersion: e.current.metadata.resourceVersion! } });
+          return { object: e.obj, created: false };
+        } catch (err) {
+          // Changed since it was read: go round again with the fresh object.
+          if (isStorageError(err, 'ResourceVersionConflicts') || isStorageError(err, 'KeyNotFound')) return this.update(namespace, name, objInfo, opts);
+          this.interpret(err, name);
+        }
+      }
       this.interpret(e, name);
     }
   }
 
+  /**
+   * Deletes an object. One with pending finalizers (its own, or those the propagation policy
+   * adds) is only marked with deletionTimestamp and stays until they are removed.
+   */
   async delete(namespace: string, name: string, options: DeleteOptions = {}, opts: WriteOptions = {}): Promise<DeleteResult> {
     const key = this.key(namespace, name);
     const pre = options.preconditions ?? {};
     const preconditions = { ...(pre.uid ? { uid: pre.uid } : {}), ...(pre.resourceVersion ? { resourceVersion: pre.resourceVersion } : {}) };
-    if (opts.dryRun) {
-      const current = this.withTypeMeta(await this.storage.get(key).catch((e: unknown) => this.interpret(e, name)));
+    const mark = (current: StoredObject): StoredObject | null => {
+      const obj = structuredClone(current);
+      const finalizers = finalizersAfterPropagation(obj.metadata.finalizers ?? [], options);
+      if (finalizers.length > 0) obj.metadata.finalizers = finalizers;
+      else delete obj.metadata.finalizers;
+      if (!this.strategy.hasPendingFinalizers(obj)) return null;
+      if (!obj.metadata.deletionTimestamp) {
+        obj.metadata.deletionTimestamp = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+        obj.metadata.deletionGracePeriodSeconds = 0;
+      }
+      this.strategy.prepareForDeletion(obj);
+      return obj;
+    };
+    try {
+      const current = this.withTypeMeta(await this.storage.get(key));
       const failure = preconditionFailure(preconditions, current);
       if (failure) throw newConflict(this.gr, name, failure);
+      this.strategy.validateDeletion(current);
       await opts.validate?.(current, current);
-      return { object: current, deleted: (current.metadata.finalizers ?? []).length === 0 };
-    }
-    try {
-      // Objects with finalizers are only marked; their controllers remove the finalizers.
-      const marked = await this.storage.guaranteedUpdate(key, async (current) => {
-        if (!current || (current.metadata.finalizers ?? []).length === 0) return null;
-        if (current.metadata.deletionTimestamp) return null;
-        current.metadata.deletionTimestamp = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-        current.metadata.deletionGracePeriodSeconds = 0;
-        return current;
-      }, { preconditions });
-      if ((marked.metadata.finalizers ?? []).length > 0) return { object: this.withTypeMeta(marked), deleted: false };
-      const removed = await this.storage.delete(key, {
-        preconditions: { ...preconditions, resourceVersion: preconditions.resourceVersion ?? marked.metadata.resourceVersion! },
-        validateDeletion: async (current) => {
-          await opts.validate?.(this.withTypeMeta(current), this.withTypeMeta(current));
-        },
-      });
+      const marked = mark(current);
+      if (opts.dryRun) return { object: marked ?? current, deleted: marked === null };
+      if (marked) {
+        const stored = await this.storage.guaranteedUpdate(key, async (latest) => (latest ? mark(latest) ?? latest : null), { preconditions: { ...preconditions, resourceVersion: current.metadata.resourceVersion! } });
+        if (this.strategy.hasPendingFinalizers(stored)) return { object: this.withTypeMeta(stored), deleted: false };
+      }
+      const removed = await this.storage.delete(key, { preconditions: { ...preconditions, resourceVersion: current.metadata.resourceVersion! } });
       return { object: this.withTypeMeta(removed), deleted: true };
     } catch (e) {
       if (isStorageError(e, 'ResourceVersionConflicts') && !preconditions.resourceVersion) {
-        // The object changed between reading and deleting it: start over with the fresh state.
+        // The object changed between reading and writing it: start over with the fresh state.
         return this.delete(namespace, name, options, opts);
       }
       this.interpret(e, name);
@@ -455,4 +477,21 @@ export class Store {
     }).catch((e: unknown) => this.interpret(e, name ?? ''));
     return () => w.stop();
   }
+}
+
+/** Signals that an update removed the last finalizer of a terminating object. */
+class FinalizersEmptied extends Error {
+  constructor(readonly obj: StoredObject, readonly current: StoredObject) {
+    super('finalizers emptied');
+  }
+}
+
+/** Finalizers after a delete's propagation policy: Orphan and Foreground record theirs, Background clears both. */
+export function finalizersAfterPropagation(finalizers: string[], options: DeleteOptions): string[] {
+  const policy = options.propagationPolicy ?? (options.orphanDependents === true ? 'Orphan' : options.orphanDependents === false ? 'Background' : undefined);
+  if (!policy) return finalizers;
+  const without = finalizers.filter((f) => f !== 'orphan' && f !== 'foregroundDeletion');
+  if (policy === 'Orphan') return [...without, 'orphan'];
+  if (policy === 'Foreground') return [...without, 'foregroundDeletion'];
+  return without;
 }

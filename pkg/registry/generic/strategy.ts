@@ -1,6 +1,7 @@
 // The strategy every kind starts from, built from its scheme entry and its validation rules;
 // kinds with extra behaviour override single hooks (see ../strategies.ts).
 import { isDeepStrictEqual } from 'node:util';
+import type { Subresource } from '../../../api/registration.js';
 import type { ResourceInfo } from '../../runtime/scheme.js';
 import type { SchemaValidator } from '../../runtime/schema-validator.js';
 import type { StoredObject } from '../../storage/interface.js';
@@ -9,7 +10,14 @@ import type { KindValidation } from '../validation/kind-validation.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../validation/object-meta.js';
 
 export interface StrategyOverrides {
+  /** Runs after the generic preparation of a new object. */
   prepareForCreate?: (obj: StoredObject) => void;
+  /** Runs after the generic preparation of an update of the main resource. */
+  prepareForUpdate?: (obj: StoredObject, old: StoredObject) => void;
+  /** Finalizers beyond metadata.finalizers (a Namespace's spec.finalizers). */
+  pendingFinalizers?: (obj: StoredObject) => boolean;
+  prepareForDeletion?: (obj: StoredObject) => void;
+  validateDeletion?: (obj: StoredObject) => void;
   returnDeletedObject?: boolean;
   /** Extra selectable fields beyond metadata.name and metadata.namespace. */
   selectableFields?: Record<string, (obj: StoredObject) => string>;
@@ -59,6 +67,7 @@ export function newStrategy(
       } else if (old.metadata.generation !== undefined) {
         obj.metadata.generation = old.metadata.generation;
       }
+      overrides.prepareForUpdate?.(obj, old);
     },
     validate(obj) {
       return [
@@ -75,34 +84,59 @@ export function newStrategy(
         ...validation.validateUpdate(obj, old),
       ];
     },
+    hasPendingFinalizers(obj) {
+      return (obj.metadata.finalizers ?? []).length > 0 || (overrides.pendingFinalizers?.(obj) ?? false);
+    },
+    prepareForDeletion(obj) {
+      overrides.prepareForDeletion?.(obj);
+    },
+    validateDeletion(obj) {
+      overrides.validateDeletion?.(obj);
+    },
   };
 }
 
+/** What a sub-resource update takes from the client's object; everything else stays as stored. */
+const subresourceFields: Record<Subresource, (from: StoredObject, to: StoredObject) => void> = {
+  status(from, to) {
+    if (from.status === undefined) delete to.status;
+    else to.status = from.status;
+  },
+  finalize(from, to) {
+    const finalizers = (from.spec as { finalizers?: unknown } | undefined)?.finalizers;
+    to.spec = { ...((to.spec as object | undefined) ?? {}), finalizers: finalizers ?? [] };
+  },
+};
+
 /**
- * The strategy of the status sub-resource: the update keeps everything of the stored object but
- * its status (and the resourceVersion the client sent, for the conflict check).
+ * The strategy of a sub-resource: an update keeps the stored object but for the sub-resource's
+ * fields (the resourceVersion the client sent has already been checked for conflicts).
  */
-export function newStatusStrategy(
+export function newSubresourceStrategy(
   info: ResourceInfo,
+  subresource: Subresource,
   main: Strategy,
   validation: KindValidation<StoredObject>,
   schemas: SchemaValidator,
 ): Strategy {
+  const take = subresourceFields[subresource];
   return {
     ...main,
     allowCreateOnUpdate: false,
     prepareForCreate() {
-      throw new Error(`create is not served through ${info.resource}/status`);
+      throw new Error(`create is not served through ${info.resource}/${subresource}`);
     },
     prepareForUpdate(obj, old) {
-      const status = obj.status;
+      const sent = { ...obj };
       for (const key of Object.keys(obj)) delete obj[key];
       Object.assign(obj, structuredClone(old));
-      if (status === undefined) delete obj.status;
-      else obj.status = status;
+      take(sent, obj);
     },
     validateUpdate(obj, old) {
-      return [...schemas.check(info.schema, obj).fieldErrors, ...(validation.validateStatusUpdate?.(obj, old) ?? [])];
+      return [
+        ...schemas.check(info.schema, obj).fieldErrors,
+        ...(subresource === 'status' ? (validation.validateStatusUpdate?.(obj, old) ?? []) : validation.validateUpdate(obj, old)),
+      ];
     },
   };
 }

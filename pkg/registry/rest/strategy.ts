@@ -15,6 +15,12 @@ export interface Strategy {
   readonly allowUnconditionalUpdate: boolean;
   /** DELETE answers with the object itself rather than a Status. */
   readonly returnDeletedObject: boolean;
+  /** Whether something must still finish before a deleted object may go (metadata.finalizers, or more). */
+  hasPendingFinalizers(obj: StoredObject): boolean;
+  /** Marks an object whose deletion waits for finalizers (e.g. a Namespace turns Terminating). */
+  prepareForDeletion(obj: StoredObject): void;
+  /** Rejects deletions the kind never allows (throws a Status error). */
+  validateDeletion(obj: StoredObject): void;
   /** Values of the fields a fieldSelector may name. */
   selectableFields(obj: StoredObject): Record<string, string>;
   /** Field names a fieldSelector may name. */

@@ -4,6 +4,7 @@ import { circuitBreaker, ConsecutiveBreaker, ExponentialBackoff, handleWhen, ret
 import { Etcd3, GRPCResourceExhastedError, isRecoverableError, type IKeyValue, type Watcher } from 'etcd3';
 import { StorageError } from '../errors.js';
 import { preconditionFailure } from '../preconditions.js';
+import { startCompactor, type CompactorEvents } from './compactor.js';
 import type {
   DeleteOptions,
   ListOptions,
@@ -234,10 +235,18 @@ export class Etcd3Storage implements Storage {
     else builder.key(this.fullKey(key));
     let stopped = false;
     let watcher: Watcher | undefined;
-    const fail = (err: unknown) => {
+    let delivered = opts.afterRevision;
+    const fail = async (err: unknown) => {
       if (stopped) return;
       stopped = true;
       void watcher?.cancel().catch(() => undefined);
+      // etcd cancels a watch on compacted history with an empty reason; a read at the revision
+      // the watch needed tells whether that is what happened.
+      if (String((err as Error)?.message).startsWith('Watcher canceled')) {
+        err = await this.client.kv
+          .range({ key: this.fullKey(key), count_only: true, revision: delivered + 1 })
+          .then(() => err, (e: unknown) => e);
+      }
       try {
         translate(err, key);
       } catch (e) {
@@ -247,14 +256,11 @@ export class Etcd3Storage implements Storage {
     watcher = builder.watcher();
     watcher.on('data', (res) => {
       if (stopped) return;
-      if (res.compact_revision && Number(res.compact_revision) > 0 && res.canceled) {
-        fail(new Error('required revision has been compacted'));
-        return;
-      }
       try {
         for (const ev of res.events) {
           const evKey = ev.kv.key.toString().slice(this.prefix.length);
           const revision = Number(ev.kv.mod_revision);
+          delivered = revision;
           if (ev.type === 'Delete') {
             if (!ev.prev_kv) continue; // the previous value was compacted away; nothing to report
             const prev = this.decode(ev.prev_kv, evKey);
@@ -270,12 +276,15 @@ export class Etcd3Storage implements Storage {
             });
           }
         }
-        if (res.events.length === 0) handlers.progress(Number(res.header.revision));
+        if (res.events.length === 0) {
+          delivered = Math.max(delivered, Number(res.header.revision));
+          handlers.progress(Number(res.header.revision));
+        }
       } catch (e) {
-        fail(e);
+        void fail(e);
       }
     });
-    watcher.on('error', fail);
+    watcher.on('error', (e: unknown) => void fail(e));
     await new Promise<void>((resolve, reject) => {
       watcher!.once('connected', () => resolve());
       watcher!.once('error', reject);
@@ -308,6 +317,11 @@ export class Etcd3Storage implements Storage {
     const ok = await Promise.race([probe, timeout]);
     clearTimeout(timer);
     return ok;
+  }
+
+  /** Compacts etcd history every `intervalMs` (see compactor.ts); returns a function that stops it. */
+  startCompaction(intervalMs: number, events: CompactorEvents): () => void {
+    return startCompactor(this.client, intervalMs, events);
   }
 
   async close(): Promise<void> {

@@ -28,6 +28,7 @@ export function testOptions(etcd: TestEtcd, certDir: string, overrides: Partial<
     certDir,
     etcdServers: [etcd.endpoint],
     etcdPrefix: '/registry',
+    etcdCompactionIntervalMs: 0,
     maxRequestsInflight: 400,
     maxMutatingRequestsInflight: 200,
     minRequestTimeout: 1800,
