@@ -92,6 +92,8 @@ export interface StoreConfig {
   subresources?: ReadonlyMap<string, Strategy>;
   /** Whether a namespace is being deleted; fails with 404 when it does not exist. For namespaced kinds. */
   namespaceState?: (namespace: string) => Promise<{ terminating: boolean }>;
+  /** The random part of generated names (five lower-case alphanumerics); replaceable for tests. */
+  nameSuffix?: () => string;
 }
 
 /** How long a read for a resourceVersion newer than etcd's waits before answering 504. */
@@ -118,6 +120,7 @@ export class Store {
   readonly strategy: Strategy;
   private readonly subresources: ReadonlyMap<string, Strategy>;
   private readonly namespaceState: StoreConfig['namespaceState'];
+  private readonly nameSuffix: () => string;
   private readonly gr: GroupResource;
   private readonly prefix: string;
 
@@ -127,6 +130,7 @@ export class Store {
     this.strategy = cfg.strategy;
     this.subresources = cfg.subresources ?? new Map();
     this.namespaceState = cfg.namespaceState;
+    this.nameSuffix = cfg.nameSuffix ?? randomSuffix;
     this.gr = cfg.info.groupResource;
     this.prefix = `/${cfg.info.group || 'core'}/${cfg.info.resource}/`;
   }
@@ -278,7 +282,7 @@ export class Store {
     delete meta.deletionGracePeriodSeconds;
     delete meta.selfLink;
     const generated = !meta.name && !!meta.generateName;
-    if (generated) meta.name = meta.generateName + randomSuffix();
+    if (generated) meta.name = meta.generateName + this.nameSuffix();
     this.strategy.prepareForCreate(obj);
     this.checkInvalid(obj, this.strategy.validate(obj));
     await opts.validate?.(obj, null);
@@ -288,7 +292,7 @@ export class Store {
         return await this.storage.create(this.key(namespace, meta.name!), obj);
       } catch (e) {
         if (generated && isStorageError(e, 'KeyExists') && attempt < GENERATE_NAME_ATTEMPTS) {
-          meta.name = meta.generateName + randomSuffix();
+          meta.name = meta.generateName + this.nameSuffix();
           continue;
         }
         this.interpret(e, meta.name!);
