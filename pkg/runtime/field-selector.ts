@@ -44,6 +44,7 @@ export function parseFieldSelector(selector: string, supported: ReadonlySet<stri
   const reqs: FieldRequirement[] = [];
   if (selector.trim() === '') return reqs;
   for (const part of splitUnescaped(selector, ',')) {
+    if (part.trim() === '') continue; // upstream tolerates empty terms such as a trailing comma
     const m = /^([^=!]+?)\s*(==|=|!=)\s*(.*)$/s.exec(part);
     if (!m) throw newBadRequest(`invalid selector: '${selector}'; can't understand '${part}'`);
     const field = m[1]!.trim();

@@ -213,7 +213,7 @@ export class Store {
     if (match && match !== 'Exact' && match !== 'NotOlderThan') {
       throw newBadRequest(`resourceVersionMatch: Unsupported value: "${match}": supported values: "Exact", "NotOlderThan"`);
     }
-    if (match && p.resourceVersion === undefined) {
+    if (match && !p.resourceVersion) {
       throw newBadRequest('resourceVersionMatch is forbidden unless resourceVersion is provided');
     }
     let revision = 0;
@@ -463,10 +463,15 @@ export class Store {
           if (before) sink.event('DELETED', obj);
         } else if (now && before) sink.event('MODIFIED', obj);
         else if (now) sink.event('ADDED', obj);
-        else if (before) sink.event('DELETED', obj);
+        else if (before) {
+          // Leaving the selector: the watcher last saw the old state, so that is what goes away.
+          const prev = this.withTypeMeta(e.prevObject!);
+          sink.event('DELETED', { ...prev, metadata: { ...prev.metadata, resourceVersion: String(e.revision) } });
+        }
       },
       progress: (revision) => {
-        if (p.allowWatchBookmarks && revision > lastRV) {
+        // etcd vouches that everything up to `revision` was delivered: each notification is a bookmark.
+        if (p.allowWatchBookmarks && revision >= lastRV && revision > from) {
           lastRV = revision;
           sink.bookmark(String(revision));
         }
