@@ -1,13 +1,16 @@
 // Serves a watch as a chunked stream of JSON watch events, one per line.
 import type { StatusError } from '../runtime/errors.js';
+import type { ResourceInfo } from '../runtime/scheme.js';
 import type { StoredObject } from '../storage/interface.js';
 import type { ResourceRequest } from './resource-handlers.js';
 
 export interface WatchServerOptions {
   /** The default timeout is randomised between this and twice this, as upstream does. */
   minRequestTimeoutSeconds: number;
-  /** Called when the stream opens and closes (metrics, graceful shutdown). */
+  /** Registers the open stream for graceful shutdown; returns the function that unregisters it. */
   track?: (stop: () => void) => () => void;
+  /** Called for every event sent (metrics). */
+  sent?: (info: ResourceInfo) => void;
 }
 
 export async function serveWatch(r: ResourceRequest, opts: WatchServerOptions): Promise<void> {
@@ -29,6 +32,7 @@ export async function serveWatch(r: ResourceRequest, opts: WatchServerOptions): 
     const line = JSON.stringify({ type, object }) + '\n';
     if (!started) pending.push(line);
     else res.write(line);
+    opts.sent?.(r.resource);
   };
   let stopWatch: (() => Promise<void>) | undefined;
   let untrack: (() => void) | undefined;

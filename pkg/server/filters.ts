@@ -21,7 +21,7 @@ const mutating = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * Caps concurrent requests (--max-requests-inflight, --max-mutating-requests-inflight); watches
  * and health probes are not counted, as upstream. Over the cap the answer is 429 with Retry-After.
  */
-export function withInflightLimit(maxReadOnly: number, maxMutating: number) {
+export function withInflightLimit(maxReadOnly: number, maxMutating: number, report: (kind: 'readOnly' | 'mutating', n: number) => void = () => undefined) {
   let readOnly = 0;
   let writes = 0;
   return (req: Request, res: Response, next: NextFunction): void => {
@@ -36,17 +36,35 @@ export function withInflightLimit(maxReadOnly: number, maxMutating: number) {
       writeError(res, new StatusError(429, 'TooManyRequests', 'Too many requests, please try again later.', { retryAfterSeconds: 1 }, { 'Retry-After': '1' }));
       return;
     }
-    if (isWrite) writes++;
-    else readOnly++;
+    const bump = (d: number) => {
+      if (isWrite) report('mutating', (writes += d));
+      else report('readOnly', (readOnly += d));
+    };
+    bump(1);
     let done = false;
     const release = () => {
       if (done) return;
       done = true;
-      if (isWrite) writes--;
-      else readOnly--;
+      bump(-1);
     };
     res.on('finish', release);
     res.on('close', release);
     next();
+  };
+}
+
+/** Metric labels of a request, as upstream reports them. */
+export function requestLabels(method: string, info: RequestInfo) {
+  let verb = method.toUpperCase();
+  if (info.verb === 'list') verb = 'LIST';
+  else if (info.verb === 'watch') verb = 'WATCH';
+  const scope = !info.isResourceRequest ? '' : info.name ? 'resource' : info.namespace ? 'namespace' : 'cluster';
+  return {
+    verb,
+    group: info.apiGroup,
+    version: info.apiVersion,
+    resource: info.resource,
+    subresource: info.subresource,
+    scope,
   };
 }

@@ -1,14 +1,16 @@
-// The generic HTTPS API server: the handler chain, health and version endpoints, and an orderly
-// start and stop. What it serves under /api and /apis is handed in as an APIHandler.
+// The generic HTTPS API server: the handler chain, health, metrics and version endpoints, and an
+// orderly start and shutdown. What it serves under /api and /apis is handed in as an APIHandler.
 import { createServer, type Server } from 'node:https';
 import type { Socket } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { APIHandler } from '../endpoints/api-handler.js';
 import { writeError, writeObject } from '../endpoints/responses.js';
 import type { Logger } from '../log/logger.js';
-import { newRequestEntityTooLarge, newBadRequest, newUnsupportedMediaType, StatusError } from '../runtime/errors.js';
-import { requestInfoOf, withInflightLimit, withRequestInfo } from './filters.js';
+import type { APIServerMetrics } from '../metrics/apiserver-metrics.js';
+import { newBadRequest, newRequestEntityTooLarge, newUnsupportedMediaType, StatusError } from '../runtime/errors.js';
+import { requestInfoOf, requestLabels, withInflightLimit, withRequestInfo } from './filters.js';
 import { healthHandler, type HealthCheck } from './healthz.js';
+import type { Lifecycle } from './lifecycle.js';
 import type { ServingCert } from './serving-cert.js';
 
 export interface VersionInfo {
@@ -32,10 +34,19 @@ export interface ServerConfig {
   /** Request bodies above this many bytes are answered with 413. */
   maxRequestBodyBytes: number;
   api: APIHandler;
-  livezChecks: HealthCheck[];
-  readyzChecks: HealthCheck[];
+  /** Checks shared by every health endpoint (ping, log, etcd, ...). */
+  healthChecks: HealthCheck[];
+  lifecycle: Lifecycle;
+  metrics: APIServerMetrics;
   version: VersionInfo;
   logger: Logger;
+}
+
+export interface ShutdownOptions {
+  /** Keep serving this long after readyz starts failing, so load balancers can notice. */
+  delayMs: number;
+  /** How long in-flight requests may take to finish once the listener is closed. */
+  drainMs: number;
 }
 
 /** Upstream's body-parser error types, mapped to the Status a client should get. */
@@ -59,10 +70,20 @@ function bodyError(err: unknown): StatusError | undefined {
 export class APIServer {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
+  /** Stop functions of open long-running requests (watches). */
+  private readonly longRunning = new Set<() => void>();
+  private inflight = 0;
+  private draining = false;
   readonly app: express.Express;
 
   constructor(private readonly cfg: ServerConfig) {
     this.app = this.buildApp();
+  }
+
+  /** Registers an open watch so shutdown can close it; returns the function that unregisters it. */
+  trackLongRunning(stop: () => void): () => void {
+    this.longRunning.add(stop);
+    return () => this.longRunning.delete(stop);
   }
 
   private buildApp(): express.Express {
@@ -72,12 +93,41 @@ export class APIServer {
     app.set('etag', false);
     app.set('query parser', false);
     app.use(withRequestInfo);
-    app.use(withInflightLimit(cfg.maxRequestsInflight, cfg.maxMutatingRequestsInflight));
+    app.use((req: Request, res: Response, next: NextFunction) => {
+      const info = requestInfoOf(res);
+      const started = process.hrtime.bigint();
+      const longRunning = info.verb === 'watch';
+      if (!longRunning) this.inflight++;
+      if (this.draining) res.setHeader('Connection', 'close');
+      const untrack = longRunning ? cfg.metrics.longRunning(requestLabels(req.method, info)) : undefined;
+      let done = false;
+      const finish = () => {
+        if (done) return;
+        done = true;
+        if (!longRunning) this.inflight--;
+        untrack?.();
+        if (info.path === '/metrics' || info.path.startsWith('/livez') || info.path.startsWith('/readyz') || info.path.startsWith('/healthz')) return;
+        const dryRun = new URL(req.originalUrl, 'https://localhost').searchParams.getAll('dryRun').includes('All');
+        cfg.metrics.request(requestLabels(req.method, info), dryRun, res.statusCode, Number(process.hrtime.bigint() - started) / 1e9);
+      };
+      res.on('finish', finish);
+      res.on('close', finish);
+      next();
+    });
+    app.use(withInflightLimit(cfg.maxRequestsInflight, cfg.maxMutatingRequestsInflight, (kind, n) => cfg.metrics.setInflight(kind, n)));
     // Authentication, audit, impersonation and authorization join the chain here, in that order.
-    app.get(['/healthz', '/healthz/*check'], healthHandler('healthz', () => cfg.readyzChecks));
-    app.get(['/livez', '/livez/*check'], healthHandler('livez', () => cfg.livezChecks));
-    app.get(['/readyz', '/readyz/*check'], healthHandler('readyz', () => cfg.readyzChecks));
+    const livez = () => [...cfg.healthChecks, ...cfg.lifecycle.hookChecks(true)];
+    const readyz = () => [...cfg.healthChecks, ...cfg.lifecycle.hookChecks(false), cfg.lifecycle.shutdownCheck()];
+    const healthz = () => [...cfg.healthChecks, ...cfg.lifecycle.hookChecks(false)];
+    app.get(['/healthz', '/healthz/*check'], healthHandler('healthz', healthz));
+    app.get(['/livez', '/livez/*check'], healthHandler('livez', livez));
+    app.get(['/readyz', '/readyz/*check'], healthHandler('readyz', readyz));
     app.get('/version', (_req, res) => writeObject(res, 200, cfg.version, { pretty: true }));
+    app.get('/metrics', async (_req, res) => {
+      const { body, contentType } = await cfg.metrics.render();
+      res.status(200).setHeader('Content-Type', contentType);
+      res.end(body);
+    });
     app.use(['/api', '/apis'], express.raw({ type: () => true, limit: cfg.maxRequestBodyBytes }));
     app.use(async (req: Request, res: Response, next: NextFunction) => {
       const info = requestInfoOf(res);
@@ -118,17 +168,30 @@ export class APIServer {
     return typeof addr === 'object' && addr ? addr.port : cfg.securePort;
   }
 
-  /** Stops accepting connections and waits up to `drainMs` for in-flight requests before closing the rest. */
-  async stop(drainMs = 5000): Promise<void> {
+  /**
+   * Shuts down as upstream does: readyz fails at once, requests are still served for `delayMs`,
+   * then the listener closes, watches end, and in-flight requests get `drainMs` to finish.
+   */
+  async shutdown(opts: ShutdownOptions): Promise<void> {
     const server = this.server;
     if (!server) return;
+    const log = this.cfg.logger;
+    this.cfg.lifecycle.beginShutdown();
+    if (opts.delayMs > 0) {
+      log.info('readyz now fails; still serving during the shutdown delay', { delay: `${opts.delayMs / 1000}s` });
+      await new Promise((r) => setTimeout(r, opts.delayMs));
+    }
+    this.draining = true;
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    log.info('stopped accepting connections; closing watches and draining in-flight requests', { watches: this.longRunning.size, inflight: this.inflight });
+    for (const stop of [...this.longRunning]) stop();
     server.closeIdleConnections();
-    const timer = setTimeout(() => {
-      for (const s of this.sockets) s.destroy();
-    }, drainMs);
+    const deadline = Date.now() + opts.drainMs;
+    while (this.inflight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    if (this.inflight > 0) log.warn('drain period over; closing connections with requests still in flight', { inflight: this.inflight });
+    server.closeIdleConnections();
+    for (const s of this.sockets) s.destroy();
     await closed;
-    clearTimeout(timer);
     this.server = undefined;
   }
 }

@@ -91,6 +91,8 @@ export interface Storage {
   delete(key: string, opts?: DeleteOptions): Promise<StoredObject>;
   /** Streams changes after a revision, in order, without gaps. */
   watch(key: string, opts: WatchOptions, handlers: WatchHandlers): Promise<StorageWatch>;
+  /** How many objects are stored under a prefix (a count-only read). */
+  count(prefix: string): Promise<number>;
   /** The current etcd revision (a quorum read). */
   currentRevision(): Promise<number>;
   /** Compacts history up to and including `revision`. */

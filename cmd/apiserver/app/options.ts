@@ -1,5 +1,7 @@
 // Command-line flags of the API server, named as kube-apiserver names them.
 import yargs from 'yargs';
+import { allGroupVersions } from '../../../api/index.js';
+import { applyRuntimeConfig, parseRuntimeConfig } from '../../../pkg/runtime/runtime-config.js';
 import { parseDuration } from '../../../pkg/util/duration.js';
 
 export interface APIServerOptions {
@@ -16,6 +18,12 @@ export interface APIServerOptions {
   maxMutatingRequestsInflight: number;
   minRequestTimeout: number;
   verbosity: number;
+  /** --runtime-config as given: key[=value],... */
+  runtimeConfig: string;
+  /** Milliseconds after start during which livez passes unfinished post-start hooks. */
+  livezGracePeriodMs: number;
+  /** Milliseconds the server keeps serving after SIGTERM while readyz fails. */
+  shutdownDelayMs: number;
 }
 
 /** Parses argv; prints help or an error and exits on bad flags, as a CLI should. */
@@ -35,6 +43,9 @@ export function parseOptions(argv: string[]): APIServerOptions {
     .option('max-requests-inflight', { type: 'number', default: 400, describe: 'The maximum number of non-mutating requests in flight at a given time; above it the server answers 429. Zero for no limit.', group: 'Generic:' })
     .option('max-mutating-requests-inflight', { type: 'number', default: 200, describe: 'The maximum number of mutating requests in flight at a given time; above it the server answers 429. Zero for no limit.', group: 'Generic:' })
     .option('min-request-timeout', { type: 'number', default: 1800, describe: 'Minimum number of seconds a watch may stay open; the default watch timeout is randomised between this and twice this.', group: 'Generic:' })
+    .option('livez-grace-period', { type: 'string', default: '0s', describe: 'This option represents the maximum amount of time it should take for apiserver to complete its startup sequence and become live. From apiserver\'s start time to when this amount of time has elapsed, /livez will assume that unfinished post-start hooks will complete successfully and therefore return true.', group: 'Generic:' })
+    .option('shutdown-delay-duration', { type: 'string', default: '0s', describe: 'Time to delay the termination. During that time the server keeps serving requests normally. The endpoints /healthz and /livez will return success, but /readyz immediately returns failure. Graceful termination starts after this delay has elapsed. This can be used to allow load balancer to stop sending traffic to this server.', group: 'Generic:' })
+    .option('runtime-config', { type: 'string', default: '', describe: "A set of key=value pairs that enable or disable built-in APIs: api/all, api/ga, api/beta, api/alpha, <group>/<version> (the core group as v1) and <group>/<version>/<resource>, each =true or =false (a missing value means true). Alpha and beta versions are off unless enabled.", group: 'API enablement:' })
     .option('v', { type: 'number', default: 0, describe: 'Number for the log level verbosity.', group: 'Logging:' })
     .strictOptions()
     .help('help')
@@ -47,13 +58,14 @@ export function parseOptions(argv: string[]): APIServerOptions {
       process.exit(1);
     })
     .parseSync();
-  let etcdCompactionIntervalMs: number;
-  try {
-    etcdCompactionIntervalMs = parseDuration(parsed['etcd-compaction-interval']);
-  } catch (e) {
-    process.stderr.write(`Error: --etcd-compaction-interval: ${(e as Error).message}\n`);
-    process.exit(1);
-  }
+  const duration = (flag: 'etcd-compaction-interval' | 'livez-grace-period' | 'shutdown-delay-duration') => {
+    try {
+      return parseDuration(parsed[flag]);
+    } catch (e) {
+      process.stderr.write(`Error: --${flag}: ${(e as Error).message}\n\nRun 'apiserver --help' for usage.\n`);
+      return process.exit(1);
+    }
+  };
   const opts: APIServerOptions = {
     securePort: parsed['secure-port'],
     bindAddress: parsed['bind-address'],
@@ -62,11 +74,14 @@ export function parseOptions(argv: string[]): APIServerOptions {
     certDir: parsed['cert-dir'],
     etcdServers: parsed['etcd-servers'].flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean),
     etcdPrefix: parsed['etcd-prefix'],
-    etcdCompactionIntervalMs,
+    etcdCompactionIntervalMs: duration('etcd-compaction-interval'),
     maxRequestsInflight: parsed['max-requests-inflight'],
     maxMutatingRequestsInflight: parsed['max-mutating-requests-inflight'],
     minRequestTimeout: parsed['min-request-timeout'],
     verbosity: parsed.v,
+    runtimeConfig: parsed['runtime-config'],
+    livezGracePeriodMs: duration('livez-grace-period'),
+    shutdownDelayMs: duration('shutdown-delay-duration'),
   };
   return opts;
 }
@@ -80,6 +95,13 @@ export function validateOptions(o: APIServerOptions): string[] {
   if (!!o.tlsCertFile !== !!o.tlsPrivateKeyFile) errs.push('--tls-cert-file and --tls-private-key-file must be given together');
   if (!o.etcdPrefix.startsWith('/')) errs.push('--etcd-prefix must start with /');
   if (o.etcdCompactionIntervalMs < 0) errs.push('--etcd-compaction-interval must not be negative');
+  if (o.livezGracePeriodMs < 0) errs.push('--livez-grace-period must not be negative');
+  if (o.shutdownDelayMs < 0) errs.push('--shutdown-delay-duration must not be negative');
+  try {
+    applyRuntimeConfig(allGroupVersions, parseRuntimeConfig(o.runtimeConfig));
+  } catch (e) {
+    errs.push(`--runtime-config: ${(e as Error).message}`);
+  }
   for (const [name, v] of [['--max-requests-inflight', o.maxRequestsInflight], ['--max-mutating-requests-inflight', o.maxMutatingRequestsInflight], ['--min-request-timeout', o.minRequestTimeout]] as const) {
     if (!Number.isInteger(v) || v < 0) errs.push(`${name} must be a non-negative integer`);
   }

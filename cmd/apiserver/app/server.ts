@@ -8,20 +8,25 @@ import { buildStores } from '../../../pkg/registry/stores.js';
 import { systemNamespaces } from '../../../pkg/registry/strategies.js';
 import { validationFor } from '../../../pkg/registry/validations.js';
 import { ObjectDecoder } from '../../../pkg/runtime/decoder.js';
+import { applyRuntimeConfig, parseRuntimeConfig } from '../../../pkg/runtime/runtime-config.js';
 import { Scheme } from '../../../pkg/runtime/scheme.js';
 import { SchemaValidator } from '../../../pkg/runtime/schema-validator.js';
 import type { HealthCheck } from '../../../pkg/server/healthz.js';
+import { Lifecycle } from '../../../pkg/server/lifecycle.js';
 import { APIServer, type VersionInfo } from '../../../pkg/server/server.js';
+import { APIServerMetrics } from '../../../pkg/metrics/apiserver-metrics.js';
 import { ensureSelfSignedCert, loadServingCert, type ServingCert } from '../../../pkg/server/serving-cert.js';
 import { compatibleKubernetes, orchVersion } from '../../../pkg/version/version.js';
+import type { Storage } from '../../../pkg/storage/interface.js';
 import { Etcd3Storage } from '../../../pkg/storage/etcd3/store.js';
 import { jsonStorageCodec } from '../../../pkg/storage/json-codec.js';
-import type { Storage } from '../../../pkg/storage/interface.js';
 import type { Store } from '../../../pkg/registry/generic/store.js';
 import type { APIServerOptions } from './options.js';
 
 
 const MAX_BODY_BYTES = 3 * 1024 * 1024;
+/** How long in-flight requests may run on after the listener closes at shutdown. */
+const REQUEST_DRAIN_MS = 60_000;
 
 export interface RunningAPIServer {
   port: number;
@@ -53,19 +58,26 @@ async function waitForEtcd(storage: Storage, servers: string[], logger: Logger, 
   }
 }
 
+/** Creates the system namespaces, retrying until etcd takes the writes. */
 async function ensureSystemNamespaces(stores: ReadonlyMap<string, Store>, logger: Logger): Promise<void> {
-  const store = stores.get('/namespaces')!;
+  const store = stores.get('/namespaces');
+  if (!store) return; // core/v1 namespaces disabled with --runtime-config
   for (const name of systemNamespaces) {
-    try {
-      await store.create('', { metadata: { name } });
-      logger.info('created system namespace', { namespace: name });
-    } catch (e) {
-      if ((e as { code?: number }).code !== 409) throw e;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await store.create('', { metadata: { name } });
+        logger.info('created system namespace', { namespace: name });
+        break;
+      } catch (e) {
+        if ((e as { code?: number }).code === 409) break;
+        if (attempt % 10 === 1) logger.warn('cannot create system namespace yet', { namespace: name, err: e instanceof Error ? e.message : String(e) });
+        await new Promise((r) => setTimeout(r, 1000));
+      }
     }
   }
 }
 
-/** Starts the API server; resolves once it serves and its post-start steps are done. */
+/** Starts the API server; resolves once it serves and its post-start hooks are done. */
 export async function runAPIServer(opts: APIServerOptions, logger: Logger): Promise<RunningAPIServer> {
   const cert = opts.tlsCertFile
     ? loadServingCert(opts.tlsCertFile, opts.tlsPrivateKeyFile)
@@ -74,16 +86,39 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
         logger.info(c.generated ? 'generated self-signed serving certificate' : 'using self-signed serving certificate', { cert: c.certFile, key: c.keyFile });
         return c;
       })();
-  const storage = new Etcd3Storage({ servers: opts.etcdServers, prefix: opts.etcdPrefix, codec: jsonStorageCodec });
+  const scheme = new Scheme(applyRuntimeConfig(allGroupVersions, parseRuntimeConfig(opts.runtimeConfig)));
+  const metrics = new APIServerMetrics();
+  const storage = new Etcd3Storage({
+    servers: opts.etcdServers,
+    prefix: opts.etcdPrefix,
+    codec: jsonStorageCodec,
+    observe: (operation, key, seconds) => metrics.etcdRequest(operation, key.split('/')[2] ?? '', seconds),
+  });
+  metrics.countObjectsWith(async () => {
+    const counts = new Map<string, number>();
+    for (const r of scheme.resources()) counts.set(r.group ? `${r.resource}.${r.group}` : r.resource, await storage.count(`/${r.group || 'core'}/${r.resource}/`));
+    return counts;
+  });
   await waitForEtcd(storage, opts.etcdServers, logger);
-  const scheme = new Scheme(allGroupVersions);
   const schemas = new SchemaValidator();
   const stores = buildStores(scheme, storage, schemas, validationFor);
+  let stopCompaction = () => undefined as void;
+  const lifecycle = new Lifecycle([
+    { name: 'start-system-namespaces', run: () => ensureSystemNamespaces(stores, logger) },
+    {
+      name: 'start-storage-compaction',
+      run: async () => {
+        if (opts.etcdCompactionIntervalMs <= 0) return;
+        stopCompaction = storage.startCompaction(opts.etcdCompactionIntervalMs, {
+          compacted: (revision) => logger.v(2).info('compacted etcd history', { revision }),
+          failed: (err) => logger.warn('etcd compaction failed', { err: err instanceof Error ? err.message : String(err) }),
+        });
+      },
+    },
+  ], opts.livezGracePeriodMs);
   const etcdCheck: HealthCheck = { name: 'etcd', check: async () => ((await storage.healthy()) ? undefined : 'etcd is not reachable') };
-  const ping: HealthCheck = { name: 'ping', check: async () => undefined };
-  const openWatches = new Set<() => void>();
   const serverAddress = `${opts.bindAddress === '0.0.0.0' ? '127.0.0.1' : opts.bindAddress}:${opts.securePort}`;
-  const server = new APIServer({
+  const server: APIServer = new APIServer({
     bindAddress: opts.bindAddress,
     securePort: opts.securePort,
     cert,
@@ -98,33 +133,29 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
       serverAddress,
       watch: {
         minRequestTimeoutSeconds: opts.minRequestTimeout,
-        track: (stop) => {
-          openWatches.add(stop);
-          return () => openWatches.delete(stop);
-        },
+        track: (stop) => server.trackLongRunning(stop),
+        sent: (info) => metrics.watchEvent(info.group, info.version, info.kind),
       },
     }),
-    livezChecks: [ping, etcdCheck],
-    readyzChecks: [ping, etcdCheck],
+    healthChecks: [
+      { name: 'ping', check: async () => undefined },
+      { name: 'log', check: async () => undefined },
+      etcdCheck,
+    ],
+    lifecycle,
+    metrics,
     version: versionInfo(),
     logger,
   });
-  await ensureSystemNamespaces(stores, logger);
-  const stopCompaction = opts.etcdCompactionIntervalMs > 0
-    ? storage.startCompaction(opts.etcdCompactionIntervalMs, {
-        compacted: (revision) => logger.v(2).info('compacted etcd history', { revision }),
-        failed: (err) => logger.warn('etcd compaction failed', { err: err instanceof Error ? err.message : String(err) }),
-      })
-    : () => undefined;
   const port = await server.start();
   logger.info('serving securely', { address: `${opts.bindAddress}:${port}` });
+  await lifecycle.runPostStartHooks((name, err) => logger.error('post-start hook failed', { hook: name, err: err instanceof Error ? err.message : String(err) }));
   return {
     port,
     cert,
     stop: async () => {
+      await server.shutdown({ delayMs: opts.shutdownDelayMs, drainMs: REQUEST_DRAIN_MS });
       stopCompaction();
-      for (const stop of [...openWatches]) stop();
-      await server.stop();
       await storage.close();
     },
   };

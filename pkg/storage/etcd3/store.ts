@@ -20,12 +20,16 @@ import type {
   WatchOptions,
 } from '../interface.js';
 
+/** Told how long each etcd request took; `key` is the storage key or prefix it was about. */
+export type RequestObserver = (operation: string, key: string, seconds: number) => void;
+
 export interface Etcd3StorageOptions {
   /** etcd client URLs, e.g. http://127.0.0.1:2379. */
   servers: string[];
   /** Key prefix of every object, e.g. /registry. */
   prefix: string;
   codec: StorageCodec;
+  observe?: RequestObserver;
 }
 
 /** Keys read per range call of a list: keeps responses small without many round trips. */
@@ -81,6 +85,7 @@ export class Etcd3Storage implements Storage {
   private readonly client: Etcd3;
   private readonly prefix: string;
   private readonly codec: StorageCodec;
+  private readonly observe: RequestObserver | undefined;
 
   constructor(opts: Etcd3StorageOptions) {
     this.client = new Etcd3({
@@ -92,6 +97,18 @@ export class Etcd3Storage implements Storage {
     });
     this.prefix = opts.prefix.replace(/\/+$/, '');
     this.codec = opts.codec;
+    this.observe = opts.observe;
+  }
+
+  /** Runs one etcd operation, timing it for the observer. */
+  private async timed<T>(operation: string, key: string, run: () => Promise<T>): Promise<T> {
+    if (!this.observe) return run();
+    const start = process.hrtime.bigint();
+    try {
+      return await run();
+    } finally {
+      this.observe(operation, key, Number(process.hrtime.bigint() - start) / 1e9);
+    }
   }
 
   private fullKey(key: string): Buffer {
@@ -114,6 +131,10 @@ export class Etcd3Storage implements Storage {
   }
 
   async create(key: string, obj: StoredObject): Promise<StoredObject> {
+    return this.timed('create', key, () => this.doCreate(key, obj));
+  }
+
+  private async doCreate(key: string, obj: StoredObject): Promise<StoredObject> {
     if (obj.metadata.resourceVersion) {
       throw new StorageError('InvalidObject', key, 'resourceVersion should not be set on objects to be created');
     }
@@ -135,12 +156,16 @@ export class Etcd3Storage implements Storage {
   }
 
   async get(key: string): Promise<StoredObject> {
-    const kv = await this.read(key);
+    const kv = await this.timed('get', key, () => this.read(key));
     if (!kv) throw new StorageError('KeyNotFound', key, `key ${key} not found`);
     return this.decode(kv, key);
   }
 
   async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
+    return this.timed('list', prefix, () => this.doList(prefix, opts));
+  }
+
+  private async doList(prefix: string, opts: ListOptions): Promise<ListResult> {
     const start = this.fullKey(opts.startKey ?? prefix);
     const end = prefixEnd(this.fullKey(prefix));
     const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
@@ -178,6 +203,10 @@ export class Etcd3Storage implements Storage {
   }
 
   async guaranteedUpdate(key: string, tryUpdate: TryUpdate, opts: UpdateOptions = {}): Promise<StoredObject> {
+    return this.timed('update', key, () => this.doGuaranteedUpdate(key, tryUpdate, opts));
+  }
+
+  private async doGuaranteedUpdate(key: string, tryUpdate: TryUpdate, opts: UpdateOptions): Promise<StoredObject> {
     const k = this.fullKey(key);
     let kv = await this.read(key);
     for (;;) {
@@ -210,6 +239,10 @@ export class Etcd3Storage implements Storage {
   }
 
   async delete(key: string, opts: DeleteOptions = {}): Promise<StoredObject> {
+    return this.timed('delete', key, () => this.doDelete(key, opts));
+  }
+
+  private async doDelete(key: string, opts: DeleteOptions): Promise<StoredObject> {
     const k = this.fullKey(key);
     let kv = await this.read(key);
     for (;;) {
@@ -295,6 +328,13 @@ export class Etcd3Storage implements Storage {
         await watcher?.cancel().catch(() => undefined);
       },
     };
+  }
+
+  async count(prefix: string): Promise<number> {
+    const p = this.fullKey(prefix);
+    const res = await this.timed('count', prefix, () => this.client.kv.range({ key: p, range_end: prefixEnd(p), count_only: true }))
+      .catch((e: unknown) => translate(e, prefix));
+    return Number(res.count);
   }
 
   async currentRevision(): Promise<number> {

@@ -33,6 +33,9 @@ export function testOptions(etcd: TestEtcd, certDir: string, overrides: Partial<
     maxMutatingRequestsInflight: 200,
     minRequestTimeout: 1800,
     verbosity: 0,
+    runtimeConfig: '',
+    livezGracePeriodMs: 0,
+    shutdownDelayMs: 0,
     ...overrides,
   };
 }

@@ -1,0 +1,120 @@
+// The API server's Prometheus metrics, named and labelled as upstream's so existing dashboards
+// and alerts work. One registry per server instance (tests run several in one process).
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+export interface RequestLabels {
+  verb: string;
+  group: string;
+  version: string;
+  resource: string;
+  subresource: string;
+  /** resource (one object), namespace (a collection in a namespace), cluster, or '' outside the API. */
+  scope: string;
+}
+
+const requestLabelNames = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;
+
+/** Counts objects per resource when scraped. */
+export type ObjectCounter = () => Promise<Map<string, number>>;
+
+export class APIServerMetrics {
+  readonly registry = new Registry();
+  private readonly requests: Counter<(typeof requestLabelNames)[number] | 'code'>;
+  private readonly durations: Histogram<(typeof requestLabelNames)[number]>;
+  private readonly inflight: Gauge<'request_kind'>;
+  private readonly longrunning: Gauge<Exclude<(typeof requestLabelNames)[number], 'dry_run'>>;
+  private readonly watchEvents: Counter<'group' | 'version' | 'kind'>;
+  private readonly etcdDurations: Histogram<'operation' | 'type'>;
+
+  private countObjects: ObjectCounter | undefined;
+
+  constructor() {
+    const registers = [this.registry];
+    const self = this;
+    collectDefaultMetrics({ register: this.registry });
+    this.requests = new Counter({
+      name: 'apiserver_request_total',
+      help: 'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
+      labelNames: [...requestLabelNames, 'code'], registers,
+    });
+    this.durations = new Histogram({
+      name: 'apiserver_request_duration_seconds',
+      help: 'Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.',
+      labelNames: requestLabelNames,
+      buckets: [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60],
+      registers,
+    });
+    this.inflight = new Gauge({
+      name: 'apiserver_current_inflight_requests',
+      help: 'Maximal number of currently used inflight request limit of this apiserver per request kind in last second.',
+      labelNames: ['request_kind'], registers,
+    });
+    this.longrunning = new Gauge({
+      name: 'apiserver_longrunning_requests',
+      help: 'Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component.',
+      labelNames: ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'], registers,
+    });
+    this.watchEvents = new Counter({
+      name: 'apiserver_watch_events_total',
+      help: 'Number of events sent in watch clients',
+      labelNames: ['group', 'version', 'kind'], registers,
+    });
+    this.etcdDurations = new Histogram({
+      name: 'etcd_request_duration_seconds',
+      help: 'Etcd request latency in seconds for each operation and object type.',
+      labelNames: ['operation', 'type'],
+      buckets: [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60],
+      registers,
+    });
+    new Gauge({
+      name: 'apiserver_storage_objects',
+      help: 'Number of stored objects at the time of last check split by kind.',
+      labelNames: ['resource'], registers,
+      async collect() {
+        const counts = await self.countObjects?.().catch(() => undefined);
+        this.reset();
+        for (const [resource, n] of counts ?? []) this.set({ resource }, n);
+      },
+    });
+  }
+
+  /** Sets how apiserver_storage_objects is counted (at each scrape). */
+  countObjectsWith(counter: ObjectCounter): void {
+    this.countObjects = counter;
+  }
+
+  /** Records a finished request. */
+  request(l: RequestLabels, dryRun: boolean, code: number, seconds: number): void {
+    const labels = { ...l, dry_run: dryRun ? 'All' : '', component: 'apiserver' };
+    this.requests.inc({ ...labels, code: String(code) });
+    this.durations.observe(labels, seconds);
+  }
+
+  setInflight(kind: 'readOnly' | 'mutating', n: number): void {
+    this.inflight.set({ request_kind: kind }, n);
+  }
+
+  /** Marks a long-running request (a watch) open; returns the function that marks it closed. */
+  longRunning(l: RequestLabels): () => void {
+    const labels = { ...l, component: 'apiserver' };
+    this.longrunning.inc(labels);
+    let done = false;
+    return () => {
+      if (!done) this.longrunning.dec(labels);
+      done = true;
+    };
+  }
+
+  watchEvent(group: string, version: string, kind: string): void {
+    this.watchEvents.inc({ group, version, kind });
+  }
+
+  etcdRequest(operation: string, type: string, seconds: number): void {
+    this.etcdDurations.observe({ operation, type }, seconds);
+  }
+
+  /** The text exposition of every metric. */
+  async render(): Promise<{ body: string; contentType: string }> {
+    return { body: await this.registry.metrics(), contentType: this.registry.contentType };
+  }
+}
