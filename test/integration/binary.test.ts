@@ -61,4 +61,46 @@ describe('the apiserver binary', () => {
       rmSync(certDir, { recursive: true, force: true });
     }
   });
+
+  test('on SIGTERM readyz fails first, requests are served through the delay, watches close and in-flight requests drain', async () => {
+    const certDir = mkdtempSync(join(tmpdir(), 'orch-bin-'));
+    const port = await freePort();
+    const proc = spawn(bin, ['--bind-address', '127.0.0.1', '--secure-port', String(port), '--cert-dir', certDir, '--etcd-servers', etcd.endpoint,
+      '--etcd-prefix', '/shutdown-test', '--shutdown-delay-duration', '1500ms', '--livez-grace-period', '10s'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let log = '';
+    proc.stderr.on('data', (d: Buffer) => (log += d.toString()));
+    try {
+      const deadline = Date.now() + 30_000;
+      while (!log.includes('serving securely') && Date.now() < deadline && proc.exitCode === null) await new Promise((r) => setTimeout(r, 100));
+      const client = new Client(`https://127.0.0.1:${port}`, readFileSync(join(certDir, 'apiserver.crt'), 'utf8'));
+      while ((await client.get('/readyz')).status !== 200 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      const watch = await client.watch('/api/v1/namespaces?watch=true');
+      const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
+      const signalled = Date.now();
+      proc.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 200));
+      const ready = await client.get('/readyz?verbose');
+      assert.equal(ready.status, 500, 'readyz fails at once');
+      assert.match(ready.text, /\[-\]shutdown failed/);
+      assert.equal((await client.get('/livez')).status, 200, 'livez still passes');
+      assert.equal((await client.get('/api/v1/namespaces/default')).status, 200, 'requests are still served during the delay');
+      // A request that is still running when the listener closes (it waits ~3 s for a revision that never comes).
+      const inflight = client.get('/api/v1/namespaces/default?resourceVersion=999999999');
+      const events = [];
+      for (let e = await watch.next(5000); e; e = await watch.next(5000)) events.push(e.type);
+      const watchEnded = Date.now() - signalled;
+      assert.ok(watch.ended(), 'the watch was closed by the server');
+      assert.ok(watchEnded >= 1400, `the watch stayed open through the delay (${watchEnded} ms)`);
+      const r = await inflight;
+      assert.equal(r.status, 504, 'the in-flight request finished rather than being cut');
+      assert.match(r.body.message, /Too large resource version/);
+      await assert.rejects(client.get('/readyz'), 'new connections are refused once the listener closes');
+      assert.equal(await exited, 0, log);
+      assert.match(log, /readyz now fails/);
+      assert.match(log, /stopped accepting connections/);
+    } finally {
+      if (proc.exitCode === null) proc.kill('SIGKILL');
+      rmSync(certDir, { recursive: true, force: true });
+    }
+  });
 });
