@@ -1,6 +1,7 @@
 // The shape in which a group/version declares its kinds. The scheme in pkg/runtime is built from
 // these declarations; discovery, routing, storage keys and codecs all read it.
 import type { Static, TObject } from '@sinclair/typebox';
+import type { PrinterColumn } from './printer-column.js';
 
 export type Stability = 'stable' | 'beta' | 'alpha';
 
@@ -23,6 +24,8 @@ export interface KindRegistration {
   schema: TObject;
   /** Defaults that depend on other fields; plain defaults live in the schema as `default`. */
   defaulter?: (obj: Record<string, unknown>) => void;
+  /** Columns of the kind's Table output, in order; without them a Table shows Name and Created At. */
+  printerColumns?: PrinterColumn[];
 }
 
 export interface GroupVersionRegistration {
@@ -33,9 +36,13 @@ export interface GroupVersionRegistration {
   kinds: KindRegistration[];
 }
 
-/** Declares a kind, keeping its defaulter typed by the kind's own schema. */
+/** Declares a kind, keeping its defaulter and printer-column cells typed by the kind's own schema. */
 export function defineKind<S extends TObject>(
-  reg: Omit<KindRegistration, 'schema' | 'defaulter'> & { schema: S; defaulter?: (obj: Static<S>) => void },
+  reg: Omit<KindRegistration, 'schema' | 'defaulter' | 'printerColumns'> & {
+    schema: S;
+    defaulter?: (obj: Static<S>) => void;
+    printerColumns?: PrinterColumn<Static<S>>[];
+  },
 ): KindRegistration {
   return reg as KindRegistration;
 }

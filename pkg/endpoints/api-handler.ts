@@ -1,11 +1,12 @@
 // Routes API requests (discovery and resources) from the scheme: a path is served exactly when
 // the scheme says the group, version, resource and sub-resource exist.
 import type { Request, Response } from 'express';
-import { newMethodNotSupported, StatusError } from '../runtime/errors.js';
+import { newBadRequest, newMethodNotSupported, StatusError } from '../runtime/errors.js';
 import type { Scheme } from '../runtime/scheme.js';
 import type { Store } from '../registry/generic/store.js';
 import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
-import { negotiateOutput } from './negotiation.js';
+import { negotiateOutput, type Conversion, type MediaFormat } from './negotiation.js';
+import { ResponseWriter } from './output.js';
 import { Query } from './query.js';
 import type { RequestInfo } from './request-info.js';
 import {
@@ -19,7 +20,8 @@ import {
   type HandlerContext,
   type ResourceRequest,
 } from './resource-handlers.js';
-import { writeObject } from './responses.js';
+import { setStatusWriter } from './responses.js';
+import type { IncludeObject } from '../registry/table.js';
 import { serveWatch, type WatchServerOptions } from './watch.js';
 
 export interface APIHandlerConfig extends HandlerContext {
@@ -38,14 +40,27 @@ export type APIHandler = (req: Request, res: Response, info: RequestInfo) => Pro
 export function newAPIHandler(cfg: APIHandlerConfig): APIHandler {
   return async (req, res, info) => {
     const query = Query.fromUrl(req.originalUrl);
-    const out = { format: negotiateOutput(req.headers.accept), pretty: query.pretty() };
+    const negotiate = (formats: readonly MediaFormat[], conversions: readonly Conversion[]) => {
+      const out = new ResponseWriter(res, negotiateOutput(req.headers.accept, { formats, conversions }), query.pretty(), cfg.protobuf, includeObject(query));
+      setStatusWriter(res, (code, status) => out.status(code, status));
+      return out;
+    };
     if (!info.isResourceRequest) {
+      const out = negotiate(['json', 'yaml'], []);
       const doc = discovery(cfg, info);
       if (!doc) throw notFound();
       if (req.method !== 'GET' && req.method !== 'HEAD') throw new StatusError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`);
-      writeObject(res, 200, doc, out);
+      out.document(200, doc);
       return;
     }
+    // Errors are written as JSON until the response's format is known; then in that format.
+    const out = info.verb === 'watch'
+      ? negotiate(['json', 'protobuf'], ['Table', 'PartialObjectMetadata'])
+      : info.verb === 'list'
+        ? negotiate(['json', 'yaml', 'protobuf'], ['Table', 'PartialObjectMetadataList'])
+        : info.verb === 'get'
+          ? negotiate(['json', 'yaml', 'protobuf'], ['Table', 'PartialObjectMetadata'])
+          : negotiate(['json', 'yaml', 'protobuf'], []);
     if (!cfg.scheme.groupVersion(info.apiGroup, info.apiVersion)) throw notFound();
     const resource = cfg.scheme.resource(info.apiGroup, info.apiVersion, info.resource);
     if (!resource) throw notFound();
@@ -96,6 +111,17 @@ export function newAPIHandler(cfg: APIHandlerConfig): APIHandler {
       default: throw unsupported();
     }
   };
+}
+
+const includeObjectValues: readonly IncludeObject[] = ['None', 'Metadata', 'Object'];
+
+/** `includeObject` of Table requests: None, Metadata (the default) or Object. */
+function includeObject(q: Query): IncludeObject {
+  const v = q.str('includeObject');
+  if (v === undefined || v === '') return 'Metadata';
+  const found = includeObjectValues.find((x) => x === v);
+  if (!found) throw newBadRequest(`includeObject: Unsupported value: ${JSON.stringify(v)}: supported values: "None", "Metadata", "Object"`);
+  return found;
 }
 
 function discovery(cfg: APIHandlerConfig, info: RequestInfo): unknown {

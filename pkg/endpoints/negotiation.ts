@@ -1,8 +1,16 @@
-// Media types of request bodies and responses.
+// Media types of request bodies and responses: Accept with q-values and fall-back lists,
+// conversions (`as=Table;g=meta.orch.io;v=v1`), and Content-Type of bodies.
 import { newNotAcceptable, newUnsupportedMediaType } from '../runtime/errors.js';
 import type { BodyFormat } from '../runtime/decoder.js';
 
-export type OutputFormat = 'json' | 'yaml';
+export type MediaFormat = 'json' | 'yaml' | 'protobuf';
+/** Server-side conversions a client may ask for with `as=`. */
+export type Conversion = 'Table' | 'PartialObjectMetadata' | 'PartialObjectMetadataList';
+
+export interface OutputTarget {
+  format: MediaFormat;
+  as?: Conversion;
+}
 
 interface MediaRange {
   type: string;
@@ -11,7 +19,10 @@ interface MediaRange {
   q: number;
 }
 
-/** Parses an Accept header into media ranges, best first. */
+export const protobufMediaType = 'application/vnd.orch.protobuf';
+const conversionGroup = 'meta.orch.io';
+
+/** Parses an Accept header into media ranges, best first (ties keep the client's order). */
 export function parseAccept(header: string): MediaRange[] {
   const ranges: MediaRange[] = [];
   for (const part of header.split(',')) {
@@ -23,7 +34,7 @@ export function parseAccept(header: string): MediaRange[] {
     for (const p of paramParts) {
       const [k, v = ''] = p.split('=').map((s) => s.trim());
       if (!k) continue;
-      if (k.toLowerCase() === 'q') q = Number.isNaN(Number(v)) ? 0 : Number(v);
+      if (k.toLowerCase() === 'q') q = Number.isNaN(Number(v)) ? 0 : Math.min(Math.max(Number(v), 0), 1);
       else params[k.toLowerCase()] = v.replace(/^"|"$/g, '');
     }
     ranges.push({ type, subtype, params, q });
@@ -31,28 +42,49 @@ export function parseAccept(header: string): MediaRange[] {
   return ranges.filter((r) => r.q > 0).sort((a, b) => b.q - a.q);
 }
 
-const supported: { type: string; subtype: string; format: OutputFormat }[] = [
+const formats: { type: string; subtype: string; format: MediaFormat }[] = [
   { type: 'application', subtype: 'json', format: 'json' },
   { type: 'application', subtype: 'yaml', format: 'yaml' },
+  { type: 'application', subtype: 'vnd.orch.protobuf', format: 'protobuf' },
 ];
 
-/** Picks the response format from an Accept header; 406 when nothing offered is served. */
-export function negotiateOutput(accept: string | undefined): OutputFormat {
-  if (!accept || accept.trim() === '') return 'json';
+export interface NegotiationOptions {
+  /** Formats the endpoint can write (discovery documents have no protobuf form here). */
+  formats: readonly MediaFormat[];
+  /** Conversions the endpoint serves (resource get, list and watch serve Table and metadata). */
+  conversions: readonly Conversion[];
+}
+
+/** Picks the response's format and conversion from an Accept header; 406 when nothing offered is served. */
+export function negotiateOutput(accept: string | undefined, opts: NegotiationOptions): OutputTarget {
+  if (!accept || accept.trim() === '') return { format: 'json' };
   for (const r of parseAccept(accept)) {
-    if (Object.keys(r.params).some((k) => k === 'as' || k === 'g' || k === 'v')) continue; // Table and other conversions come later
-    for (const s of supported) {
-      if ((r.type === '*' || r.type === s.type) && (r.subtype === '*' || r.subtype === s.subtype)) return s.format;
+    const as = r.params.as;
+    if (as !== undefined) {
+      // A conversion counts only when the client names our group and version, as upstream requires.
+      if (r.params.g !== conversionGroup || r.params.v !== 'v1') continue;
+      if (!opts.conversions.some((c) => c === as)) continue;
+    }
+    for (const f of formats) {
+      if (!opts.formats.includes(f.format)) continue;
+      if ((r.type === '*' || r.type === f.type) && (r.subtype === '*' || r.subtype === f.subtype)) {
+        if (as === 'Table' && f.format === 'protobuf') continue; // Tables are served as JSON or YAML
+        return as ? { format: f.format, as: as as Conversion } : { format: f.format };
+      }
     }
   }
-  throw newNotAcceptable(`only the following media types are accepted: ${supported.map((s) => `${s.type}/${s.subtype}`).join(', ')}`);
+  const served = formats.filter((f) => opts.formats.includes(f.format)).map((f) => `${f.type}/${f.subtype}`);
+  throw newNotAcceptable(`only the following media types are accepted: ${served.join(', ')}`);
 }
 
 export type PatchType = 'json' | 'merge' | 'strategic';
 
-const bodyTypes: Record<string, BodyFormat> = {
+export type ObjectBodyFormat = BodyFormat | 'protobuf';
+
+const bodyTypes: Record<string, ObjectBodyFormat> = {
   'application/json': 'json',
   'application/yaml': 'yaml',
+  [protobufMediaType]: 'protobuf',
 };
 
 const patchTypes: Record<string, PatchType> = {
@@ -66,7 +98,7 @@ function mediaType(contentType: string | undefined): string {
 }
 
 /** The format of a create/update body by its Content-Type (JSON when none is given); 415 otherwise. */
-export function bodyFormat(contentType: string | undefined): BodyFormat {
+export function bodyFormat(contentType: string | undefined): ObjectBodyFormat {
   const mt = mediaType(contentType);
   if (mt === '') return 'json';
   const f = bodyTypes[mt];

@@ -7,21 +7,29 @@ import { applyMergePatch } from '../patch/merge-patch.js';
 import { PatchError } from '../patch/patch-error.js';
 import { applyStrategicMergePatch, StrategicMergePatchError } from '../patch/strategic-merge-patch.js';
 import { parseBody, type ObjectDecoder, type ParsedBody } from '../runtime/decoder.js';
-import { newBadRequest, newInvalid, newNotFound, StatusError } from '../runtime/errors.js';
+import { newBadRequest, newInvalid, newNotFound, newUnsupportedMediaType, StatusError } from '../runtime/errors.js';
+import { ProtobufDecodeError } from '../runtime/protobuf/errors.js';
 import { invalid, notSupported } from '../runtime/field-errors.js';
 import { pruneUnknownFields } from '../runtime/prune.js';
 import type { ResourceInfo } from '../runtime/scheme.js';
 import type { SchemaValidator } from '../runtime/schema-validator.js';
 import type { ListParams, Store } from '../registry/generic/store.js';
 import type { StoredObject } from '../storage/interface.js';
-import { bodyFormat, patchType, type PatchType } from './negotiation.js';
+import { bodyFormat, patchType, protobufMediaType, type PatchType } from './negotiation.js';
 import { Query } from './query.js';
 import type { RequestInfo } from './request-info.js';
-import { addWarnings, writeObject, type WriteOptions } from './responses.js';
+import { addWarnings } from './responses.js';
+import type { ProtobufEncoder, ResponseWriter } from './output.js';
+
+/** Protobuf encoding of responses and decoding of request bodies. */
+export interface ProtobufCodecLike extends ProtobufEncoder {
+  decodeObject(info: ResourceInfo, bytes: Buffer): Record<string, unknown>;
+}
 
 export interface HandlerContext {
   decoder: ObjectDecoder;
   schemas: SchemaValidator;
+  protobuf: ProtobufCodecLike;
 }
 
 export interface ResourceRequest {
@@ -31,7 +39,7 @@ export interface ResourceRequest {
   resource: ResourceInfo;
   store: Store;
   query: Query;
-  out: WriteOptions;
+  out: ResponseWriter;
 }
 
 function body(req: Request): Buffer {
@@ -43,7 +51,10 @@ function decodeObject(ctx: HandlerContext, r: ResourceRequest): StoredObject {
   const level = r.query.fieldValidation();
   const raw = body(r.req);
   if (raw.length === 0) throw newBadRequest('the request body is empty: an object is required');
-  const parsed = parseBody(raw, bodyFormat(r.req.headers['content-type']), level !== 'Ignore');
+  const format = bodyFormat(r.req.headers['content-type']);
+  const parsed: ParsedBody = format === 'protobuf'
+    ? { value: decodeProtobuf(ctx, r.resource, raw), format: 'json', duplicates: [] }
+    : parseBody(raw, format, level !== 'Ignore');
   const decoded = ctx.decoder.decode(r.resource, parsed.value);
   applyFieldValidation(r, level, parsed, decoded.unknownFields);
   return decoded.obj;
@@ -90,12 +101,12 @@ function checkNamespace(r: ResourceRequest, obj: StoredObject): void {
 
 export async function getResource(r: ResourceRequest): Promise<void> {
   const obj = await r.store.get(r.info.namespace, r.info.name, r.query.str('resourceVersion'));
-  writeObject(r.res, 200, obj, r.out);
+  r.out.object(200, r.resource, obj);
 }
 
 export async function listResource(r: ResourceRequest): Promise<void> {
   const list = await r.store.list(r.info.namespace, listParams(r.query));
-  writeObject(r.res, 200, list, r.out);
+  r.out.list(200, r.resource, list);
 }
 
 export async function createResource(ctx: HandlerContext, r: ResourceRequest): Promise<void> {
@@ -103,7 +114,7 @@ export async function createResource(ctx: HandlerContext, r: ResourceRequest): P
   const obj = decodeObject(ctx, r);
   checkNamespace(r, obj);
   const created = await r.store.create(r.info.namespace, obj, { dryRun });
-  writeObject(r.res, 201, created, r.out);
+  r.out.object(201, r.resource, created);
 }
 
 export async function updateResource(ctx: HandlerContext, r: ResourceRequest): Promise<void> {
@@ -117,7 +128,7 @@ export async function updateResource(ctx: HandlerContext, r: ResourceRequest): P
     dryRun,
     ...(r.info.subresource ? { subresource: r.info.subresource } : {}),
   });
-  writeObject(r.res, created ? 201 : 200, object, r.out);
+  r.out.object(created ? 201 : 200, r.resource, object);
 }
 
 export async function patchResource(ctx: HandlerContext, r: ResourceRequest): Promise<void> {
@@ -146,7 +157,17 @@ export async function patchResource(ctx: HandlerContext, r: ResourceRequest): Pr
     return decoded.obj;
   }, { dryRun, ...(r.info.subresource ? { subresource: r.info.subresource } : {}) });
   if (level === 'Warn') applyFieldValidation(r, level, parsed, unknownFields);
-  writeObject(r.res, 200, object, r.out);
+  r.out.object(200, r.resource, object);
+}
+
+/** A protobuf body of `info`'s kind as the JSON-shaped object the decoder takes; bad bytes are a 400. */
+function decodeProtobuf(ctx: HandlerContext, info: ResourceInfo, raw: Buffer): Record<string, unknown> {
+  try {
+    return ctx.protobuf.decodeObject(info, raw);
+  } catch (e) {
+    if (e instanceof ProtobufDecodeError) throw newBadRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: ${e.message}`);
+    throw e;
+  }
 }
 
 /** Applies a patch of the given type; a malformed patch is 400, one that does not apply is 422. */
@@ -169,7 +190,9 @@ function deleteOptions(ctx: HandlerContext, r: ResourceRequest): { options: Dele
   const raw = body(r.req);
   let options: DeleteOptions = {};
   if (raw.length > 0) {
-    const data = parseBody(raw, bodyFormat(r.req.headers['content-type']), false).value;
+    const format = bodyFormat(r.req.headers['content-type']);
+    if (format === 'protobuf') throw newUnsupportedMediaType(protobufMediaType, ['application/json', 'application/yaml']);
+    const data = parseBody(raw, format, false).value;
     if (typeof data !== 'object' || data === null || Array.isArray(data)) throw newBadRequest('DeleteOptions must be a JSON object');
     pruneUnknownFields(DeleteOptionsSchema, data);
     const { decodeErrors, fieldErrors } = ctx.schemas.check(DeleteOptionsSchema, data);
@@ -201,11 +224,11 @@ export async function deleteResource(ctx: HandlerContext, r: ResourceRequest): P
   const { options, dryRun } = deleteOptions(ctx, r);
   const { object, deleted } = await r.store.delete(r.info.namespace, r.info.name, options, { dryRun });
   if (!deleted) {
-    writeObject(r.res, 202, object, r.out);
+    r.out.object(202, r.resource, object);
     return;
   }
   if (r.store.strategy.returnDeletedObject) {
-    writeObject(r.res, 200, object, r.out);
+    r.out.object(200, r.resource, object);
     return;
   }
   const status: Status = {
@@ -215,12 +238,12 @@ export async function deleteResource(ctx: HandlerContext, r: ResourceRequest): P
     status: 'Success',
     details: { name: r.info.name, group: r.resource.group, kind: r.resource.resource, ...(object.metadata.uid ? { uid: object.metadata.uid } : {}) },
   };
-  writeObject(r.res, 200, status, r.out);
+  r.out.status(200, status);
 }
 
 export async function deleteCollection(ctx: HandlerContext, r: ResourceRequest): Promise<void> {
   const { options, dryRun } = deleteOptions(ctx, r);
   const list = await r.store.deleteCollection(r.info.namespace, listParams(r.query), options, { dryRun });
-  writeObject(r.res, 200, list, r.out);
+  r.out.list(200, r.resource, list);
 }
 

@@ -1,13 +1,8 @@
-// Writing objects and Status errors to the client.
+// Warnings and Status errors for the client.
 import type { Response } from 'express';
-import { stringify as toYAML } from 'yaml';
+import type { Status } from '../../api/meta/v1/types.js';
 import { isStatusError, newInternalError, StatusError } from '../runtime/errors.js';
-import type { OutputFormat } from './negotiation.js';
-
-export interface WriteOptions {
-  format?: OutputFormat;
-  pretty?: boolean;
-}
+import { serialize } from './output.js';
 
 /** Adds `Warning: 299 - "<text>"` headers. */
 export function addWarnings(res: Response, warnings: string[]): void {
@@ -17,25 +12,30 @@ export function addWarnings(res: Response, warnings: string[]): void {
   res.setHeader('Warning', [...prior, ...warnings.map((w) => `299 - ${JSON.stringify(w.replace(/[\r\n]+/g, ' '))}`)]);
 }
 
-export function serialize(obj: unknown, opts: WriteOptions): { body: string; contentType: string } {
-  if (opts.format === 'yaml') return { body: toYAML(obj), contentType: 'application/yaml' };
-  return { body: opts.pretty ? JSON.stringify(obj, null, 2) + '\n' : JSON.stringify(obj), contentType: 'application/json' };
+/** How errors of a request are written once its response format is known (protobuf clients get protobuf Status). */
+export type StatusWriter = (code: number, status: Status) => void;
+
+export function setStatusWriter(res: Response, w: StatusWriter): void {
+  res.locals.statusWriter = w;
 }
 
-export function writeObject(res: Response, code: number, obj: unknown, opts: WriteOptions = {}): void {
-  const { body, contentType } = serialize(obj, opts);
+/** Writes a plain JSON document (health, version, 404 outside the API). */
+export function writeJSON(res: Response, code: number, doc: unknown, pretty = false): void {
+  const { body, contentType } = serialize(doc, 'json', pretty);
   res.status(code).setHeader('Content-Type', contentType);
   res.setHeader('Cache-Control', 'no-cache, private');
   res.end(body);
 }
 
 /** Writes any error as a Status; anything not a StatusError is an internal error (a bug). */
-export function writeError(res: Response, err: unknown, opts: WriteOptions = {}): void {
+export function writeError(res: Response, err: unknown): void {
   const se: StatusError = isStatusError(err) ? err : newInternalError(err);
   if (res.headersSent) {
     res.end();
     return;
   }
   for (const [k, v] of Object.entries(se.headers)) res.setHeader(k, v);
-  writeObject(res, se.code, se.status, opts.format === 'yaml' ? opts : { pretty: opts.pretty ?? false });
+  const w = res.locals.statusWriter as StatusWriter | undefined;
+  if (w) w(se.code, se.status);
+  else writeJSON(res, se.code, se.status);
 }

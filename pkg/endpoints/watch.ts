@@ -23,15 +23,16 @@ export async function serveWatch(r: ResourceRequest, opts: WatchServerOptions): 
     allowWatchBookmarks: q.bool('allowWatchBookmarks'),
   };
   const { res, req } = r;
+  const encoder = r.out.watchEncoder(r.resource);
   let ended = false;
-  const pending: string[] = [];
+  const pending: (string | Buffer)[] = [];
   let started = false;
   let failed = false;
-  const send = (type: string, object: unknown) => {
+  const send = (type: string, object: Record<string, unknown>) => {
     if (ended) return;
-    const line = JSON.stringify({ type, object }) + '\n';
-    if (!started) pending.push(line);
-    else res.write(line);
+    const chunk = encoder.encode(type, object);
+    if (!started) pending.push(chunk);
+    else res.write(chunk);
     opts.sent?.(r.resource);
   };
   let stopWatch: (() => Promise<void>) | undefined;
@@ -49,19 +50,19 @@ export async function serveWatch(r: ResourceRequest, opts: WatchServerOptions): 
     event: (type, obj: StoredObject) => send(type, obj),
     bookmark: (rv) => send('BOOKMARK', { kind: r.resource.kind, apiVersion: r.resource.apiVersion, metadata: { resourceVersion: rv } }),
     error: (err: StatusError) => {
-      send('ERROR', err.status);
+      send('ERROR', err.status as Record<string, unknown>);
       failed = true;
       if (started) finish();
     },
   });
   // Errors before this point (bad selectors, bad resourceVersion) are answered as plain Status responses.
   res.status(200);
-  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Content-Type', encoder.contentType);
   res.setHeader('Cache-Control', 'no-cache, private');
   res.setHeader('Transfer-Encoding', 'chunked');
   res.flushHeaders();
   started = true;
-  for (const line of pending.splice(0)) res.write(line);
+  for (const chunk of pending.splice(0)) res.write(chunk);
   if (failed) {
     finish();
     return;

@@ -1,6 +1,7 @@
 // The scheme: every served group, version and resource, built once at start-up from the api/
 // registrations. Routing, discovery, storage keys and codecs read it; nothing else lists kinds.
 import type { TObject } from '@sinclair/typebox';
+import type { PrinterColumn } from '../../api/printer-column.js';
 import type { GroupVersionRegistration, Stability, Subresource } from '../../api/registration.js';
 import type { GroupResource } from './errors.js';
 
@@ -22,6 +23,8 @@ export interface ResourceInfo {
   stability: Stability;
   schema: TObject;
   defaulter?: (obj: Record<string, unknown>) => void;
+  /** The kind's Table columns; absent for kinds that print the default Name and Created At. */
+  printerColumns?: PrinterColumn[];
   groupResource: GroupResource;
 }
 
@@ -58,6 +61,7 @@ export class Scheme {
         stability: gv.stability,
         schema: k.schema,
         ...(k.defaulter ? { defaulter: k.defaulter } : {}),
+        ...(k.printerColumns ? { printerColumns: k.printerColumns } : {}),
         groupResource: { group: gv.group, resource: k.resource },
       }));
       this.gvs.push({ group: gv.group, version: gv.version, apiVersion, stability: gv.stability, resources });

@@ -2,9 +2,9 @@
 // orderly start and shutdown. What it serves under /api and /apis is handed in as an APIHandler.
 import { createServer, type Server } from 'node:https';
 import type { Socket } from 'node:net';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { APIHandler } from '../endpoints/api-handler.js';
-import { writeError, writeObject } from '../endpoints/responses.js';
+import { writeError, writeJSON } from '../endpoints/responses.js';
 import type { Logger } from '../log/logger.js';
 import type { APIServerMetrics } from '../metrics/apiserver-metrics.js';
 import { newBadRequest, newRequestEntityTooLarge, newUnsupportedMediaType, StatusError } from '../runtime/errors.js';
@@ -34,6 +34,8 @@ export interface ServerConfig {
   /** Request bodies above this many bytes are answered with 413. */
   maxRequestBodyBytes: number;
   api: APIHandler;
+  /** Serves /openapi/...; passes other requests on. */
+  openapi: RequestHandler;
   /** Checks shared by every health endpoint (ping, log, etcd, ...). */
   healthChecks: HealthCheck[];
   lifecycle: Lifecycle;
@@ -122,12 +124,13 @@ export class APIServer {
     app.get(['/healthz', '/healthz/*check'], healthHandler('healthz', healthz));
     app.get(['/livez', '/livez/*check'], healthHandler('livez', livez));
     app.get(['/readyz', '/readyz/*check'], healthHandler('readyz', readyz));
-    app.get('/version', (_req, res) => writeObject(res, 200, cfg.version, { pretty: true }));
+    app.get('/version', (_req, res) => writeJSON(res, 200, cfg.version, true));
     app.get('/metrics', async (_req, res) => {
       const { body, contentType } = await cfg.metrics.render();
       res.status(200).setHeader('Content-Type', contentType);
       res.end(body);
     });
+    app.use(cfg.openapi);
     app.use(['/api', '/apis'], express.raw({ type: () => true, limit: cfg.maxRequestBodyBytes }));
     app.use(async (req: Request, res: Response, next: NextFunction) => {
       const info = requestInfoOf(res);

@@ -1,4 +1,5 @@
 // apps/v1: workload controllers.
+import { ageColumn, nameColumn } from '../../printer-column.js';
 import { defineKind, type GroupVersionRegistration } from '../../registration.js';
 import { StatefulSet, defaultStatefulSet } from './stateful-set.js';
 
@@ -10,6 +11,16 @@ export const appsV1: GroupVersionRegistration = {
     defineKind({
       kind: 'StatefulSet', resource: 'statefulsets', singular: 'statefulset', namespaced: true,
       shortNames: ['sts'], categories: ['all'], subresources: ['status'], schema: StatefulSet, defaulter: defaultStatefulSet,
+      printerColumns: [
+        nameColumn,
+        { name: 'Ready', type: 'string', description: 'Ready pods out of the desired replicas.', priority: 0,
+          cell: (s) => `${s.status?.readyReplicas ?? 0}/${s.spec?.replicas ?? 1}` },
+        ageColumn,
+        { name: 'Containers', type: 'string', description: 'Names of the containers in the pod template.', priority: 1,
+          cell: (s) => (s.spec?.template.spec?.containers ?? []).map((c) => c.name).join(',') },
+        { name: 'Images', type: 'string', description: 'Images of the containers in the pod template.', priority: 1,
+          cell: (s) => (s.spec?.template.spec?.containers ?? []).map((c) => c.image ?? '').join(',') },
+      ],
     }),
   ],
 };

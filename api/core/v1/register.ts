@@ -1,4 +1,5 @@
 // The core group (served at /api/v1): the kinds of this group and version.
+import { ageColumn, nameColumn } from '../../printer-column.js';
 import { defineKind, type GroupVersionRegistration } from '../../registration.js';
 import { ConfigMap } from './config-map.js';
 import { LimitRange, defaultLimitRange } from './limit-range.js';
@@ -15,18 +16,44 @@ export const coreV1: GroupVersionRegistration = {
     defineKind({
       kind: 'Namespace', resource: 'namespaces', singular: 'namespace', namespaced: false,
       shortNames: ['ns'], subresources: ['status', 'finalize'], unservedVerbs: ['deletecollection'], schema: Namespace, defaulter: defaultNamespace,
+      printerColumns: [
+        nameColumn,
+        { name: 'Status', type: 'string', description: 'Phase of the namespace: Active or Terminating.', priority: 0,
+          cell: (ns) => ns.status?.phase ?? '' },
+        ageColumn,
+      ],
     }),
     defineKind({
       kind: 'ConfigMap', resource: 'configmaps', singular: 'configmap', namespaced: true,
       shortNames: ['cm'], schema: ConfigMap,
+      printerColumns: [
+        nameColumn,
+        { name: 'Data', type: 'string', description: 'Number of keys in data and binaryData.', priority: 0,
+          cell: (cm) => Object.keys(cm.data ?? {}).length + Object.keys(cm.binaryData ?? {}).length },
+        ageColumn,
+      ],
     }),
     defineKind({
       kind: 'Secret', resource: 'secrets', singular: 'secret', namespaced: true,
       schema: Secret, defaulter: defaultSecret,
+      printerColumns: [
+        nameColumn,
+        { name: 'Type', type: 'string', description: 'Type of the secret, which decides the keys it must hold.', priority: 0,
+          cell: (s) => s.type ?? '' },
+        { name: 'Data', type: 'string', description: 'Number of keys in data.', priority: 0,
+          cell: (s) => Object.keys(s.data ?? {}).length },
+        ageColumn,
+      ],
     }),
     defineKind({
       kind: 'ServiceAccount', resource: 'serviceaccounts', singular: 'serviceaccount', namespaced: true,
       shortNames: ['sa'], schema: ServiceAccount,
+      printerColumns: [
+        nameColumn,
+        { name: 'Secrets', type: 'string', description: 'Number of secrets listed for the service account.', priority: 0,
+          cell: (sa) => (sa.secrets ?? []).length },
+        ageColumn,
+      ],
     }),
     defineKind({
       kind: 'LimitRange', resource: 'limitranges', singular: 'limitrange', namespaced: true,
@@ -35,6 +62,27 @@ export const coreV1: GroupVersionRegistration = {
     defineKind({
       kind: 'ResourceQuota', resource: 'resourcequotas', singular: 'resourcequota', namespaced: true,
       shortNames: ['quota'], subresources: ['status'], schema: ResourceQuota,
+      printerColumns: [
+        nameColumn,
+        ageColumn,
+        { name: 'Request', type: 'string', description: 'Used/hard amounts of every limited resource but limits.*.', priority: 0,
+          cell: (q) => quotaUsage(q.status, false) },
+        { name: 'Limit', type: 'string', description: 'Used/hard amounts of the limits.* resources.', priority: 0,
+          cell: (q) => quotaUsage(q.status, true) },
+      ],
     }),
   ],
 };
+
+/**
+ * `<resource>: <used>/<hard>` for each resource of status.hard in name order, joined by ", ":
+ * the `limits.*` resources when `limits`, the others when not. Quantities print as stored.
+ */
+function quotaUsage(status: ResourceQuota['status'], limits: boolean): string {
+  const hard = status?.hard ?? {};
+  return Object.keys(hard)
+    .sort()
+    .filter((r) => (r.split('.')[0] === 'limits' && r.includes('.')) === limits)
+    .map((r) => `${r}: ${String(status?.used?.[r] ?? 0)}/${String(hard[r])}`)
+    .join(', ');
+}

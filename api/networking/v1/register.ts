@@ -1,4 +1,5 @@
 // networking.orch.io/v1: network policies.
+import { ageColumn, formatLabelSelector, nameColumn } from '../../printer-column.js';
 import { defineKind, type GroupVersionRegistration } from '../../registration.js';
 import { NetworkPolicy, defaultNetworkPolicy } from './network-policy.js';
 
@@ -10,6 +11,12 @@ export const networkingV1: GroupVersionRegistration = {
     defineKind({
       kind: 'NetworkPolicy', resource: 'networkpolicies', singular: 'networkpolicy', namespaced: true,
       shortNames: ['netpol'], subresources: ['status'], schema: NetworkPolicy, defaulter: defaultNetworkPolicy,
+      printerColumns: [
+        nameColumn,
+        { name: 'Pod-Selector', type: 'string', description: 'The pods the policy applies to (spec.podSelector).', priority: 0,
+          cell: (np) => formatLabelSelector(np.spec?.podSelector) },
+        ageColumn,
+      ],
     }),
   ],
 };

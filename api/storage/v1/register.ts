@@ -1,4 +1,5 @@
 // storage.orch.io/v1: storage driver descriptions.
+import { ageColumn, nameColumn } from '../../printer-column.js';
 import { defineKind, type GroupVersionRegistration } from '../../registration.js';
 import { CSIDriver, defaultCSIDriver } from './csi-driver.js';
 
@@ -10,6 +11,22 @@ export const storageV1: GroupVersionRegistration = {
     defineKind({
       kind: 'CSIDriver', resource: 'csidrivers', singular: 'csidriver', namespaced: false,
       schema: CSIDriver, defaulter: defaultCSIDriver,
+      printerColumns: [
+        nameColumn,
+        { name: 'AttachRequired', type: 'boolean', description: 'Whether volumes need an attach operation (default true).', priority: 0,
+          cell: (d) => d.spec?.attachRequired ?? true },
+        { name: 'PodInfoOnMount', type: 'boolean', description: 'Whether mounts receive pod information.', priority: 0,
+          cell: (d) => d.spec?.podInfoOnMount ?? false },
+        { name: 'StorageCapacity', type: 'boolean', description: 'Whether the scheduler considers reported storage capacity.', priority: 0,
+          cell: (d) => d.spec?.storageCapacity ?? false },
+        { name: 'TokenRequests', type: 'string', description: 'Audiences of the service account tokens passed on mount.', priority: 0,
+          cell: (d) => (d.spec?.tokenRequests === undefined ? '<unset>' : d.spec.tokenRequests.map((t) => t.audience).join(',')) },
+        { name: 'RequiresRepublish', type: 'boolean', description: 'Whether volumes are mounted again periodically.', priority: 0,
+          cell: (d) => d.spec?.requiresRepublish ?? false },
+        { name: 'Modes', type: 'string', description: 'Volume lifecycle modes the driver supports.', priority: 0,
+          cell: (d) => (d.spec?.volumeLifecycleModes ?? []).join(',') || '<none>' },
+        ageColumn,
+      ],
     }),
   ],
 };

@@ -3,12 +3,14 @@
 import { hostname } from 'node:os';
 import { allGroupVersions } from '../../../api/index.js';
 import { newAPIHandler } from '../../../pkg/endpoints/api-handler.js';
+import { buildOpenAPIDocs, openAPIHandler } from '../../../pkg/endpoints/openapi-handler.js';
 import type { Logger } from '../../../pkg/log/logger.js';
 import { buildStores } from '../../../pkg/registry/stores.js';
 import { systemNamespaces } from '../../../pkg/registry/strategies.js';
 import { validationFor } from '../../../pkg/registry/validations.js';
 import { ObjectDecoder } from '../../../pkg/runtime/decoder.js';
 import { applyRuntimeConfig, parseRuntimeConfig } from '../../../pkg/runtime/runtime-config.js';
+import { ProtobufCodec } from '../../../pkg/runtime/protobuf/codec.js';
 import { Scheme } from '../../../pkg/runtime/scheme.js';
 import { SchemaValidator } from '../../../pkg/runtime/schema-validator.js';
 import type { HealthCheck } from '../../../pkg/server/healthz.js';
@@ -101,6 +103,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
   });
   await waitForEtcd(storage, opts.etcdServers, logger);
   const schemas = new SchemaValidator();
+  const version = versionInfo();
   const stores = buildStores(scheme, storage, schemas, validationFor);
   let stopCompaction = () => undefined as void;
   const lifecycle = new Lifecycle([
@@ -130,6 +133,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
       stores,
       decoder: new ObjectDecoder(schemas),
       schemas,
+      protobuf: new ProtobufCodec(scheme),
       serverAddress,
       watch: {
         minRequestTimeoutSeconds: opts.minRequestTimeout,
@@ -137,6 +141,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
         sent: (info) => metrics.watchEvent(info.group, info.version, info.kind),
       },
     }),
+    openapi: openAPIHandler(buildOpenAPIDocs(scheme, version)),
     healthChecks: [
       { name: 'ping', check: async () => undefined },
       { name: 'log', check: async () => undefined },
@@ -144,7 +149,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
     ],
     lifecycle,
     metrics,
-    version: versionInfo(),
+    version,
     logger,
   });
   const port = await server.start();

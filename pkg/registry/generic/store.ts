@@ -180,8 +180,10 @@ export class Store {
     }
   }
 
+  /** The object with kind and apiVersion first, in upstream's order. */
   private withTypeMeta(obj: StoredObject): StoredObject {
-    return { apiVersion: this.info.apiVersion, kind: this.info.kind, ...obj };
+    const { kind: _k, apiVersion: _a, ...rest } = obj;
+    return { kind: this.info.kind, apiVersion: this.info.apiVersion, ...rest };
   }
 
   private checkInvalid(obj: StoredObject, errs: ReturnType<Strategy['validate']>): void {

@@ -76,6 +76,20 @@ export class Client {
   }
 
   get(path: string, opts?: RequestOpts) { return this.request('GET', path, opts); }
+
+  /** A GET whose body is kept as bytes (protobuf, watch streams that end). */
+  getRaw(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+    return new Promise((resolve, reject) => {
+      const req = httpsRequest(this.options('GET', path, headers), (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
   post(path: string, body: unknown, opts?: RequestOpts) { return this.request('POST', path, { ...opts, body }); }
   put(path: string, body: unknown, opts?: RequestOpts) { return this.request('PUT', path, { ...opts, body }); }
   delete(path: string, opts?: RequestOpts) { return this.request('DELETE', path, opts); }

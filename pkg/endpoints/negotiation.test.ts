@@ -1,0 +1,29 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { negotiateOutput, parseAccept } from './negotiation.js';
+
+const resource = { formats: ['json', 'yaml', 'protobuf'] as const, conversions: ['Table', 'PartialObjectMetadata', 'PartialObjectMetadataList'] as const };
+const discovery = { formats: ['json', 'yaml'] as const, conversions: [] as const };
+
+test('q-values order the offers; ties keep the client order', () => {
+  assert.deepEqual(parseAccept('a/b;q=0.5, c/d, e/f;q=0').map((r) => `${r.type}/${r.subtype}`), ['c/d', 'a/b']);
+  assert.deepEqual(negotiateOutput('application/yaml;q=0.4, application/json;q=0.9', resource), { format: 'json' });
+  assert.deepEqual(negotiateOutput('application/vnd.orch.protobuf, application/json', resource), { format: 'protobuf' });
+  assert.deepEqual(negotiateOutput('*/*', resource), { format: 'json' });
+  assert.deepEqual(negotiateOutput(undefined, resource), { format: 'json' });
+});
+
+test('a Table is served only for our group and version, and falls back down the list', () => {
+  assert.deepEqual(negotiateOutput('application/json;as=Table;g=meta.orch.io;v=v1, application/json', resource), { format: 'json', as: 'Table' });
+  assert.deepEqual(negotiateOutput('application/json;as=Table;g=meta.k8s.io;v=v1, application/json', resource), { format: 'json' });
+  assert.deepEqual(negotiateOutput('application/json;as=Table;g=meta.orch.io;v=v1beta1,application/json', resource), { format: 'json' });
+  assert.deepEqual(negotiateOutput('application/json;as=Table;g=meta.orch.io;v=v1, application/json', discovery), { format: 'json' });
+  assert.deepEqual(negotiateOutput('application/vnd.orch.protobuf;as=Table;g=meta.orch.io;v=v1, application/yaml', resource), { format: 'yaml' });
+  assert.deepEqual(negotiateOutput('application/json;as=PartialObjectMetadataList;g=meta.orch.io;v=v1', resource), { format: 'json', as: 'PartialObjectMetadataList' });
+});
+
+test('nothing acceptable is 406; discovery has no protobuf form', () => {
+  assert.throws(() => negotiateOutput('text/html', resource), (e: { code?: number }) => e.code === 406);
+  assert.throws(() => negotiateOutput('application/json;as=Table;g=meta.k8s.io;v=v1', resource), (e: { code?: number }) => e.code === 406);
+  assert.throws(() => negotiateOutput('application/vnd.orch.protobuf', discovery), (e: { code?: number }) => e.code === 406);
+});

@@ -1,0 +1,112 @@
+// Writes what a request produced in the form the client negotiated: JSON, YAML or protobuf, and
+// as the object itself, a Table, or metadata only.
+import type { Response } from 'express';
+import { stringify as toYAML } from 'yaml';
+import type { ListMeta, ObjectWithMeta, Status } from '../../api/meta/v1/types.js';
+import { toTable, type IncludeObject } from '../registry/table.js';
+import type { ResourceInfo } from '../runtime/scheme.js';
+import type { Conversion, MediaFormat, OutputTarget } from './negotiation.js';
+import { protobufMediaType } from './negotiation.js';
+
+/** The protobuf side of the output (pkg/runtime/protobuf implements it). */
+export interface ProtobufEncoder {
+  encodeObject(info: ResourceInfo, obj: Record<string, unknown>): Buffer;
+  encodeList(info: ResourceInfo, list: { metadata: ListMeta; items: Record<string, unknown>[] }): Buffer;
+  encodeStatus(status: Status): Buffer;
+  /** A length-prefixed watch frame. */
+  encodeWatchFrame(info: ResourceInfo, type: string, obj: Record<string, unknown>): Buffer;
+}
+
+export interface ListLike {
+  kind: string;
+  apiVersion: string;
+  metadata: ListMeta;
+  items: ObjectWithMeta[];
+}
+
+const metaAPIVersion = 'meta.orch.io/v1';
+
+function partial(obj: ObjectWithMeta) {
+  return { kind: 'PartialObjectMetadata', apiVersion: metaAPIVersion, metadata: obj.metadata };
+}
+
+/** Serialises a document as JSON (indented with `pretty`) or YAML. */
+export function serialize(doc: unknown, format: Exclude<MediaFormat, 'protobuf'>, pretty: boolean): { body: string; contentType: string } {
+  if (format === 'yaml') return { body: toYAML(doc), contentType: 'application/yaml' };
+  return { body: pretty ? JSON.stringify(doc, null, 2) + '\n' : JSON.stringify(doc), contentType: 'application/json' };
+}
+
+export class ResponseWriter {
+  constructor(
+    private readonly res: Response,
+    readonly target: OutputTarget,
+    private readonly pretty: boolean,
+    private readonly protobuf: ProtobufEncoder,
+    private readonly includeObject: IncludeObject = 'Metadata',
+  ) {}
+
+  private send(code: number, body: string | Buffer, contentType: string): void {
+    this.res.status(code).setHeader('Content-Type', contentType);
+    this.res.setHeader('Cache-Control', 'no-cache, private');
+    this.res.end(body);
+  }
+
+  private sendDocument(code: number, doc: unknown): void {
+    const { body, contentType } = serialize(doc, this.target.format === 'yaml' ? 'yaml' : 'json', this.pretty);
+    this.send(code, body, contentType);
+  }
+
+  /** A document that has no conversions or protobuf form (discovery, /version). */
+  document(code: number, doc: unknown): void {
+    this.sendDocument(code, doc);
+  }
+
+  /** One object of `info`'s kind. */
+  object(code: number, info: ResourceInfo, obj: ObjectWithMeta): void {
+    switch (this.target.as) {
+      case 'Table':
+        return this.sendDocument(code, toTable(info, [obj], { includeObject: this.includeObject, listMeta: { resourceVersion: obj.metadata.resourceVersion ?? '' } }));
+      case 'PartialObjectMetadata':
+        return this.sendDocument(code, partial(obj));
+    }
+    if (this.target.format === 'protobuf') return this.send(code, this.protobuf.encodeObject(info, obj), protobufMediaType);
+    this.sendDocument(code, obj);
+  }
+
+  /** A `<Kind>List`. */
+  list(code: number, info: ResourceInfo, list: ListLike): void {
+    switch (this.target.as) {
+      case 'Table':
+        return this.sendDocument(code, toTable(info, list.items, { includeObject: this.includeObject, listMeta: list.metadata }));
+      case 'PartialObjectMetadataList':
+        return this.sendDocument(code, { kind: 'PartialObjectMetadataList', apiVersion: metaAPIVersion, metadata: list.metadata, items: list.items.map(partial) });
+    }
+    if (this.target.format === 'protobuf') return this.send(code, this.protobuf.encodeList(info, list), protobufMediaType);
+    this.sendDocument(code, list);
+  }
+
+  /** A Status (success or failure). */
+  status(code: number, status: Status): void {
+    if (this.target.format === 'protobuf') return this.send(code, this.protobuf.encodeStatus(status), protobufMediaType);
+    this.sendDocument(code, status);
+  }
+
+  /** Encoding of a watch stream's events in the negotiated form. */
+  watchEncoder(info: ResourceInfo): { contentType: string; encode(type: string, obj: Record<string, unknown>): string | Buffer } {
+    const conversion: Conversion | undefined = this.target.as;
+    if (this.target.format === 'protobuf') {
+      return { contentType: `${protobufMediaType};stream=watch`, encode: (type, obj) => this.protobuf.encodeWatchFrame(info, type, obj) };
+    }
+    let first = true;
+    const convert = (type: string, obj: Record<string, unknown>): unknown => {
+      if (type === 'ERROR' || !conversion) return obj;
+      const o = obj as ObjectWithMeta;
+      if (conversion === 'PartialObjectMetadata') return type === 'BOOKMARK' ? { ...partial(o), kind: 'PartialObjectMetadata' } : partial(o);
+      // Tables: column definitions with the first event only, as upstream; a bookmark is an empty Table.
+      const table = toTable(info, type === 'BOOKMARK' ? [] : [o], { includeObject: this.includeObject, listMeta: { resourceVersion: o.metadata.resourceVersion ?? '' }, withColumnDefinitions: first });
+      first = false;
+      return table;
+    };
+    return { contentType: 'application/json', encode: (type, obj) => JSON.stringify({ type, object: convert(type, obj) }) + '\n' };
+  }
+}

@@ -1,0 +1,216 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { allGroupVersions } from '../../api/index.js';
+import { Table } from '../../api/meta/v1/table.js';
+import { fixtures } from '../../test/integration/fixtures.js';
+import { Scheme, type ResourceInfo } from '../runtime/scheme.js';
+import { SchemaValidator } from '../runtime/schema-validator.js';
+import { toTable } from './table.js';
+
+const scheme = new Scheme(allGroupVersions);
+const schemas = new SchemaValidator();
+const created = '2026-01-01T00:00:00Z';
+const now = new Date('2026-01-01T03:10:42Z'); // 3h10m after creation
+
+function infoOf(kind: string): ResourceInfo {
+  const info = scheme.resources().find((r) => r.kind === kind);
+  assert.ok(info, `no resource for ${kind}`);
+  return info;
+}
+
+/** The fixture object of `kind` as the server stores it: server metadata, its status, defaulted. */
+function stored(kind: string, change?: (obj: Record<string, any>) => void): Record<string, unknown> {
+  const f = fixtures.find((x) => x.kind === kind);
+  assert.ok(f, `no fixture for ${kind}`);
+  const obj: Record<string, any> = f.make('x');
+  Object.assign(obj.metadata, {
+    ...(f.namespaced ? { namespace: 'default' } : {}),
+    uid: '6f1c1a4e-0d2b-4a57-9b43-3a9a1f0e2c11',
+    resourceVersion: '42',
+    creationTimestamp: created,
+  });
+  if (f.status) obj.status = structuredClone(f.status);
+  change?.(obj);
+  const info = infoOf(kind);
+  info.defaulter?.(obj);
+  const check = schemas.check(info.schema, obj);
+  assert.deepEqual([...check.decodeErrors, ...check.fieldErrors.map((e) => e.field)], [], `${kind} fixture is not valid`);
+  return obj;
+}
+
+interface Expected {
+  columns: string[];
+  /** Priorities where any column is not 0. */
+  priorities?: number[];
+  cells: unknown[];
+  change?: (obj: Record<string, any>) => void;
+}
+
+const defaults = (name = 'x'): Expected => ({ columns: ['Name', 'Created At'], cells: [name, created] });
+
+const expected: Record<string, Expected> = {
+  Namespace: { columns: ['Name', 'Status', 'Age'], cells: ['x', 'Active', '3h10m'] },
+  ConfigMap: {
+    columns: ['Name', 'Data', 'Age'], cells: ['x', 3, '3h10m'],
+    change: (o) => { o.data.b = '2'; o.binaryData = { bin: 'AAE=' }; },
+  },
+  Secret: { columns: ['Name', 'Type', 'Data', 'Age'], cells: ['x', 'Opaque', 1, '3h10m'] },
+  ServiceAccount: {
+    columns: ['Name', 'Secrets', 'Age'], cells: ['x', 2, '3h10m'],
+    change: (o) => { o.secrets = [{ name: 'x-token' }, { name: 'x-dockercfg' }]; },
+  },
+  LimitRange: defaults(),
+  ResourceQuota: {
+    columns: ['Name', 'Age', 'Request', 'Limit'],
+    cells: ['x', '3h10m', 'pods: 3/10, requests.cpu: 500m/4', 'limits.cpu: 1/2, limits.memory: 0/2Gi'],
+    change: (o) => {
+      o.spec.hard = { pods: '10', 'requests.cpu': '4', 'limits.memory': '2Gi', 'limits.cpu': '2' };
+      o.status = { hard: { ...o.spec.hard }, used: { pods: '3', 'requests.cpu': '500m', 'limits.cpu': '1' } };
+    },
+  },
+  StatefulSet: {
+    columns: ['Name', 'Ready', 'Age', 'Containers', 'Images'],
+    priorities: [0, 0, 0, 1, 1],
+    cells: ['x', '1/3', '3h10m', 'web,sidecar', 'registry.example/nginx:1.25,registry.example/log:2'],
+    change: (o) => {
+      o.spec.replicas = 3;
+      o.spec.template.spec.containers.push({ name: 'sidecar', image: 'registry.example/log:2' });
+    },
+  },
+  ClusterRole: defaults(),
+  ClusterRoleBinding: {
+    columns: ['Name', 'Role', 'Age', 'Users', 'Groups', 'ServiceAccounts'],
+    priorities: [0, 0, 0, 1, 1, 1],
+    cells: ['x', 'ClusterRole/view', '3h10m', 'jane, joe', 'devs', 'default/builder'],
+    change: (o) => { o.subjects.push({ kind: 'Group', name: 'devs' }, { kind: 'User', name: 'joe' }); },
+  },
+  Role: defaults(),
+  RoleBinding: {
+    columns: ['Name', 'Role', 'Age', 'Users', 'Groups', 'ServiceAccounts'],
+    priorities: [0, 0, 0, 1, 1, 1],
+    cells: ['x', 'Role/reader', '3h10m', 'jane', '', ''],
+  },
+  CSIDriver: {
+    columns: ['Name', 'AttachRequired', 'PodInfoOnMount', 'StorageCapacity', 'TokenRequests', 'RequiresRepublish', 'Modes', 'Age'],
+    cells: ['x', true, false, false, '<unset>', false, 'Persistent', '3h10m'],
+  },
+  NetworkPolicy: { columns: ['Name', 'Pod-Selector', 'Age'], cells: ['x', 'app=db', '3h10m'] },
+  PodDisruptionBudget: {
+    columns: ['Name', 'Min Available', 'Max Unavailable', 'Allowed Disruptions', 'Age'],
+    cells: ['x', '1', 'N/A', 1, '3h10m'],
+  },
+};
+
+test('every served kind prints its columns and cells for a realistic object', () => {
+  const kinds = scheme.resources().map((r) => r.kind);
+  assert.deepEqual(kinds.filter((k) => !(k in expected)), [], 'kinds without expectations');
+  for (const kind of kinds) {
+    const want = expected[kind]!;
+    const table = toTable(infoOf(kind), [stored(kind, want.change)], { includeObject: 'None', now });
+    assert.deepEqual(table.columnDefinitions.map((c) => c.name), want.columns, `${kind} columns`);
+    assert.deepEqual(table.columnDefinitions.map((c) => c.priority), want.priorities ?? want.columns.map(() => 0), `${kind} priorities`);
+    assert.equal(table.columnDefinitions[0]!.format, 'name', `${kind} first column format`);
+    assert.ok(table.columnDefinitions.slice(1).every((c) => c.format === ''), `${kind} other formats`);
+    assert.ok(table.columnDefinitions.every((c) => c.description !== ''), `${kind} descriptions`);
+    assert.deepEqual(table.rows.map((r) => r.cells), [want.cells], `${kind} cells`);
+    const check = schemas.check(Table, structuredClone(table));
+    assert.deepEqual([...check.decodeErrors, ...check.fieldErrors.map((e) => `${e.field}: ${e.detail ?? ''}`)], [], `${kind} table shape`);
+  }
+});
+
+test('column types follow upstream: counts as integers only where upstream declares integer, CSIDriver flags as boolean', () => {
+  const types = (kind: string) => toTable(infoOf(kind), [], { includeObject: 'None', now }).columnDefinitions.map((c) => c.type);
+  assert.deepEqual(types('PodDisruptionBudget'), ['string', 'string', 'string', 'integer', 'string']);
+  assert.deepEqual(types('CSIDriver'), ['string', 'boolean', 'boolean', 'boolean', 'string', 'boolean', 'string', 'string']);
+  assert.deepEqual(types('Secret'), ['string', 'string', 'string', 'string']);
+  assert.deepEqual(types('LimitRange'), ['string', 'date']);
+});
+
+test('cells for unset and alternative values', () => {
+  const cells = (kind: string, change: (o: Record<string, any>) => void, at = now) =>
+    toTable(infoOf(kind), [stored(kind, change)], { includeObject: 'None', now: at }).rows[0]!.cells;
+
+  assert.deepEqual(cells('PodDisruptionBudget', (o) => { o.spec = { maxUnavailable: '25%', selector: o.spec.selector }; delete o.status; }),
+    ['x', 'N/A', '25%', 0, '3h10m']);
+  assert.deepEqual(cells('StatefulSet', (o) => { delete o.status; }), ['x', '0/1', '3h10m', 'web', 'registry.example/nginx:1.25']);
+  assert.deepEqual(cells('ResourceQuota', (o) => { delete o.status; }), ['x', '3h10m', '', '']);
+  assert.deepEqual(cells('NetworkPolicy', (o) => { o.spec.podSelector = {}; }), ['x', '<none>', '3h10m']);
+  assert.deepEqual(cells('NetworkPolicy', (o) => {
+    o.spec.podSelector = { matchLabels: { app: 'db' }, matchExpressions: [{ key: 'env', operator: 'In', values: ['prod', 'dev'] }] };
+  }), ['x', 'app=db,env in (dev,prod)', '3h10m']);
+  assert.deepEqual(cells('CSIDriver', (o) => {
+    o.spec = { attachRequired: false, podInfoOnMount: true, storageCapacity: true, requiresRepublish: true,
+      tokenRequests: [{ audience: 'vault' }, { audience: 'gcp' }], volumeLifecycleModes: ['Persistent', 'Ephemeral'] };
+  }), ['x', false, true, true, 'vault,gcp', true, 'Persistent,Ephemeral', '3h10m']);
+  assert.deepEqual(cells('Secret', (o) => { o.type = 'orch.io/tls'; o.data = { 'tls.crt': 'YQ==', 'tls.key': 'Yg==' }; }),
+    ['x', 'orch.io/tls', 2, '3h10m']);
+  assert.deepEqual(cells('ConfigMap', (o) => { delete o.data; }), ['x', 0, '3h10m']);
+  assert.deepEqual(cells('Namespace', (o) => { o.metadata.creationTimestamp = '2025-12-30T00:00:00Z'; }), ['x', 'Active', '2d3h']);
+  assert.deepEqual(cells('Namespace', (o) => { delete o.metadata.creationTimestamp; }), ['x', 'Active', '<unknown>']);
+});
+
+test('includeObject None leaves rows without an object', () => {
+  const table = toTable(infoOf('ConfigMap'), [stored('ConfigMap')], { includeObject: 'None', now });
+  assert.equal('object' in table.rows[0]!, false);
+});
+
+test('includeObject Metadata embeds PartialObjectMetadata with the whole metadata', () => {
+  const obj = stored('ConfigMap');
+  const table = toTable(infoOf('ConfigMap'), [obj], { includeObject: 'Metadata', now });
+  assert.deepEqual(table.rows[0]!.object, {
+    kind: 'PartialObjectMetadata',
+    apiVersion: 'meta.orch.io/v1',
+    metadata: obj.metadata,
+  });
+  assert.equal((table.rows[0]!.object as Record<string, unknown>).data, undefined);
+});
+
+test('includeObject Object embeds the full object with apiVersion and kind', () => {
+  const obj = stored('StatefulSet');
+  delete obj.apiVersion;
+  delete obj.kind;
+  const table = toTable(infoOf('StatefulSet'), [obj], { includeObject: 'Object', now });
+  const embedded = table.rows[0]!.object as Record<string, unknown>;
+  assert.deepEqual(Object.keys(embedded).slice(0, 2), ['apiVersion', 'kind']);
+  assert.deepEqual(embedded, { apiVersion: 'apps/v1', kind: 'StatefulSet', ...obj });
+  const core = toTable(infoOf('Secret'), [stored('Secret')], { includeObject: 'Object', now }).rows[0]!.object as Record<string, unknown>;
+  assert.equal(core.apiVersion, 'v1');
+  assert.equal(core.kind, 'Secret');
+});
+
+test('list metadata becomes the Table metadata; rows keep the order of the objects', () => {
+  const objects = ['b', 'a', 'c'].map((name) => {
+    const o = stored('ConfigMap');
+    (o.metadata as Record<string, unknown>).name = name;
+    return o;
+  });
+  const table = toTable(infoOf('ConfigMap'), objects, {
+    includeObject: 'Metadata',
+    now,
+    listMeta: { resourceVersion: '1234', continue: 'eyJ2IjoibWV0YS5vcmNoLmlvL3YxIn0', remainingItemCount: 7, selfLink: '/ignored' },
+  });
+  assert.equal(table.kind, 'Table');
+  assert.equal(table.apiVersion, 'meta.orch.io/v1');
+  assert.deepEqual(table.metadata, { resourceVersion: '1234', continue: 'eyJ2IjoibWV0YS5vcmNoLmlvL3YxIn0', remainingItemCount: 7 });
+  assert.deepEqual(table.rows.map((r) => r.cells[0]), ['b', 'a', 'c']);
+
+  const last = toTable(infoOf('ConfigMap'), [], { includeObject: 'None', listMeta: { resourceVersion: '9', continue: '' } });
+  assert.deepEqual(last.metadata, { resourceVersion: '9' });
+  assert.deepEqual(last.rows, []);
+  assert.equal(last.columnDefinitions.length, 3);
+  assert.deepEqual(toTable(infoOf('ConfigMap'), [], { includeObject: 'None' }).metadata, {});
+});
+
+test('withColumnDefinitions false sends rows without column definitions', () => {
+  const table = toTable(infoOf('StatefulSet'), [stored('StatefulSet')], { includeObject: 'None', now, withColumnDefinitions: false });
+  assert.deepEqual(table.columnDefinitions, []);
+  assert.equal(table.rows[0]!.cells.length, 5);
+});
+
+test('column definitions serialize every field, format included when empty', () => {
+  const json = JSON.parse(JSON.stringify(toTable(infoOf('Namespace'), [], { includeObject: 'None', now })));
+  assert.deepEqual(Object.keys(json), ['kind', 'apiVersion', 'metadata', 'columnDefinitions', 'rows']);
+  assert.deepEqual(json.columnDefinitions[1], {
+    name: 'Status', type: 'string', format: '', description: json.columnDefinitions[1].description, priority: 0,
+  });
+});

@@ -1,0 +1,413 @@
+// Realistic objects of every served kind, exercising every construct the protobuf codec maps:
+// scalars, enums, int32/int64 (negative and beyond 32 bits), maps of strings, bytes, quantities
+// and times, lists of scalars and messages, embedded structs, IntOrString, Quantity, Time,
+// FieldsV1. Shared by the protobuf tests.
+
+const managedFields = [
+  {
+    manager: 'kubectl-client-side-apply',
+    operation: 'Update',
+    apiVersion: 'v1',
+    time: '2026-01-02T03:04:05Z',
+    fieldsType: 'FieldsV1',
+    fieldsV1: { 'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } }, 'f:data': {} },
+  },
+  { manager: 'controller', operation: 'Apply', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: {}, subresource: 'status' },
+];
+
+/** ObjectMeta with every field set. */
+export function fullMetadata(name: string, namespace?: string): Record<string, unknown> {
+  return {
+    name,
+    generateName: `${name}-`,
+    ...(namespace ? { namespace } : {}),
+    selfLink: `/api/v1/things/${name}`,
+    uid: '6f1c2a9e-4d7b-4b8e-9c1d-2f3a4b5c6d7e',
+    resourceVersion: '123456',
+    generation: 7,
+    creationTimestamp: '2026-01-02T03:04:05Z',
+    deletionTimestamp: '2026-02-03T04:05:06Z',
+    deletionGracePeriodSeconds: 30,
+    labels: { app: name, 'app.orch.io/tier': 'backend', empty: '' },
+    annotations: { 'orch.io/description': 'a "quoted" annotation\nwith a newline', 'ünïcødé': '✓' },
+    ownerReferences: [
+      { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'owner', uid: '11111111-2222-3333-4444-555555555555', controller: true, blockOwnerDeletion: false },
+      { apiVersion: 'v1', kind: 'ConfigMap', name: 'other', uid: '66666666-7777-8888-9999-000000000000' },
+    ],
+    finalizers: ['orch.io/pvc-protection', 'example.com/cleanup'],
+    managedFields,
+  };
+}
+
+const probeHTTP = {
+  httpGet: { path: '/healthz', port: 8080, host: '10.0.0.1', scheme: 'HTTPS', httpHeaders: [{ name: 'X-Probe', value: 'yes' }] },
+  initialDelaySeconds: 5,
+  timeoutSeconds: 2,
+  periodSeconds: 10,
+  successThreshold: 1,
+  failureThreshold: 3,
+  terminationGracePeriodSeconds: 45,
+};
+
+const container = {
+  name: 'web',
+  image: 'registry.example/nginx:1.25',
+  command: ['/bin/sh', '-c'],
+  args: ['exec nginx -g "daemon off;"'],
+  workingDir: '/srv',
+  ports: [
+    { name: 'http', containerPort: 80, protocol: 'TCP' },
+    { name: 'dns', hostPort: 5353, containerPort: 53, protocol: 'UDP', hostIP: '0.0.0.0' },
+  ],
+  envFrom: [
+    { prefix: 'CFG_', configMapRef: { name: 'settings', optional: true } },
+    { secretRef: { name: 'creds' } },
+  ],
+  env: [
+    { name: 'PLAIN', value: 'value' },
+    { name: 'EMPTY', value: '' },
+    { name: 'POD_NAME', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } },
+    { name: 'MEM', valueFrom: { resourceFieldRef: { containerName: 'web', resource: 'limits.memory', divisor: '1Mi' } } },
+    { name: 'CM', valueFrom: { configMapKeyRef: { name: 'settings', key: 'mode', optional: false } } },
+    { name: 'SECRET', valueFrom: { secretKeyRef: { name: 'creds', key: 'password' } } },
+    { name: 'FILE', valueFrom: { fileKeyRef: { volumeName: 'config', path: 'app.env', key: 'TOKEN', optional: true } } },
+  ],
+  resources: {
+    limits: { cpu: '2', memory: '512Mi', 'example.com/gpu': 1 },
+    requests: { cpu: '250m', memory: '128Mi' },
+    claims: [{ name: 'gpu-claim', request: 'first' }],
+  },
+  resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }, { resourceName: 'memory', restartPolicy: 'RestartContainer' }],
+  volumeMounts: [
+    { name: 'config', mountPath: '/etc/config', readOnly: true, recursiveReadOnly: 'IfPossible' },
+    { name: 'data', mountPath: '/data', subPath: 'web', mountPropagation: 'HostToContainer' },
+    { name: 'scratch', mountPath: '/scratch', subPathExpr: '$(POD_NAME)' },
+  ],
+  volumeDevices: [{ name: 'block', devicePath: '/dev/xvda' }],
+  livenessProbe: { exec: { command: ['cat', '/tmp/healthy'] }, periodSeconds: 15 },
+  readinessProbe: probeHTTP,
+  startupProbe: { tcpSocket: { port: 'http', host: 'localhost' }, failureThreshold: 30 },
+  lifecycle: {
+    postStart: { exec: { command: ['/bin/touch', '/tmp/started'] } },
+    preStop: { sleep: { seconds: 5 } },
+    stopSignal: 'SIGTERM',
+  },
+  terminationMessagePath: '/dev/termination-log',
+  terminationMessagePolicy: 'FallbackToLogsOnError',
+  imagePullPolicy: 'IfNotPresent',
+  securityContext: {
+    capabilities: { add: ['NET_BIND_SERVICE'], drop: ['ALL'] },
+    privileged: false,
+    seLinuxOptions: { user: 'system_u', role: 'system_r', type: 'container_t', level: 's0:c1,c2' },
+    windowsOptions: { gmsaCredentialSpecName: 'spec', gmsaCredentialSpec: '{}', runAsUserName: 'ContainerUser', hostProcess: false },
+    runAsUser: 1000,
+    runAsGroup: 3000,
+    runAsNonRoot: true,
+    readOnlyRootFilesystem: true,
+    allowPrivilegeEscalation: false,
+    procMount: 'Default',
+    seccompProfile: { type: 'Localhost', localhostProfile: 'profiles/web.json' },
+    appArmorProfile: { type: 'RuntimeDefault' },
+    ulimits: [{ name: 'nofile', hard: 1048576, soft: -1 }],
+  },
+  stdin: false,
+  stdinOnce: false,
+  tty: false,
+};
+
+const podSpec = {
+  volumes: [
+    { name: 'config', configMap: { name: 'settings', items: [{ key: 'app.conf', path: 'app.conf', mode: 0o400 }], defaultMode: 420, optional: true } },
+    { name: 'creds', secret: { secretName: 'creds', defaultMode: 256, optional: false } },
+    { name: 'scratch', emptyDir: { medium: 'Memory', sizeLimit: '64Mi' } },
+    { name: 'host', hostPath: { path: '/var/log', type: 'Directory' } },
+    { name: 'data', persistentVolumeClaim: { claimName: 'data', readOnly: true } },
+    { name: 'nfs', nfs: { server: 'nfs.example', path: '/exports', readOnly: true } },
+    { name: 'csi', csi: { driver: 'csi.example.com', readOnly: true, fsType: 'ext4', volumeAttributes: { size: 'small' }, nodePublishSecretRef: { name: 'csi-secret' } } },
+    {
+      name: 'projected',
+      projected: {
+        defaultMode: 420,
+        sources: [
+          { serviceAccountToken: { audience: 'api', expirationSeconds: 3600, path: 'token' } },
+          { downwardAPI: { items: [{ path: 'labels', fieldRef: { fieldPath: 'metadata.labels' } }, { path: 'cpu', resourceFieldRef: { containerName: 'web', resource: 'requests.cpu', divisor: '1m' }, mode: 0o444 }] } },
+          { configMap: { name: 'ca', items: [{ key: 'ca.crt', path: 'ca.crt' }], optional: true } },
+          { secret: { name: 'tls' } },
+          { clusterTrustBundle: { signerName: 'example.com/signer', labelSelector: { matchLabels: { trust: 'yes' } }, optional: true, path: 'bundle.pem' } },
+          { podCertificate: { signerName: 'example.com/pods', keyType: 'ED25519', maxExpirationSeconds: 86400, credentialBundlePath: 'creds.pem', userAnnotations: { team: 'web' } } },
+        ],
+      },
+    },
+    {
+      name: 'ephemeral',
+      ephemeral: {
+        volumeClaimTemplate: {
+          metadata: { labels: { type: 'scratch' } },
+          spec: { accessModes: ['ReadWriteOnce'], storageClassName: 'fast', resources: { requests: { storage: '1Gi' } }, volumeMode: 'Filesystem' },
+        },
+      },
+    },
+    { name: 'image', image: { reference: 'registry.example/data:1', pullPolicy: 'Always' } },
+    { name: 'block', awsElasticBlockStore: { volumeID: 'vol-1', fsType: 'ext4', partition: 1, readOnly: false } },
+    { name: 'iscsi', iscsi: { targetPortal: '10.0.0.2:3260', iqn: 'iqn.2001-04.com.example:storage', lun: 0, portals: ['10.0.0.3:3260'], chapAuthSession: true, secretRef: { name: 'chap' } } },
+    { name: 'downward', downwardAPI: { items: [{ path: 'name', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } }], defaultMode: 420 } },
+  ],
+  initContainers: [
+    { name: 'init', image: 'busybox', command: ['sh', '-c', 'true'], restartPolicy: 'Always', restartPolicyRules: [{ action: 'Restart', exitCodes: { operator: 'In', values: [42, 0, -1] } }] },
+  ],
+  containers: [container, { name: 'sidecar', image: 'busybox', resources: {} }],
+  ephemeralContainers: [{ name: 'debugger', image: 'busybox', stdin: true, tty: true, targetContainerName: 'web' }],
+  restartPolicy: 'Always',
+  terminationGracePeriodSeconds: 30,
+  activeDeadlineSeconds: 3600,
+  dnsPolicy: 'ClusterFirst',
+  nodeSelector: { 'orch.io/os': 'linux' },
+  serviceAccountName: 'web',
+  serviceAccount: 'web',
+  automountServiceAccountToken: false,
+  nodeName: 'node-1',
+  hostNetwork: false,
+  hostPID: false,
+  hostIPC: false,
+  shareProcessNamespace: true,
+  securityContext: {
+    seLinuxOptions: { level: 's0:c123,c456' },
+    runAsUser: 1000,
+    runAsGroup: 3000,
+    runAsNonRoot: true,
+    supplementalGroups: [4000, 5_000_000_000],
+    supplementalGroupsPolicy: 'Strict',
+    fsGroup: 2000,
+    sysctls: [{ name: 'net.ipv4.ip_local_port_range', value: '1024 65535' }],
+    fsGroupChangePolicy: 'OnRootMismatch',
+    seccompProfile: { type: 'RuntimeDefault' },
+    seLinuxChangePolicy: 'MountOption',
+  },
+  imagePullSecrets: [{ name: 'registry-creds' }],
+  hostname: 'web-0',
+  subdomain: 'web',
+  affinity: {
+    nodeAffinity: {
+      requiredDuringSchedulingIgnoredDuringExecution: {
+        nodeSelectorTerms: [{ matchExpressions: [{ key: 'zone', operator: 'In', values: ['a', 'b'] }], matchFields: [{ key: 'metadata.name', operator: 'NotIn', values: ['node-9'] }] }],
+      },
+      preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 50, preference: { matchExpressions: [{ key: 'disk', operator: 'Exists' }] } }],
+    },
+    podAffinity: {
+      requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'cache' } }, topologyKey: 'zone', namespaces: ['default'], matchLabelKeys: ['pod-template-hash'] }],
+    },
+    podAntiAffinity: {
+      preferredDuringSchedulingIgnoredDuringExecution: [{
+        weight: 100,
+        podAffinityTerm: {
+          labelSelector: { matchExpressions: [{ key: 'app', operator: 'In', values: ['web'] }] },
+          namespaceSelector: {},
+          topologyKey: 'orch.io/hostname',
+          mismatchLabelKeys: ['tenant'],
+        },
+      }],
+    },
+  },
+  schedulerName: 'default-scheduler',
+  tolerations: [
+    { key: 'node.orch.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+    { key: 'dedicated', operator: 'Equal', value: 'web', effect: 'NoSchedule' },
+  ],
+  hostAliases: [{ ip: '127.0.0.1', hostnames: ['foo.local', 'bar.local'] }],
+  priorityClassName: 'high',
+  priority: 1000,
+  dnsConfig: { nameservers: ['1.1.1.1'], searches: ['ns1.svc.cluster.local'], options: [{ name: 'ndots', value: '2' }, { name: 'edns0' }] },
+  readinessGates: [{ conditionType: 'example.com/ready' }],
+  runtimeClassName: 'gvisor',
+  enableServiceLinks: false,
+  preemptionPolicy: 'PreemptLowerPriority',
+  overhead: { cpu: '100m', memory: 32 },
+  topologySpreadConstraints: [{
+    maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'web' } },
+    minDomains: 2, nodeAffinityPolicy: 'Honor', nodeTaintsPolicy: 'Ignore', matchLabelKeys: ['pod-template-hash'],
+  }],
+  setHostnameAsFQDN: false,
+  os: { name: 'linux' },
+  hostUsers: false,
+  schedulingGates: [{ name: 'example.com/wait' }],
+  resourceClaims: [{ name: 'gpu-claim', resourceClaimTemplateName: 'gpu-template' }, { name: 'other', resourceClaimName: 'existing' }],
+  resources: { limits: { cpu: '4' }, requests: { cpu: '1' } },
+  hostnameOverride: 'web-zero',
+  workloadRef: { name: 'training', podGroup: 'workers', podGroupReplicaKey: '0' },
+};
+
+const pvc = {
+  metadata: { name: 'data', labels: { app: 'web' }, annotations: { 'volume.orch.io/storage-class': 'fast' } },
+  spec: {
+    accessModes: ['ReadWriteOnce', 'ReadOnlyMany'],
+    selector: { matchLabels: { tier: 'gold' }, matchExpressions: [{ key: 'zone', operator: 'NotIn', values: ['c'] }] },
+    resources: { limits: { storage: '20Gi' }, requests: { storage: '10Gi' } },
+    volumeName: 'pv-1',
+    storageClassName: 'fast',
+    volumeMode: 'Filesystem',
+    dataSource: { apiGroup: 'snapshot.storage.orch.io', kind: 'VolumeSnapshot', name: 'snap' },
+    dataSourceRef: { apiGroup: 'snapshot.storage.orch.io', kind: 'VolumeSnapshot', name: 'snap', namespace: 'backup' },
+    volumeAttributesClassName: 'silver',
+  },
+  status: {
+    phase: 'Bound',
+    accessModes: ['ReadWriteOnce'],
+    capacity: { storage: '10Gi' },
+    conditions: [{ type: 'Resizing', status: 'True', lastProbeTime: '2026-01-01T00:00:00Z', lastTransitionTime: '2026-01-01T00:00:01Z', reason: 'Expanding', message: 'resizing' }],
+    allocatedResources: { storage: '10Gi' },
+    allocatedResourceStatuses: { storage: 'ControllerResizeInProgress' },
+    currentVolumeAttributesClassName: 'bronze',
+    modifyVolumeStatus: { targetVolumeAttributesClassName: 'silver', status: 'InProgress' },
+  },
+};
+
+/** A StatefulSet using nearly every field of the pod template, claims, strategy and status. */
+export function fullStatefulSet(): Record<string, unknown> {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
+    metadata: fullMetadata('web', 'default'),
+    spec: {
+      replicas: 3,
+      selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { labels: { app: 'web' }, annotations: { 'orch.io/restartedAt': '2026-01-01T00:00:00Z' } }, spec: podSpec },
+      volumeClaimTemplates: [pvc],
+      serviceName: 'web',
+      podManagementPolicy: 'Parallel',
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0, maxUnavailable: '50%' } },
+      revisionHistoryLimit: 10,
+      minReadySeconds: 0,
+      persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete', whenScaled: 'Retain' },
+      ordinals: { start: 1 },
+    },
+    status: {
+      observedGeneration: 7,
+      replicas: 3,
+      readyReplicas: 2,
+      currentReplicas: 3,
+      updatedReplicas: 1,
+      currentRevision: 'web-6d4cf56db6',
+      updateRevision: 'web-7c9b8f6d5',
+      collisionCount: 0,
+      conditions: [{ type: 'Available', status: 'False', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'Rolling', message: 'rolling update' }],
+      availableReplicas: 2,
+    },
+  };
+}
+
+/** One object per kind of the scheme, by kind. */
+export function objectsByKind(): Record<string, Record<string, unknown>> {
+  return {
+    Namespace: {
+      apiVersion: 'v1', kind: 'Namespace', metadata: fullMetadata('team-a'),
+      spec: { finalizers: ['orch.io'] },
+      status: {
+        phase: 'Terminating',
+        conditions: [{ type: 'NamespaceDeletionDiscoveryFailure', status: 'False', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'ResourcesDiscovered', message: 'All resources successfully discovered' }],
+      },
+    },
+    ConfigMap: {
+      apiVersion: 'v1', kind: 'ConfigMap', metadata: fullMetadata('settings', 'default'),
+      immutable: true,
+      data: { 'app.conf': 'mode=fast\n', empty: '', 'ünïcødé': '✓' },
+      binaryData: { 'logo.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff]).toString('base64'), none: '' },
+    },
+    Secret: {
+      apiVersion: 'v1', kind: 'Secret', metadata: fullMetadata('creds', 'default'),
+      immutable: false,
+      data: { password: Buffer.from('s3cret').toString('base64'), binary: Buffer.from([0, 1, 2, 253, 254, 255]).toString('base64') },
+      stringData: { user: 'admin' },
+      type: 'orch.io/basic-auth',
+    },
+    ServiceAccount: {
+      apiVersion: 'v1', kind: 'ServiceAccount', metadata: fullMetadata('builder', 'default'),
+      secrets: [{ kind: 'Secret', namespace: 'default', name: 'builder-token', uid: 'u-1', apiVersion: 'v1', resourceVersion: '5', fieldPath: 'data' }],
+      imagePullSecrets: [{ name: 'registry' }],
+      automountServiceAccountToken: false,
+    },
+    LimitRange: {
+      apiVersion: 'v1', kind: 'LimitRange', metadata: fullMetadata('limits', 'default'),
+      spec: {
+        limits: [
+          { type: 'Container', max: { cpu: '2', memory: '1Gi' }, min: { cpu: '10m' }, default: { cpu: '500m' }, defaultRequest: { cpu: '100m' }, maxLimitRequestRatio: { cpu: '10' } },
+          { type: 'PersistentVolumeClaim', max: { storage: '50Gi' }, min: { storage: '1Gi' } },
+        ],
+      },
+    },
+    ResourceQuota: {
+      apiVersion: 'v1', kind: 'ResourceQuota', metadata: fullMetadata('quota', 'default'),
+      spec: {
+        hard: { pods: '10', 'requests.cpu': '4', 'requests.memory': '8Gi', 'limits.cpu': '1.5', 'count/configmaps': '100' },
+        scopes: ['NotTerminating', 'NotBestEffort'],
+        scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['high', 'medium'] }, { scopeName: 'Terminating', operator: 'Exists' }] },
+      },
+      status: { hard: { pods: '10', 'requests.cpu': '4' }, used: { pods: '3', 'requests.cpu': '1500m' } },
+    },
+    StatefulSet: fullStatefulSet(),
+    ClusterRole: {
+      apiVersion: 'rbac.authorization.orch.io/v1', kind: 'ClusterRole', metadata: fullMetadata('view'),
+      rules: [
+        { verbs: ['get', 'list', 'watch'], apiGroups: ['', 'apps'], resources: ['configmaps', 'statefulsets'], resourceNames: ['one'] },
+        { verbs: ['get'], nonResourceURLs: ['/healthz', '/version'] },
+      ],
+      aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'rbac.orch.io/aggregate-to-view': 'true' } }, { matchExpressions: [{ key: 'x', operator: 'Exists' }] }] },
+    },
+    ClusterRoleBinding: {
+      apiVersion: 'rbac.authorization.orch.io/v1', kind: 'ClusterRoleBinding', metadata: fullMetadata('view-binding'),
+      subjects: [
+        { kind: 'User', apiGroup: 'rbac.authorization.orch.io', name: 'jane' },
+        { kind: 'ServiceAccount', apiGroup: '', name: 'builder', namespace: 'default' },
+        { kind: 'Group', apiGroup: 'rbac.authorization.orch.io', name: 'system:authenticated' },
+      ],
+      roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'ClusterRole', name: 'view' },
+    },
+    Role: {
+      apiVersion: 'rbac.authorization.orch.io/v1', kind: 'Role', metadata: fullMetadata('reader', 'default'),
+      rules: [{ verbs: ['get'], apiGroups: [''], resources: ['secrets'] }],
+    },
+    RoleBinding: {
+      apiVersion: 'rbac.authorization.orch.io/v1', kind: 'RoleBinding', metadata: fullMetadata('reader-binding', 'default'),
+      subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.orch.io', name: 'jane' }],
+      roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'Role', name: 'reader' },
+    },
+    CSIDriver: {
+      apiVersion: 'storage.orch.io/v1', kind: 'CSIDriver', metadata: fullMetadata('csi.example.com'),
+      spec: {
+        attachRequired: false,
+        podInfoOnMount: true,
+        volumeLifecycleModes: ['Persistent', 'Ephemeral'],
+        storageCapacity: true,
+        fsGroupPolicy: 'File',
+        tokenRequests: [{ audience: 'vault', expirationSeconds: 600 }, { audience: 'gcp' }],
+        requiresRepublish: true,
+        seLinuxMount: false,
+      },
+    },
+    NetworkPolicy: {
+      apiVersion: 'networking.orch.io/v1', kind: 'NetworkPolicy', metadata: fullMetadata('db', 'default'),
+      spec: {
+        podSelector: { matchLabels: { app: 'db' } },
+        ingress: [{
+          ports: [{ protocol: 'TCP', port: 5432 }, { protocol: 'UDP', port: 'dns', endPort: 60 }],
+          from: [{ ipBlock: { cidr: '10.0.0.0/16', except: ['10.0.1.0/24'] } }, { podSelector: { matchLabels: { role: 'api' } }, namespaceSelector: { matchLabels: { team: 'a' } } }],
+        }],
+        egress: [{ to: [{ namespaceSelector: {} }], ports: [{ port: 53 }] }],
+        policyTypes: ['Ingress', 'Egress'],
+      },
+      status: { conditions: [{ type: 'Enforced', status: 'True', observedGeneration: 3, lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'Programmed', message: '' }] },
+    },
+    PodDisruptionBudget: {
+      apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: fullMetadata('web-pdb', 'default'),
+      spec: { minAvailable: 2, selector: { matchLabels: { app: 'web' } }, maxUnavailable: '25%', unhealthyPodEvictionPolicy: 'AlwaysAllow' },
+      status: {
+        observedGeneration: 4,
+        disruptedPods: { 'web-0': '2026-01-01T00:00:00Z', 'web-1': '2026-01-01T00:00:30Z' },
+        disruptionsAllowed: 0,
+        currentHealthy: 2,
+        desiredHealthy: 2,
+        expectedPods: 3,
+        conditions: [{ type: 'DisruptionAllowed', status: 'False', observedGeneration: 4, lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'InsufficientPods', message: 'not enough' }],
+      },
+    },
+  };
+}
