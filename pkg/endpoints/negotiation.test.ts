@@ -14,16 +14,17 @@ test('q-values order the offers; ties keep the client order', () => {
 });
 
 test('a Table is served only for our group and version, and falls back down the list', () => {
-  assert.deepEqual(negotiateOutput('application/json;as=Table;g=meta.orch.io;v=v1, application/json', resource), { format: 'json', as: 'Table' });
-  assert.deepEqual(negotiateOutput('application/json;as=Table;g=meta.k8s.io;v=v1, application/json', resource), { format: 'json' });
+  assert.deepEqual(negotiateOutput('application/json;as=Table;g=meta.orch.io;v=v1, application/json', resource), { format: 'json', as: 'Table', group: 'meta.orch.io' });
+  assert.deepEqual(negotiateOutput('application/json;as=Table;g=meta.k8s.io;v=v1, application/json', resource), { format: 'json', as: 'Table', group: 'meta.k8s.io' }, 'stock kubectl asks for upstream\'s group');
+  assert.deepEqual(negotiateOutput('application/json;as=Table;g=example.com;v=v1, application/json', resource), { format: 'json' });
   assert.deepEqual(negotiateOutput('application/json;as=Table;g=meta.orch.io;v=v1beta1,application/json', resource), { format: 'json' });
   assert.deepEqual(negotiateOutput('application/json;as=Table;g=meta.orch.io;v=v1, application/json', discovery), { format: 'json' });
   assert.deepEqual(negotiateOutput('application/vnd.orch.protobuf;as=Table;g=meta.orch.io;v=v1, application/yaml', resource), { format: 'yaml' });
-  assert.deepEqual(negotiateOutput('application/json;as=PartialObjectMetadataList;g=meta.orch.io;v=v1', resource), { format: 'json', as: 'PartialObjectMetadataList' });
+  assert.deepEqual(negotiateOutput('application/json;as=PartialObjectMetadataList;g=meta.orch.io;v=v1', resource), { format: 'json', as: 'PartialObjectMetadataList', group: 'meta.orch.io' });
 });
 
 test('nothing acceptable is 406; discovery has no protobuf form', () => {
   assert.throws(() => negotiateOutput('text/html', resource), (e: { code?: number }) => e.code === 406);
-  assert.throws(() => negotiateOutput('application/json;as=Table;g=meta.k8s.io;v=v1', resource), (e: { code?: number }) => e.code === 406);
+  assert.throws(() => negotiateOutput('application/json;as=Table;g=example.com;v=v1', resource), (e: { code?: number }) => e.code === 406);
   assert.throws(() => negotiateOutput('application/vnd.orch.protobuf', discovery), (e: { code?: number }) => e.code === 406);
 });

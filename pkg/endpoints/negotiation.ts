@@ -10,6 +10,8 @@ export type Conversion = 'Table' | 'PartialObjectMetadata' | 'PartialObjectMetad
 export interface OutputTarget {
   format: MediaFormat;
   as?: Conversion;
+  /** The group the conversion was asked in (ours, or upstream's alias), for the answer's apiVersion. */
+  group?: string;
 }
 
 interface MediaRange {
@@ -20,7 +22,8 @@ interface MediaRange {
 }
 
 export const protobufMediaType = 'application/vnd.orch.protobuf';
-const conversionGroup = 'meta.orch.io';
+/** Our conversion group; stock kubectl asks for upstream's, which is served as an alias. */
+const conversionGroups = ['meta.orch.io', 'meta.k8s.io'];
 
 /** Parses an Accept header into media ranges, best first (ties keep the client's order). */
 export function parseAccept(header: string): MediaRange[] {
@@ -62,14 +65,14 @@ export function negotiateOutput(accept: string | undefined, opts: NegotiationOpt
     const as = r.params.as;
     if (as !== undefined) {
       // A conversion counts only when the client names our group and version, as upstream requires.
-      if (r.params.g !== conversionGroup || r.params.v !== 'v1') continue;
+      if (!conversionGroups.includes(r.params.g ?? '') || r.params.v !== 'v1') continue;
       if (!opts.conversions.some((c) => c === as)) continue;
     }
     for (const f of formats) {
       if (!opts.formats.includes(f.format)) continue;
       if ((r.type === '*' || r.type === f.type) && (r.subtype === '*' || r.subtype === f.subtype)) {
         if (as === 'Table' && f.format === 'protobuf') continue; // Tables are served as JSON or YAML
-        return as ? { format: f.format, as: as as Conversion } : { format: f.format };
+        return as ? { format: f.format, as: as as Conversion, group: r.params.g! } : { format: f.format };
       }
     }
   }

@@ -24,10 +24,8 @@ export interface ListLike {
   items: ObjectWithMeta[];
 }
 
-const metaAPIVersion = 'meta.orch.io/v1';
-
-function partial(obj: ObjectWithMeta) {
-  return { kind: 'PartialObjectMetadata', apiVersion: metaAPIVersion, metadata: obj.metadata };
+function partial(obj: ObjectWithMeta, apiVersion: string) {
+  return { kind: 'PartialObjectMetadata', apiVersion, metadata: obj.metadata };
 }
 
 /** Serialises a document as JSON (indented with `pretty`) or YAML. */
@@ -44,6 +42,15 @@ export class ResponseWriter {
     private readonly protobuf: ProtobufEncoder,
     private readonly includeObject: IncludeObject = 'Metadata',
   ) {}
+
+  /** apiVersion of converted answers: the conversion group the client asked in. */
+  private get metaAPIVersion(): string {
+    return `${this.target.group ?? 'meta.orch.io'}/v1`;
+  }
+
+  private table(info: ResourceInfo, objs: ObjectWithMeta[], listMeta: ListMeta, withColumnDefinitions = true) {
+    return { ...toTable(info, objs, { includeObject: this.includeObject, listMeta, withColumnDefinitions }), apiVersion: this.metaAPIVersion };
+  }
 
   private send(code: number, body: string | Buffer, contentType: string): void {
     this.res.status(code).setHeader('Content-Type', contentType);
@@ -65,9 +72,9 @@ export class ResponseWriter {
   object(code: number, info: ResourceInfo, obj: ObjectWithMeta): void {
     switch (this.target.as) {
       case 'Table':
-        return this.sendDocument(code, toTable(info, [obj], { includeObject: this.includeObject, listMeta: { resourceVersion: obj.metadata.resourceVersion ?? '' } }));
+        return this.sendDocument(code, this.table(info, [obj], { resourceVersion: obj.metadata.resourceVersion ?? '' }));
       case 'PartialObjectMetadata':
-        return this.sendDocument(code, partial(obj));
+        return this.sendDocument(code, partial(obj, this.metaAPIVersion));
     }
     if (this.target.format === 'protobuf') return this.send(code, this.protobuf.encodeObject(info, obj), protobufMediaType);
     this.sendDocument(code, obj);
@@ -77,9 +84,9 @@ export class ResponseWriter {
   list(code: number, info: ResourceInfo, list: ListLike): void {
     switch (this.target.as) {
       case 'Table':
-        return this.sendDocument(code, toTable(info, list.items, { includeObject: this.includeObject, listMeta: list.metadata }));
+        return this.sendDocument(code, this.table(info, list.items, list.metadata));
       case 'PartialObjectMetadataList':
-        return this.sendDocument(code, { kind: 'PartialObjectMetadataList', apiVersion: metaAPIVersion, metadata: list.metadata, items: list.items.map(partial) });
+        return this.sendDocument(code, { kind: 'PartialObjectMetadataList', apiVersion: this.metaAPIVersion, metadata: list.metadata, items: list.items.map((o) => partial(o, this.metaAPIVersion)) });
     }
     if (this.target.format === 'protobuf') return this.send(code, this.protobuf.encodeList(info, list), protobufMediaType);
     this.sendDocument(code, list);
@@ -101,9 +108,9 @@ export class ResponseWriter {
     const convert = (type: string, obj: Record<string, unknown>): unknown => {
       if (type === 'ERROR' || !conversion) return obj;
       const o = obj as ObjectWithMeta;
-      if (conversion === 'PartialObjectMetadata') return type === 'BOOKMARK' ? { ...partial(o), kind: 'PartialObjectMetadata' } : partial(o);
+      if (conversion === 'PartialObjectMetadata') return partial(o, this.metaAPIVersion);
       // Tables: column definitions with the first event only, as upstream; a bookmark is an empty Table.
-      const table = toTable(info, type === 'BOOKMARK' ? [] : [o], { includeObject: this.includeObject, listMeta: { resourceVersion: o.metadata.resourceVersion ?? '' }, withColumnDefinitions: first });
+      const table = this.table(info, type === 'BOOKMARK' ? [] : [o], { resourceVersion: o.metadata.resourceVersion ?? '' }, first);
       first = false;
       return table;
     };
