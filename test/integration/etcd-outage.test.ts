@@ -25,13 +25,17 @@ describe('etcd outage', () => {
       assert.equal(ready.status, 500);
       assert.match(ready.text, /\[-\]etcd failed/);
       assert.equal((await c.get('/readyz?exclude=etcd')).status, 200);
+      const live = await c.get('/livez?verbose');
+      assert.equal(live.status, 500, 'livez reports the etcd check failing too');
+      assert.match(live.text, /\[-\]etcd failed/);
+      assert.equal((await c.get('/livez/etcd')).status, 500);
     } finally {
       await t.etcd.resume();
     }
     const deadline = Date.now() + 20_000;
     let ok = false;
     while (!ok && Date.now() < deadline) {
-      ok = (await c.get('/readyz')).status === 200 && (await c.get('/api/v1/namespaces/default/configmaps/before')).status === 200;
+      ok = (await c.get('/readyz')).status === 200 && (await c.get('/livez')).status === 200 && (await c.get('/api/v1/namespaces/default/configmaps/before')).status === 200;
       if (!ok) await new Promise((r) => setTimeout(r, 250));
     }
     assert.ok(ok, 'the server recovered');
