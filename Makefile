@@ -45,5 +45,9 @@ test-unit: build
 test-integration: etcd build
 	node --test --test-concurrency=2 --enable-source-maps $(INTEGRATION_TESTS)
 
+# Prints throughput, latency and memory figures (loopback only, bounded); never asserts timings.
+bench: etcd build
+	node --enable-source-maps $(DIST)/hack/bench.js
+
 clean:
 	rm -rf $(OUT)
