@@ -1,6 +1,7 @@
 // Bad input of every sort gets a 4xx Status and changes nothing; never a 500.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { assertStatus } from './framework/assertions.js';
 import { startTestServer, type TestServer } from './framework/apiserver.js';
 
 const cm = (name: string, extra: Record<string, unknown> = {}) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { k: 'v' }, ...extra });
@@ -12,15 +13,6 @@ describe('errors are Status objects with the right codes', () => {
   });
   after(async () => t?.stop());
 
-  const assertStatus = (r: { status: number; body: any; text: string }, code: number, reason: string) => {
-    assert.equal(r.status, code, r.text);
-    assert.equal(r.body.kind, 'Status', r.text);
-    assert.equal(r.body.apiVersion, 'v1');
-    assert.equal(r.body.status, 'Failure');
-    assert.equal(r.body.code, code);
-    assert.equal(r.body.reason, reason);
-    assert.equal(typeof r.body.message, 'string');
-  };
 
   test('unknown paths, groups, versions, resources and sub-resources are 404', async () => {
     for (const p of ['/nothing', '/apis/nope.orch.io/v1/things', '/apis/apps/v9/statefulsets', '/api/v1/widgets', '/apis/apps/v1/namespaces/default/statefulsets/x/scale2', '/api/v1/namespaces/default/configmaps/x/status', '/apis/nope.orch.io']) {

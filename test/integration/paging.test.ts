@@ -2,19 +2,13 @@
 // the continue token is opaque and checked, remainingItemCount is there exactly when it should be.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { assertBadRequest } from './framework/assertions.js';
 import { startTestServer, type TestServer } from './framework/apiserver.js';
 import type { Client, Response } from './framework/client.js';
 
 const names = (items: any[]): string[] => items.map((i) => i.metadata.name);
 const pad = (i: number) => String(i).padStart(2, '0');
 
-function assertBadRequest(r: Response, what: string): void {
-  assert.equal(r.status, 400, `${what}: ${r.text}`);
-  assert.equal(r.body.kind, 'Status', what);
-  assert.equal(r.body.status, 'Failure', what);
-  assert.equal(r.body.reason, 'BadRequest', what);
-  assert.equal(r.body.code, 400, what);
-}
 
 describe('chunked lists', () => {
   let t: TestServer;

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Etcd3 } from 'etcd3';
+import { assertBadRequest } from './framework/assertions.js';
 import { startTestServer, type TestServer } from './framework/apiserver.js';
 import type { Client, Response } from './framework/client.js';
 
@@ -13,14 +14,6 @@ function summary(items: any[]): string[] {
   return items.map((i) => `${i.metadata.name}@${i.metadata.resourceVersion}:${JSON.stringify(i.data ?? {})}`);
 }
 
-function assertBadRequest(r: Response, what: string): void {
-  assert.equal(r.status, 400, `${what}: ${r.text}`);
-  assert.equal(r.body.kind, 'Status', what);
-  assert.equal(r.body.apiVersion, 'v1', what);
-  assert.equal(r.body.status, 'Failure', what);
-  assert.equal(r.body.reason, 'BadRequest', what);
-  assert.equal(r.body.code, 400, what);
-}
 
 function assertTooLarge(r: Response, what: string): void {
   assert.equal(r.status, 504, `${what}: ${r.text}`);

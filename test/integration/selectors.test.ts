@@ -3,6 +3,7 @@
 // and unsupported fields are 400; a label-selected watch sees objects enter and leave.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { assertBadRequest } from './framework/assertions.js';
 import { startTestServer, type TestServer } from './framework/apiserver.js';
 import type { Client, Response, WatchEvent, WatchStream } from './framework/client.js';
 
@@ -56,13 +57,6 @@ const malformedLabels = [
 const names = (r: Response): string[] => r.body.items.map((i: any) => i.metadata.name).sort();
 const q = (s: string) => encodeURIComponent(s);
 
-function assertBadRequest(r: Response, what: string): void {
-  assert.equal(r.status, 400, `${what}: ${r.text}`);
-  assert.equal(r.body.kind, 'Status', what);
-  assert.equal(r.body.status, 'Failure', what);
-  assert.equal(r.body.reason, 'BadRequest', what);
-  assert.equal(r.body.code, 400, what);
-}
 
 describe('label and field selectors', () => {
   let t: TestServer;
