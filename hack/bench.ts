@@ -1,14 +1,20 @@
 // `make bench`: prints throughput, latency and memory figures of a real API server on a real etcd
 // (loopback only, bounded in count and time). Figures, not assertions: compare runs by eye or CI log.
 import { performance } from 'node:perf_hooks';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { allGroupVersions } from '../api/index.js';
 import { ProtobufCodec } from '../pkg/runtime/protobuf/codec.js';
 import { Scheme } from '../pkg/runtime/scheme.js';
+import { Etcd3Storage } from '../pkg/storage/etcd3/store.js';
+import { jsonStorageCodec } from '../pkg/storage/json-codec.js';
+import { WatchHub } from '../pkg/storage/watch-hub.js';
 import { startTestServer } from '../test/integration/framework/apiserver.js';
+import { Client } from '../test/integration/framework/client.js';
 import { fixtures } from '../test/integration/fixtures.js';
 
 const N = Number(process.env.BENCH_OBJECTS ?? 2000);
 const WATCHERS = Number(process.env.BENCH_WATCHERS ?? 200);
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
 const CONCURRENCY = 16;
 
 function report(name: string, value: number, unit: string): void {
@@ -62,6 +68,62 @@ async function main(): Promise<void> {
     report(`one event delivered to ${WATCHERS} watchers`, performance.now() - start, 'ms');
     for (const w of watches) w.close();
 
+    // Many events to many watchers, from the first write until every watcher has every event. The
+    // watchers read in a worker thread, as clients elsewhere would, not in the server's event loop.
+    const reader = new Worker(new URL(import.meta.url), {
+      workerData: { url: c.baseUrl, ca: t.server.cert.cert, path: `${cms}?watch=true&resourceVersion=${(await c.get(`${cms}?limit=1`)).body.metadata.resourceVersion}` },
+    });
+    const fromReader = (type: string) => new Promise<void>((resolve, reject) => {
+      reader.on('message', (m: { type: string; error?: string }) => (m.type === 'error' ? reject(new Error(m.error)) : m.type === type && resolve()));
+      reader.once('error', reject);
+    });
+    await fromReader('ready');
+    const delivered = fromReader('done');
+    start = performance.now();
+    await inParallel(EVENTS, async (i) => {
+      const r = await c.post(cms, { metadata: { name: `fan-${i}` } });
+      if (r.status !== 201) throw new Error(r.text);
+    });
+    const writes = performance.now() - start;
+    await delivered;
+    report(`${EVENTS} events delivered to ${WATCHERS} watchers`, performance.now() - start, 'ms');
+    report(`  of which ${EVENTS} creates while they stream`, writes, 'ms');
+    await reader.terminate();
+
+    // The same fan-out below HTTP: an etcd watch per watcher (what every watch cost before the
+    // watch hub) against the hub's one etcd watch, on the server's etcd.
+    const etcd = new Etcd3Storage({ servers: [t.etcd.endpoint], prefix: '/registry', codec: jsonStorageCodec });
+    const hub = new WatchHub(etcd);
+    for (const [what, storage] of [['one etcd watch per watcher', etcd], ['one etcd watch, fanned out (WatchHub)', hub]] as const) {
+      const prefix = `/bench/${storage === hub ? 'hub' : 'direct'}/`;
+      const target = WATCHERS * EVENTS;
+      let received = 0;
+      let failed: Error | undefined;
+      let finished!: () => void;
+      const all = new Promise<void>((resolve) => (finished = resolve));
+      const handlers = {
+        event: () => {
+          if (++received === target) finished();
+        },
+        progress: () => undefined,
+        error: (e: Error) => {
+          failed = e;
+          finished();
+        },
+      };
+      const from = await etcd.currentRevision();
+      const ws = await Promise.all(Array.from({ length: WATCHERS }, () => storage.watch(prefix, { afterRevision: from, recursive: true }, handlers)));
+      start = performance.now();
+      await inParallel(EVENTS, async (i) => void (await etcd.create(`${prefix}ns/o-${i}`, { metadata: { name: `o-${i}`, namespace: 'ns' } })));
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([all, new Promise((resolve) => (timer = setTimeout(resolve, 120_000)))]);
+      clearTimeout(timer);
+      if (failed || received !== target) throw new Error(`${what}: ${received} of ${target} events delivered${failed ? `: ${failed.message}` : ''}`);
+      report(`storage: ${EVENTS} events to ${WATCHERS} watches, ${what}`, performance.now() - start, 'ms');
+      await Promise.all(ws.map((w) => w.stop()));
+    }
+    await hub.close();
+
     const scheme = new Scheme(allGroupVersions);
     const codec = new ProtobufCodec(scheme);
     const sts = scheme.resource('apps', 'v1', 'statefulsets')!;
@@ -84,7 +146,24 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e: unknown) => {
-  process.stderr.write(`bench failed: ${e instanceof Error ? e.stack : String(e)}\n`);
-  process.exit(1);
-});
+/** The watchers of the fan-out figure, in a worker thread: WATCHERS watches, each read until EVENTS events. */
+async function readWatches(opts: { url: string; ca: string; path: string }): Promise<void> {
+  const c = new Client(opts.url, opts.ca);
+  const watches = await Promise.all(Array.from({ length: WATCHERS }, () => c.watch(opts.path)));
+  parentPort!.postMessage({ type: 'ready' });
+  await Promise.all(watches.map(async (w) => {
+    for (let n = 0; n < EVENTS; n++) if (!(await w.next(60_000))) throw new Error(`a watch ended after ${n} of ${EVENTS} events`);
+  }));
+  parentPort!.postMessage({ type: 'done' });
+  for (const w of watches) w.close();
+}
+
+if (isMainThread) {
+  main().catch((e: unknown) => {
+    process.stderr.write(`bench failed: ${e instanceof Error ? e.stack : String(e)}\n`);
+    process.exit(1);
+  });
+} else {
+  readWatches(workerData as { url: string; ca: string; path: string }).catch((e: unknown) =>
+    parentPort!.postMessage({ type: 'error', error: e instanceof Error ? e.message : String(e) }));
+}

@@ -34,6 +34,8 @@ export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
 export interface StorageWatchEvent {
   type: WatchEventType;
+  /** The storage key of the changed object (what `watch` was given, plus the rest of the path). */
+  key: string;
   /** The object after the change; for DELETED, the last state before deletion at the deletion revision. */
   object: StoredObject;
   /** The object before the change (MODIFIED and DELETED). */

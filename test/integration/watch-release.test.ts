@@ -1,5 +1,6 @@
-// A client that disconnects releases every resource its watch held: etcd's own watcher gauge
-// returns to where it was.
+// Watches of one resource share one etcd watcher (ARCHITECTURE section 3), and a client that
+// disconnects releases every resource its watch held: etcd's own watcher gauge returns to where it
+// was once the last watch of a resource is gone.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestServer, type TestServer } from './framework/apiserver.js';
@@ -15,28 +16,82 @@ describe('watch resources', () => {
     const text = await (await fetch(`${t.etcd.endpoint}/metrics`)).text();
     return Number(/^etcd_debugging_mvcc_watcher_total (\d+)/m.exec(text)?.[1]);
   };
-
-  test('closing watches from the client side releases their etcd watchers', async () => {
-    const base = await etcdWatchers();
-    const streams = await Promise.all(Array.from({ length: 20 }, (_, i) =>
-      t.client.watch(`/api/v1/namespaces/default/configmaps?watch=true${i % 2 ? '&labelSelector=a%3Db' : ''}`)));
-    assert.ok((await etcdWatchers()) >= base + 20, 'each open watch holds an etcd watcher');
-    for (const s of streams) s.close();
-    const deadline = Date.now() + 10_000;
+  /** Polls the gauge until it reads `want` (or the deadline passes) and returns the last reading. */
+  const settle = async (want: number, ms = 10_000) => {
+    const deadline = Date.now() + ms;
     let now = await etcdWatchers();
-    while (now > base && Date.now() < deadline) {
+    while (now !== want && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 100));
       now = await etcdWatchers();
     }
-    assert.equal(now, base, 'every etcd watcher was released');
+    return now;
+  };
+
+  test('watches of a resource share one etcd watcher, held until the last of them closes', async () => {
+    const base = await etcdWatchers();
+    const streams = await Promise.all(Array.from({ length: 20 }, (_, i) =>
+      t.client.watch(`/api/v1/namespaces/default/configmaps?watch=true${i % 2 ? '&labelSelector=a%3Db' : ''}`)));
+    streams.push(await t.client.watch('/api/v1/namespaces/orch-system/configmaps?watch=true'));
+    streams.push(await t.client.watch('/api/v1/namespaces/default/configmaps/one?watch=true'));
+    streams.push(await t.client.watch('/api/v1/configmaps?watch=true'));
+    for (const s of streams) assert.equal(s.status, 200);
+    assert.equal(await etcdWatchers(), base + 1, '23 watches of configmaps (namespaces, selectors, one object, all) hold one etcd watcher');
+    const secrets = await t.client.watch('/api/v1/namespaces/default/secrets?watch=true');
+    assert.equal(await etcdWatchers(), base + 2, 'another resource has its own');
+
+    // Every open watch is served by it.
+    const created = await t.client.post('/api/v1/namespaces/default/configmaps', { metadata: { name: 'one', labels: { a: 'b' } } });
+    assert.equal(created.status, 201, created.text);
+    for (const [i, s] of streams.entries()) {
+      if (i === 20) continue; // orch-system
+      const e = await s.next(5000);
+      assert.equal(e?.type, 'ADDED', `watch ${i}`);
+      assert.equal(e!.object.metadata.name, 'one');
+    }
+
+    assert.equal((await t.client.delete('/api/v1/namespaces/default/configmaps/one')).status, 200);
+    secrets.close();
+    assert.equal(await settle(base + 1), base + 1, 'closing the only secrets watch releases its etcd watcher');
+    for (const s of streams.slice(1)) s.close();
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(await etcdWatchers(), base + 1, 'the shared etcd watcher stays while one watch is open');
+    streams[0]!.close();
+    assert.equal(await settle(base), base, 'every etcd watcher was released');
   });
 
   test('a watch that times out releases its etcd watcher too', async () => {
     const base = await etcdWatchers();
     const s = await t.client.watch('/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=1');
     assert.equal(await s.next(5000), undefined, 'ends at its timeout');
-    const deadline = Date.now() + 5000;
-    while ((await etcdWatchers()) > base && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    assert.equal(await etcdWatchers(), base);
+    assert.equal(await settle(base, 5000), base);
+  });
+
+  test('a watch from an older resourceVersion catches up on its own etcd watcher, then moves onto the shared one', async () => {
+    const cms = '/api/v1/namespaces/default/configmaps';
+    const first = await t.client.post(cms, { metadata: { name: 'old-1' } });
+    assert.equal(first.status, 201, first.text);
+    const from = first.body.metadata.resourceVersion;
+    const second = await t.client.post(cms, { metadata: { name: 'old-2' } });
+    assert.equal(second.status, 201, second.text);
+    const base = await etcdWatchers();
+    const live = await t.client.watch(`${cms}?watch=true&resourceVersion=${second.body.metadata.resourceVersion}`);
+    assert.equal(await etcdWatchers(), base + 1);
+    const behind = await t.client.watch(`${cms}?watch=true&resourceVersion=${from}`);
+    const replayed = await behind.next(5000);
+    assert.equal(replayed?.type, 'ADDED');
+    assert.equal(replayed!.object.metadata.name, 'old-2', 'history after its version');
+    // Once it has delivered what happened before the shared watch began (or etcd reports its
+    // progress, every second in tests), the older watch moves onto the shared one.
+    assert.equal(await settle(base + 1), base + 1, 'one etcd watcher again once the older watch caught up');
+    const third = await t.client.post(cms, { metadata: { name: 'old-3' } });
+    assert.equal(third.status, 201, third.text);
+    for (const s of [live, behind]) {
+      const e = await s.next(5000);
+      assert.equal(e?.object.metadata.name, 'old-3');
+      assert.equal(await s.next(300), undefined, 'once');
+    }
+    live.close();
+    behind.close();
+    assert.equal(await settle(base), base, 'released');
   });
 });

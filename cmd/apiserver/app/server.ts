@@ -22,6 +22,7 @@ import { compatibleKubernetes, orchVersion } from '../../../pkg/version/version.
 import type { Storage } from '../../../pkg/storage/interface.js';
 import { Etcd3Storage } from '../../../pkg/storage/etcd3/store.js';
 import { jsonStorageCodec } from '../../../pkg/storage/json-codec.js';
+import { WatchHub } from '../../../pkg/storage/watch-hub.js';
 import type { Store } from '../../../pkg/registry/generic/store.js';
 import type { APIServerOptions } from './options.js';
 
@@ -90,12 +91,14 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
       })();
   const scheme = new Scheme(applyRuntimeConfig(allGroupVersions, parseRuntimeConfig(opts.runtimeConfig)));
   const metrics = new APIServerMetrics();
-  const storage = new Etcd3Storage({
+  const etcd = new Etcd3Storage({
     servers: opts.etcdServers,
     prefix: opts.etcdPrefix,
     codec: jsonStorageCodec,
     observe: (operation, key, seconds) => metrics.etcdRequest(operation, key.split('/')[2] ?? '', seconds),
   });
+  // One etcd watch per resource, fanned out in process (ARCHITECTURE section 3).
+  const storage = new WatchHub(etcd);
   metrics.countObjectsWith(async () => {
     const counts = new Map<string, number>();
     for (const r of scheme.resources()) counts.set(r.group ? `${r.resource}.${r.group}` : r.resource, await storage.count(`/${r.group || 'core'}/${r.resource}/`));
@@ -112,7 +115,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
       name: 'start-storage-compaction',
       run: async () => {
         if (opts.etcdCompactionIntervalMs <= 0) return;
-        stopCompaction = storage.startCompaction(opts.etcdCompactionIntervalMs, {
+        stopCompaction = etcd.startCompaction(opts.etcdCompactionIntervalMs, {
           compacted: (revision) => logger.v(2).info('compacted etcd history', { revision }),
           failed: (err) => logger.warn('etcd compaction failed', { err: err instanceof Error ? err.message : String(err) }),
         });

@@ -60,6 +60,20 @@ const faultHandling = {
   watchBackoff: new ExponentialBackoff({ initialDelay: 100, maxDelay: 2000 }).next(),
 };
 
+/**
+ * Cancels a watcher that etcd cancelled (history compacted). etcd keeps such a watch until the
+ * client cancels it too, but the etcd3 client forgets the watcher first and then throws on the
+ * answer to that cancel, which breaks the gRPC stream every watch of the client shares. Putting the
+ * watcher back on the client's list lets the cancel complete; should the client's internals not
+ * look as expected, the watch is left for etcd to drop with the stream.
+ */
+function cancelCancelledWatcher(watcher: Watcher): Promise<void> {
+  const manager = (watcher as unknown as { manager?: { watchers?: unknown } }).manager;
+  if (!manager || !Array.isArray(manager.watchers)) return Promise.resolve();
+  if (!manager.watchers.includes(watcher)) manager.watchers.push(watcher);
+  return watcher.cancel();
+}
+
 /** Errors that mean etcd could not be reached or did not answer in time. */
 const unreachableErrors = new Set(['GRPCUnavailableError', 'GRPCDeadlineExceededError', 'GRPCCancelledError', 'ClientClosedError', 'BrokenCircuitError', 'TaskCancelledError']);
 
@@ -269,10 +283,13 @@ export class Etcd3Storage implements Storage {
     let stopped = false;
     let watcher: Watcher | undefined;
     let delivered = opts.afterRevision;
-    const fail = async (err: unknown) => {
+    let cancelling: Promise<void> | undefined;
+    const cancel = (byEtcd: boolean): Promise<void> =>
+      (cancelling ??= watcher ? (byEtcd ? cancelCancelledWatcher(watcher) : watcher.cancel()).catch(() => undefined) : Promise.resolve());
+    const fail = async (err: unknown, byEtcd = false) => {
       if (stopped) return;
       stopped = true;
-      void watcher?.cancel().catch(() => undefined);
+      void cancel(byEtcd);
       // etcd cancels a watch on compacted history with an empty reason; a read at the revision
       // the watch needed tells whether that is what happened.
       if (String((err as Error)?.message).startsWith('Watcher canceled')) {
@@ -297,12 +314,13 @@ export class Etcd3Storage implements Storage {
           if (ev.type === 'Delete') {
             if (!ev.prev_kv) continue; // the previous value was compacted away; nothing to report
             const prev = this.decode(ev.prev_kv, evKey);
-            handlers.event({ type: 'DELETED', object: { ...prev, metadata: { ...prev.metadata, resourceVersion: String(revision) } }, prevObject: prev, revision });
+            handlers.event({ type: 'DELETED', key: evKey, object: { ...prev, metadata: { ...prev.metadata, resourceVersion: String(revision) } }, prevObject: prev, revision });
           } else {
             const obj = this.decode(ev.kv, evKey);
             const created = ev.kv.create_revision === ev.kv.mod_revision;
             handlers.event({
               type: created ? 'ADDED' : 'MODIFIED',
+              key: evKey,
               object: obj,
               ...(ev.prev_kv && !created ? { prevObject: this.decode(ev.prev_kv, evKey) } : {}),
               revision,
@@ -317,7 +335,7 @@ export class Etcd3Storage implements Storage {
         void fail(e);
       }
     });
-    watcher.on('error', (e: unknown) => void fail(e));
+    watcher.on('error', (e: unknown) => void fail(e, true));
     await new Promise<void>((resolve, reject) => {
       watcher!.once('connected', () => resolve());
       watcher!.once('error', reject);
@@ -325,7 +343,7 @@ export class Etcd3Storage implements Storage {
     return {
       stop: async () => {
         stopped = true;
-        await watcher?.cancel().catch(() => undefined);
+        await cancel(false);
       },
     };
   }
