@@ -91,13 +91,9 @@ export const newUnsupportedMediaType = (contentType: string, accepted: string[])
 
 export const newRequestEntityTooLarge = (message: string) => new StatusError(413, 'RequestEntityTooLarge', message);
 
-export const newGone = (message: string) => new StatusError(410, 'Gone', message);
 
 export const newResourceExpired = (message: string) => new StatusError(410, 'Expired', message);
 
-export const newTimeout = (message: string, retryAfterSeconds?: number) =>
-  new StatusError(504, 'Timeout', message, retryAfterSeconds !== undefined ? { retryAfterSeconds } : undefined,
-    retryAfterSeconds !== undefined ? { 'Retry-After': String(retryAfterSeconds) } : {});
 
 export const newTooLargeResourceVersion = (requested: number, current: number, retryAfterSeconds: number) =>
   new StatusError(504, 'Timeout', `Too large resource version: ${requested}, current: ${current}`,

@@ -6,7 +6,6 @@ const dns1123LabelRe = new RegExp(`^${dns1123LabelFmt}$`);
 const dns1123SubdomainRe = new RegExp(`^${dns1123LabelFmt}(\\.${dns1123LabelFmt})*$`);
 const qualifiedNameRe = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const labelValueRe = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
-const cIdentifierRe = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export const DNS1123LabelMaxLength = 63;
 export const DNS1123SubdomainMaxLength = 253;
@@ -89,12 +88,6 @@ export function isPathSegmentName(value: string): string[] {
   return errs;
 }
 
-/** A C identifier such as an environment variable name in some contexts. */
-export function isCIdentifier(value: string): string[] {
-  return cIdentifierRe.test(value)
-    ? []
-    : ["a valid C identifier must start with alphabetic character or '_', followed by a string of alphanumeric characters or '_' (e.g. 'my_name',  or 'MY_NAME',  or 'MyName', regex used for validation is '[A-Za-z_][A-Za-z0-9_]*')"];
-}
 
 /** A TCP/UDP port number, 1-65535. */
 export function isValidPortNum(port: number): string[] {
