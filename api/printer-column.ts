@@ -2,6 +2,7 @@
 // kind in its register.ts. The shared columns (Name, Age, the default Name + Created At) and the cell
 // formats several kinds use (human durations, label selectors) live here so every kind prints them
 // the way upstream's printers do.
+import { formatTime } from './meta/v1/primitives.js';
 import type { LabelSelector } from './meta/v1/types.js';
 
 /** OpenAPI type of a column's cells. */
@@ -69,7 +70,7 @@ export const defaultPrinterColumns: readonly PrinterColumn[] = [
 export function rfc3339(timestamp: string | undefined): string {
   const t = timestamp === undefined ? Number.NaN : Date.parse(timestamp);
   if (Number.isNaN(t)) return '0001-01-01T00:00:00Z';
-  return new Date(t).toISOString().replace(/\.\d+Z$/, 'Z');
+  return formatTime(new Date(t));
 }
 
 /** The time elapsed from `timestamp` to `now` as a human duration; `<unknown>` when unset. */

@@ -39,7 +39,7 @@ export type APIHandler = (req: Request, res: Response, info: RequestInfo) => Pro
 
 export function newAPIHandler(cfg: APIHandlerConfig): APIHandler {
   return async (req, res, info) => {
-    const query = Query.fromUrl(req.originalUrl);
+    const query = new Query(info.query);
     const negotiate = (formats: readonly MediaFormat[], conversions: readonly Conversion[]) => {
       const out = new ResponseWriter(res, negotiateOutput(req.headers.accept, { formats, conversions }), query.pretty(), cfg.protobuf, includeObject(query));
       setStatusWriter(res, (code, status) => out.status(code, status));

@@ -30,7 +30,8 @@ const notFound = () => new StatusError(404, 'NotFound', 'the server could not fi
 /** Express middleware answering /openapi/v2 and /openapi/v3[/...]; other paths pass through. */
 export function openAPIHandler(docs: OpenAPIDocs) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    const path = new URL(req.originalUrl, 'https://localhost').pathname.replace(/\/+$/, '');
+    const url = new URL(req.originalUrl, 'https://localhost');
+    const path = url.pathname.replace(/\/+$/, '');
     if (path !== '/openapi/v2' && path !== '/openapi/v3' && !path.startsWith('/openapi/v3/')) {
       next();
       return;
@@ -46,7 +47,7 @@ export function openAPIHandler(docs: OpenAPIDocs) {
       else {
         const doc = docs.v3.get(path.slice('/openapi/v3/'.length));
         if (!doc) throw notFound();
-        const hash = new URL(req.originalUrl, 'https://localhost').searchParams.get('hash');
+        const hash = url.searchParams.get('hash');
         if (hash !== null && hash !== doc.hash) {
           // A stale hash: send the client to the current document rather than caching it under an old URL.
           res.redirect(301, `${path}?hash=${doc.hash}`);

@@ -4,10 +4,6 @@ import { newBadRequest } from '../runtime/errors.js';
 export class Query {
   constructor(private readonly params: URLSearchParams) {}
 
-  static fromUrl(url: string): Query {
-    return new Query(new URL(url, 'https://localhost').searchParams);
-  }
-
   /** The first value of a parameter, or undefined. */
   str(name: string): string | undefined {
     return this.params.get(name) ?? undefined;

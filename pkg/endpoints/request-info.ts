@@ -15,17 +15,21 @@ export interface RequestInfo {
   name: string;
   /** Path segments after the version. */
   parts: string[];
+  /** The query parameters, parsed once for every layer that reads them. */
+  query: URLSearchParams;
 }
 
 /** Sub-resources of a namespace, which keep `namespaces/{name}/<sub>` from reading as a namespaced path. */
 const namespaceSubresources = new Set(['status', 'finalize']);
 
-/** Parses the path and method of a request; `watch` is the value of the watch query parameter. */
-export function parseRequestInfo(method: string, rawPath: string, watch: string | undefined): RequestInfo {
-  const path = rawPath.split('?')[0]!;
+/** Parses the method and URL (path and query) of a request. */
+export function parseRequestInfo(method: string, rawURL: string): RequestInfo {
+  const path = rawURL.split('?')[0]!;
+  const query = new URL(rawURL, 'https://localhost').searchParams;
+  const watch = query.get('watch') ?? undefined;
   const info: RequestInfo = {
     isResourceRequest: false, path, verb: method.toLowerCase(), apiPrefix: '', apiGroup: '', apiVersion: '',
-    namespace: '', resource: '', subresource: '', name: '', parts: [],
+    namespace: '', resource: '', subresource: '', name: '', parts: [], query,
   };
   let segs = path.split('/').filter((s) => s !== '');
   let decoded: string[];

@@ -1,3 +1,4 @@
+import { seededRandom } from '../util/seeded-random.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyStrategicMergePatch, StrategicMergePatchError } from './strategic-merge-patch.js';
@@ -565,17 +566,6 @@ test('absurdly deep nesting is refused, not a crash', () => {
 
 // ---- fuzzing --------------------------------------------------------------------------------------
 
-/** mulberry32: a small seeded generator, so a failure can be replayed. */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const fieldKeys = [
   'metadata', 'spec', 'status', 'template', 'containers', 'initContainers', 'env', 'ports', 'volumeMounts', 'volumes',
@@ -594,7 +584,7 @@ const scalars: unknown[] = [
 ];
 
 function generator(seed: number, options: { directives: boolean; objectsInLists: boolean }) {
-  const rnd = random(seed);
+  const rnd = seededRandom(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)] as T;
   const value = (depth: number): unknown => {
     const r = rnd();

@@ -10,8 +10,7 @@ export function requestInfoOf(res: Response): RequestInfo {
 
 /** Reads verb, group, version, resource, namespace, name and sub-resource off the request. */
 export function withRequestInfo(req: Request, res: Response, next: NextFunction): void {
-  const watch = new URL(req.originalUrl, 'https://localhost').searchParams.get('watch') ?? undefined;
-  res.locals.requestInfo = parseRequestInfo(req.method, req.originalUrl, watch);
+  res.locals.requestInfo = parseRequestInfo(req.method, req.originalUrl);
   next();
 }
 

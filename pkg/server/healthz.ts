@@ -1,6 +1,7 @@
 // /healthz, /livez and /readyz: named checks, `?verbose`, `?exclude=<check>` and
 // `/<endpoint>/<check>`, answered with the plain-text shape upstream uses.
 import type { Request, Response } from 'express';
+import { requestInfoOf } from './filters.js';
 
 export interface HealthCheck {
   name: string;
@@ -18,9 +19,9 @@ async function run(c: HealthCheck): Promise<string | undefined> {
 
 /** Serves one health endpoint (`healthz`, `livez` or `readyz`) over the given checks. */
 export function healthHandler(endpoint: string, checks: () => HealthCheck[]) {
-  return async (req: Request, res: Response): Promise<void> => {
-    const url = new URL(req.originalUrl, 'https://localhost');
-    const sub = url.pathname.replace(/\/+$/, '').split('/').slice(2).join('/');
+  return async (_req: Request, res: Response): Promise<void> => {
+    const { path, query } = requestInfoOf(res);
+    const sub = path.replace(/\/+$/, '').split('/').slice(2).join('/');
     const all = checks();
     res.setHeader('Content-Type', 'text/plain; charset=utf-8');
     res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -36,8 +37,8 @@ export function healthHandler(endpoint: string, checks: () => HealthCheck[]) {
       else res.status(500).end(`internal server error: ${err}\n`);
       return;
     }
-    const excluded = new Set(url.searchParams.getAll('exclude'));
-    const verbose = url.searchParams.has('verbose');
+    const excluded = new Set(query.getAll('exclude'));
+    const verbose = query.has('verbose');
     const results = await Promise.all(all.map(async (c) => ({ name: c.name, err: excluded.has(c.name) ? undefined : await run(c) })));
     const lines: string[] = [];
     let failed = false;

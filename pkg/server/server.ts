@@ -109,7 +109,7 @@ export class APIServer {
         if (!longRunning) this.inflight--;
         untrack?.();
         if (info.path === '/metrics' || info.path.startsWith('/livez') || info.path.startsWith('/readyz') || info.path.startsWith('/healthz')) return;
-        const dryRun = new URL(req.originalUrl, 'https://localhost').searchParams.getAll('dryRun').includes('All');
+        const dryRun = info.query.getAll('dryRun').includes('All');
         cfg.metrics.request(requestLabels(req.method, info), dryRun, res.statusCode, Number(process.hrtime.bigint() - started) / 1e9);
       };
       res.on('finish', finish);

@@ -1,6 +1,11 @@
 // Scalar shapes with a wire format of their own: timestamps, int-or-string, quantities.
 import { Type, type SchemaOptions } from '@sinclair/typebox';
 
+/** A metav1.Time value: RFC 3339 in UTC with whole seconds, e.g. 2026-01-02T03:04:05Z. */
+export function formatTime(d: Date): string {
+  return d.toISOString().replace(/\.\d+Z$/, 'Z');
+}
+
 /** RFC 3339 timestamp with second precision (metav1.Time). */
 export const Time = Type.String({ format: 'date-time', 'x-orch-type': 'io.orch.apimachinery.pkg.apis.meta.v1.Time' });
 

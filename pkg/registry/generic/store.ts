@@ -1,6 +1,7 @@
 // The generic registry store: the REST semantics of every resource (create, get, list, update,
 // delete, deletecollection, watch) on top of the storage interface, shaped by a Strategy.
 import { randomUUID, randomInt } from 'node:crypto';
+import { formatTime } from '../../../api/meta/v1/primitives.js';
 import type { DeleteOptions, ListMeta } from '../../../api/meta/v1/types.js';
 import {
   newAlreadyExists,
@@ -279,7 +280,7 @@ export class Store {
         [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }]);
     }
     meta.uid = randomUUID();
-    meta.creationTimestamp = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    meta.creationTimestamp = formatTime(new Date());
     delete meta.deletionTimestamp;
     delete meta.deletionGracePeriodSeconds;
     delete meta.selfLink;
@@ -388,7 +389,7 @@ export class Store {
       else delete obj.metadata.finalizers;
       if (!this.strategy.hasPendingFinalizers(obj)) return null;
       if (!obj.metadata.deletionTimestamp) {
-        obj.metadata.deletionTimestamp = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+        obj.metadata.deletionTimestamp = formatTime(new Date());
         obj.metadata.deletionGracePeriodSeconds = 0;
       }
       this.strategy.prepareForDeletion(obj);

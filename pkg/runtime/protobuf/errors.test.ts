@@ -1,4 +1,5 @@
 // Bad input never escapes as anything but ProtobufDecodeError (answered with 400 by the caller).
+import { seededRandom } from '../../util/seeded-random.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import protobuf from 'protobufjs';
@@ -19,17 +20,6 @@ function infoOf(kind: string): ResourceInfo {
   return info;
 }
 
-/** A small deterministic PRNG (mulberry32), so failures reproduce. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Decodes and reports the outcome: 'ok', or the ProtobufDecodeError; any other exception fails the test. */
 function attempt(info: ResourceInfo, bytes: Buffer): 'ok' | ProtobufDecodeError {
@@ -123,7 +113,7 @@ test('type meta of another kind or version is rejected; empty type meta takes th
 });
 
 test('fuzz: random bytes, with and without the prefix, only ever raise ProtobufDecodeError', () => {
-  const rnd = random(20260101);
+  const rnd = seededRandom(20260101);
   const infos = scheme.resources();
   for (let i = 0; i < 3000; i++) {
     const len = Math.floor(rnd() * 200);
@@ -137,7 +127,7 @@ test('fuzz: random bytes, with and without the prefix, only ever raise ProtobufD
 });
 
 test('fuzz: mutated valid encodings of every kind only ever raise ProtobufDecodeError', () => {
-  const rnd = random(7);
+  const rnd = seededRandom(7);
   for (const [kind, obj] of Object.entries(objectsByKind())) {
     const info = infoOf(kind);
     const good = codec.encodeObject(info, obj);
