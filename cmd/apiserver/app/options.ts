@@ -24,6 +24,8 @@ export interface APIServerOptions {
   livezGracePeriodMs: number;
   /** Milliseconds the server keeps serving after SIGTERM while readyz fails. */
   shutdownDelayMs: number;
+  /** The platform's domain (--api-domain): group names, media types, annotation keys and finalizers derive from it. */
+  apiDomain: string;
 }
 
 /** Parses argv; prints help or an error and exits on bad flags, as a CLI should. */
@@ -46,6 +48,7 @@ export function parseOptions(argv: string[]): APIServerOptions {
     .option('livez-grace-period', { type: 'string', default: '0s', describe: 'This option represents the maximum amount of time it should take for apiserver to complete its startup sequence and become live. From apiserver\'s start time to when this amount of time has elapsed, /livez will assume that unfinished post-start hooks will complete successfully and therefore return true.', group: 'Generic:' })
     .option('shutdown-delay-duration', { type: 'string', default: '0s', describe: 'Time to delay the termination. During that time the server keeps serving requests normally. The endpoints /healthz and /livez will return success, but /readyz immediately returns failure. Graceful termination starts after this delay has elapsed. This can be used to allow load balancer to stop sending traffic to this server.', group: 'Generic:' })
     .option('runtime-config', { type: 'string', default: '', describe: "A set of key=value pairs that enable or disable built-in APIs: api/all, api/ga, api/beta, api/alpha, <group>/<version> (the core group as v1) and <group>/<version>/<resource>, each =true or =false (a missing value means true). Alpha and beta versions are off unless enabled.", group: 'API enablement:' })
+    .option('api-domain', { type: 'string', default: 'orch.io', describe: 'The platform domain every API group name (rbac.authorization.<domain>, storage.<domain>, ...), the protobuf media type, annotation keys, finalizers and label prefixes are derived from. With k8s.io the server speaks upstream Kubernetes names (application/vnd.kubernetes.protobuf, kubernetes.io/ keys).', group: 'API enablement:' })
     .option('v', { type: 'number', default: 0, describe: 'Number for the log level verbosity.', group: 'Logging:' })
     .strictOptions()
     .help('help')
@@ -82,6 +85,7 @@ export function parseOptions(argv: string[]): APIServerOptions {
     runtimeConfig: parsed['runtime-config'],
     livezGracePeriodMs: duration('livez-grace-period'),
     shutdownDelayMs: duration('shutdown-delay-duration'),
+    apiDomain: parsed['api-domain'],
   };
   return opts;
 }

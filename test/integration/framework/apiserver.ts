@@ -36,6 +36,7 @@ export function testOptions(etcd: TestEtcd, certDir: string, overrides: Partial<
     runtimeConfig: '',
     livezGracePeriodMs: 0,
     shutdownDelayMs: 0,
+    apiDomain: 'orch.io',
     ...overrides,
   };
 }
