@@ -1,4 +1,5 @@
-// Every group/version the server can serve, in discovery order.
+// Every group/version the server can serve, in discovery order, named in the platform's domain.
+import { defaultApiDomain, type ApiDomain } from './domain.js';
 import type { GroupVersionRegistration } from './registration.js';
 import { appsV1 } from './apps/v1/register.js';
 import { coreV1 } from './core/v1/register.js';
@@ -7,4 +8,10 @@ import { policyV1 } from './policy/v1/register.js';
 import { rbacV1 } from './rbac/v1/register.js';
 import { storageV1 } from './storage/v1/register.js';
 
-export const allGroupVersions: GroupVersionRegistration[] = [coreV1, appsV1, rbacV1, storageV1, networkingV1, policyV1];
+/** The registrations of every group/version, with group names in `domain`. */
+export function groupVersions(domain: ApiDomain): GroupVersionRegistration[] {
+  return [coreV1(domain), appsV1, rbacV1(domain), storageV1(domain), networkingV1(domain), policyV1];
+}
+
+/** The registrations in the default domain (orch.io). */
+export const allGroupVersions: GroupVersionRegistration[] = groupVersions(defaultApiDomain);

@@ -41,7 +41,8 @@ export function newAPIHandler(cfg: APIHandlerConfig): APIHandler {
   return async (req, res, info) => {
     const query = new Query(info.query);
     const negotiate = (formats: readonly MediaFormat[], conversions: readonly Conversion[]) => {
-      const out = new ResponseWriter(res, negotiateOutput(req.headers.accept, { formats, conversions }), query.pretty(), cfg.protobuf, includeObject(query));
+      const domain = cfg.scheme.domain;
+      const out = new ResponseWriter(res, negotiateOutput(req.headers.accept, { formats, conversions, domain }), query.pretty(), cfg.protobuf, domain, includeObject(query));
       setStatusWriter(res, (code, status) => out.status(code, status));
       return out;
     };

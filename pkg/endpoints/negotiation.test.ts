@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { negotiateOutput, parseAccept } from './negotiation.js';
+import { apiDomain } from '../../api/domain.js';
+import { bodyFormat, negotiateOutput, parseAccept } from './negotiation.js';
 
 const resource = { formats: ['json', 'yaml', 'protobuf'] as const, conversions: ['Table', 'PartialObjectMetadata', 'PartialObjectMetadataList'] as const };
 const discovery = { formats: ['json', 'yaml'] as const, conversions: [] as const };
@@ -8,9 +9,20 @@ const discovery = { formats: ['json', 'yaml'] as const, conversions: [] as const
 test('q-values order the offers; ties keep the client order', () => {
   assert.deepEqual(parseAccept('a/b;q=0.5, c/d, e/f;q=0').map((r) => `${r.type}/${r.subtype}`), ['c/d', 'a/b']);
   assert.deepEqual(negotiateOutput('application/yaml;q=0.4, application/json;q=0.9', resource), { format: 'json' });
-  assert.deepEqual(negotiateOutput('application/vnd.orch.protobuf, application/json', resource), { format: 'protobuf' });
+  assert.deepEqual(negotiateOutput('application/vnd.orch.protobuf, application/json', resource), { format: 'protobuf', mediaType: 'application/vnd.orch.protobuf' });
   assert.deepEqual(negotiateOutput('*/*', resource), { format: 'json' });
   assert.deepEqual(negotiateOutput(undefined, resource), { format: 'json' });
+});
+
+test('upstream\'s protobuf type is served whatever the domain, and answered in the type asked for', () => {
+  assert.deepEqual(negotiateOutput('application/vnd.kubernetes.protobuf, */*', resource), { format: 'protobuf', mediaType: 'application/vnd.kubernetes.protobuf' });
+  const k8s = { ...resource, domain: apiDomain('k8s.io') };
+  assert.deepEqual(negotiateOutput('application/vnd.kubernetes.protobuf', k8s), { format: 'protobuf', mediaType: 'application/vnd.kubernetes.protobuf' });
+  assert.throws(() => negotiateOutput('application/vnd.orch.protobuf', k8s), (e: { code?: number }) => e.code === 406);
+  assert.deepEqual(negotiateOutput('application/json;as=Table;g=meta.k8s.io;v=v1', k8s), { format: 'json', as: 'Table', group: 'meta.k8s.io' });
+  assert.equal(bodyFormat('application/vnd.kubernetes.protobuf'), 'protobuf');
+  assert.equal(bodyFormat('application/vnd.kubernetes.protobuf', apiDomain('k8s.io')), 'protobuf');
+  assert.throws(() => bodyFormat('application/vnd.orch.protobuf', apiDomain('k8s.io')), (e: { code?: number }) => e.code === 415);
 });
 
 test('a Table is served only for our group and version, and falls back down the list', () => {

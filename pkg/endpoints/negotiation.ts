@@ -1,5 +1,6 @@
 // Media types of request bodies and responses: Accept with q-values and fall-back lists,
-// conversions (`as=Table;g=meta.orch.io;v=v1`), and Content-Type of bodies.
+// conversions (`as=Table;g=meta.<domain>;v=v1`), and Content-Type of bodies.
+import { defaultApiDomain, upstreamProtobufMediaType, type ApiDomain } from '../../api/domain.js';
 import { newNotAcceptable, newUnsupportedMediaType } from '../runtime/errors.js';
 import type { BodyFormat } from '../runtime/decoder.js';
 
@@ -12,6 +13,8 @@ export interface OutputTarget {
   as?: Conversion;
   /** The group the conversion was asked in (ours, or upstream's alias), for the answer's apiVersion. */
   group?: string;
+  /** For protobuf: the media type the client named (ours or upstream's), which the answer is labelled with. */
+  mediaType?: string;
 }
 
 interface MediaRange {
@@ -21,9 +24,18 @@ interface MediaRange {
   q: number;
 }
 
-export const protobufMediaType = 'application/vnd.orch.protobuf';
-/** Our conversion group; stock kubectl asks for upstream's, which is served as an alias. */
-const conversionGroups = ['meta.orch.io', 'meta.k8s.io'];
+/**
+ * The protobuf media types served: the domain's own, and upstream's, which stock kubectl and
+ * client-go send whatever the server's domain.
+ */
+export function protobufMediaTypes(domain: ApiDomain): string[] {
+  return [...new Set([domain.protobufMediaType, upstreamProtobufMediaType])];
+}
+
+/** Conversion groups: the domain's meta group, and upstream's meta.k8s.io that stock kubectl asks in. */
+function conversionGroups(domain: ApiDomain): string[] {
+  return [...new Set([domain.metaGroup, 'meta.k8s.io'])];
+}
 
 /** Parses an Accept header into media ranges, best first (ties keep the client's order). */
 export function parseAccept(header: string): MediaRange[] {
@@ -45,34 +57,50 @@ export function parseAccept(header: string): MediaRange[] {
   return ranges.filter((r) => r.q > 0).sort((a, b) => b.q - a.q);
 }
 
-const formats: { type: string; subtype: string; format: MediaFormat }[] = [
-  { type: 'application', subtype: 'json', format: 'json' },
-  { type: 'application', subtype: 'yaml', format: 'yaml' },
-  { type: 'application', subtype: 'vnd.orch.protobuf', format: 'protobuf' },
-];
+interface ServedType {
+  type: string;
+  subtype: string;
+  format: MediaFormat;
+}
+
+/** The served media types in order of preference for wildcards: JSON, YAML, then protobuf. */
+function servedTypes(domain: ApiDomain): ServedType[] {
+  return [
+    { type: 'application', subtype: 'json', format: 'json' },
+    { type: 'application', subtype: 'yaml', format: 'yaml' },
+    ...protobufMediaTypes(domain).map((t): ServedType => ({ type: 'application', subtype: t.slice('application/'.length), format: 'protobuf' })),
+  ];
+}
 
 export interface NegotiationOptions {
   /** Formats the endpoint can write (discovery documents have no protobuf form here). */
   formats: readonly MediaFormat[];
   /** Conversions the endpoint serves (resource get, list and watch serve Table and metadata). */
   conversions: readonly Conversion[];
+  /** The platform domain, which names our protobuf type and meta group; orch.io when absent. */
+  domain?: ApiDomain;
 }
 
 /** Picks the response's format and conversion from an Accept header; 406 when nothing offered is served. */
 export function negotiateOutput(accept: string | undefined, opts: NegotiationOptions): OutputTarget {
   if (!accept || accept.trim() === '') return { format: 'json' };
+  const domain = opts.domain ?? defaultApiDomain;
+  const formats = servedTypes(domain);
+  const groups = conversionGroups(domain);
   for (const r of parseAccept(accept)) {
     const as = r.params.as;
     if (as !== undefined) {
       // A conversion counts only when the client names our group and version, as upstream requires.
-      if (!conversionGroups.includes(r.params.g ?? '') || r.params.v !== 'v1') continue;
+      if (!groups.includes(r.params.g ?? '') || r.params.v !== 'v1') continue;
       if (!opts.conversions.some((c) => c === as)) continue;
     }
     for (const f of formats) {
       if (!opts.formats.includes(f.format)) continue;
       if ((r.type === '*' || r.type === f.type) && (r.subtype === '*' || r.subtype === f.subtype)) {
         if (as === 'Table' && f.format === 'protobuf') continue; // Tables are served as JSON or YAML
-        return as ? { format: f.format, as: as as Conversion, group: r.params.g! } : { format: f.format };
+        const target: OutputTarget = as ? { format: f.format, as: as as Conversion, group: r.params.g! } : { format: f.format };
+        if (f.format === 'protobuf') target.mediaType = `${f.type}/${f.subtype}`;
+        return target;
       }
     }
   }
@@ -84,11 +112,11 @@ export type PatchType = 'json' | 'merge' | 'strategic';
 
 export type ObjectBodyFormat = BodyFormat | 'protobuf';
 
-const bodyTypes: Record<string, ObjectBodyFormat> = {
-  'application/json': 'json',
-  'application/yaml': 'yaml',
-  [protobufMediaType]: 'protobuf',
-};
+function bodyTypes(domain: ApiDomain): Record<string, ObjectBodyFormat> {
+  const types: Record<string, ObjectBodyFormat> = { 'application/json': 'json', 'application/yaml': 'yaml' };
+  for (const t of protobufMediaTypes(domain)) types[t] = 'protobuf';
+  return types;
+}
 
 const patchTypes: Record<string, PatchType> = {
   'application/json-patch+json': 'json',
@@ -101,11 +129,12 @@ function mediaType(contentType: string | undefined): string {
 }
 
 /** The format of a create/update body by its Content-Type (JSON when none is given); 415 otherwise. */
-export function bodyFormat(contentType: string | undefined): ObjectBodyFormat {
+export function bodyFormat(contentType: string | undefined, domain: ApiDomain = defaultApiDomain): ObjectBodyFormat {
   const mt = mediaType(contentType);
   if (mt === '') return 'json';
-  const f = bodyTypes[mt];
-  if (!f) throw newUnsupportedMediaType(mt, Object.keys(bodyTypes));
+  const types = bodyTypes(domain);
+  const f = types[mt];
+  if (!f) throw newUnsupportedMediaType(mt, Object.keys(types));
   return f;
 }
 

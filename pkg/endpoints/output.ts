@@ -5,8 +5,8 @@ import { stringify as toYAML } from 'yaml';
 import type { ListMeta, ObjectWithMeta, Status } from '../../api/meta/v1/types.js';
 import { toTable, type IncludeObject } from '../registry/table.js';
 import type { ResourceInfo } from '../runtime/scheme.js';
+import type { ApiDomain } from '../../api/domain.js';
 import type { Conversion, MediaFormat, OutputTarget } from './negotiation.js';
-import { protobufMediaType } from './negotiation.js';
 
 /** The protobuf side of the output (pkg/runtime/protobuf implements it). */
 export interface ProtobufEncoder {
@@ -40,16 +40,22 @@ export class ResponseWriter {
     readonly target: OutputTarget,
     private readonly pretty: boolean,
     private readonly protobuf: ProtobufEncoder,
+    private readonly domain: ApiDomain,
     private readonly includeObject: IncludeObject = 'Metadata',
   ) {}
 
   /** apiVersion of converted answers: the conversion group the client asked in. */
   private get metaAPIVersion(): string {
-    return `${this.target.group ?? 'meta.orch.io'}/v1`;
+    return `${this.target.group ?? this.domain.metaGroup}/v1`;
+  }
+
+  /** The protobuf type answers are labelled with: the one the client asked for. */
+  private get protobufMediaType(): string {
+    return this.target.mediaType ?? this.domain.protobufMediaType;
   }
 
   private table(info: ResourceInfo, objs: ObjectWithMeta[], listMeta: ListMeta, withColumnDefinitions = true) {
-    return { ...toTable(info, objs, { includeObject: this.includeObject, listMeta, withColumnDefinitions }), apiVersion: this.metaAPIVersion };
+    return toTable(info, objs, { includeObject: this.includeObject, listMeta, withColumnDefinitions, apiVersion: this.metaAPIVersion });
   }
 
   private send(code: number, body: string | Buffer, contentType: string): void {
@@ -76,7 +82,7 @@ export class ResponseWriter {
       case 'PartialObjectMetadata':
         return this.sendDocument(code, partial(obj, this.metaAPIVersion));
     }
-    if (this.target.format === 'protobuf') return this.send(code, this.protobuf.encodeObject(info, obj), protobufMediaType);
+    if (this.target.format === 'protobuf') return this.send(code, this.protobuf.encodeObject(info, obj), this.protobufMediaType);
     this.sendDocument(code, obj);
   }
 
@@ -88,13 +94,13 @@ export class ResponseWriter {
       case 'PartialObjectMetadataList':
         return this.sendDocument(code, { kind: 'PartialObjectMetadataList', apiVersion: this.metaAPIVersion, metadata: list.metadata, items: list.items.map((o) => partial(o, this.metaAPIVersion)) });
     }
-    if (this.target.format === 'protobuf') return this.send(code, this.protobuf.encodeList(info, list), protobufMediaType);
+    if (this.target.format === 'protobuf') return this.send(code, this.protobuf.encodeList(info, list), this.protobufMediaType);
     this.sendDocument(code, list);
   }
 
   /** A Status (success or failure). */
   status(code: number, status: Status): void {
-    if (this.target.format === 'protobuf') return this.send(code, this.protobuf.encodeStatus(status), protobufMediaType);
+    if (this.target.format === 'protobuf') return this.send(code, this.protobuf.encodeStatus(status), this.protobufMediaType);
     this.sendDocument(code, status);
   }
 
@@ -102,7 +108,7 @@ export class ResponseWriter {
   watchEncoder(info: ResourceInfo): { contentType: string; encode(type: string, obj: Record<string, unknown>): string | Buffer } {
     const conversion: Conversion | undefined = this.target.as;
     if (this.target.format === 'protobuf') {
-      return { contentType: `${protobufMediaType};stream=watch`, encode: (type, obj) => this.protobuf.encodeWatchFrame(info, type, obj) };
+      return { contentType: `${this.protobufMediaType};stream=watch`, encode: (type, obj) => this.protobuf.encodeWatchFrame(info, type, obj) };
     }
     let first = true;
     const convert = (type: string, obj: Record<string, unknown>): unknown => {

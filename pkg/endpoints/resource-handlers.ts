@@ -15,7 +15,7 @@ import type { ResourceInfo } from '../runtime/scheme.js';
 import type { SchemaValidator } from '../runtime/schema-validator.js';
 import type { ListParams, Store } from '../registry/generic/store.js';
 import type { StoredObject } from '../storage/interface.js';
-import { bodyFormat, patchType, protobufMediaType, type PatchType } from './negotiation.js';
+import { bodyFormat, patchType, type PatchType } from './negotiation.js';
 import { Query } from './query.js';
 import type { RequestInfo } from './request-info.js';
 import { addWarnings } from './responses.js';
@@ -51,7 +51,7 @@ function decodeObject(ctx: HandlerContext, r: ResourceRequest): StoredObject {
   const level = r.query.fieldValidation();
   const raw = body(r.req);
   if (raw.length === 0) throw newBadRequest('the request body is empty: an object is required');
-  const format = bodyFormat(r.req.headers['content-type']);
+  const format = bodyFormat(r.req.headers['content-type'], r.resource.domain);
   const parsed: ParsedBody = format === 'protobuf'
     ? { value: decodeProtobuf(ctx, r.resource, raw), format: 'json', duplicates: [] }
     : parseBody(raw, format, level !== 'Ignore');
@@ -190,14 +190,14 @@ function deleteOptions(ctx: HandlerContext, r: ResourceRequest): { options: Dele
   const raw = body(r.req);
   let options: DeleteOptions = {};
   if (raw.length > 0) {
-    const format = bodyFormat(r.req.headers['content-type']);
-    if (format === 'protobuf') throw newUnsupportedMediaType(protobufMediaType, ['application/json', 'application/yaml']);
+    const format = bodyFormat(r.req.headers['content-type'], r.resource.domain);
+    if (format === 'protobuf') throw newUnsupportedMediaType(r.resource.domain.protobufMediaType, ['application/json', 'application/yaml']);
     const data = parseBody(raw, format, false).value;
     if (typeof data !== 'object' || data === null || Array.isArray(data)) throw newBadRequest('DeleteOptions must be a JSON object');
     pruneUnknownFields(DeleteOptionsSchema, data);
     const { decodeErrors, fieldErrors } = ctx.schemas.check(DeleteOptionsSchema, data);
     if (decodeErrors.length > 0) throw newBadRequest(`DeleteOptions cannot be decoded: ${decodeErrors.join('; ')}`);
-    if (fieldErrors.length > 0) throw newInvalid('DeleteOptions', 'meta.orch.io', '', fieldErrors);
+    if (fieldErrors.length > 0) throw newInvalid('DeleteOptions', r.resource.domain.metaGroup, '', fieldErrors);
     options = data as DeleteOptions;
   }
   const grace = r.query.int('gracePeriodSeconds');
@@ -205,12 +205,12 @@ function deleteOptions(ctx: HandlerContext, r: ResourceRequest): { options: Dele
   const policy = r.query.str('propagationPolicy');
   if (policy !== undefined && policy !== '') {
     if (policy !== 'Orphan' && policy !== 'Background' && policy !== 'Foreground') {
-      throw newInvalid('DeleteOptions', 'meta.orch.io', '', [notSupported('propagationPolicy', policy, ['Foreground', 'Background', 'Orphan'])]);
+      throw newInvalid('DeleteOptions', r.resource.domain.metaGroup, '', [notSupported('propagationPolicy', policy, ['Foreground', 'Background', 'Orphan'])]);
     }
     options.propagationPolicy = policy;
   }
   if (options.orphanDependents !== undefined && options.propagationPolicy !== undefined) {
-    throw newInvalid('DeleteOptions', 'meta.orch.io', '', [invalid('propagationPolicy', options.propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set')]);
+    throw newInvalid('DeleteOptions', r.resource.domain.metaGroup, '', [invalid('propagationPolicy', options.propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set')]);
   }
   let dryRun = r.query.dryRun();
   for (const v of options.dryRun ?? []) {

@@ -25,9 +25,10 @@ export function buildStores(scheme: Scheme, storage: Storage, schemas: SchemaVal
       throw e;
     }
   };
+  const overrides = strategyOverrides(scheme.domain);
   for (const info of scheme.resources()) {
     const validation = validationFor(info.group, info.kind);
-    const strategy = newStrategy(info, validation, schemas, strategyOverrides.get(`${info.group}/${info.kind}`));
+    const strategy = newStrategy(info, validation, schemas, overrides.get(`${info.group}/${info.kind}`));
     const subresources = new Map(info.subresources.map((sub) => [sub, newSubresourceStrategy(info, sub, strategy, validation, schemas)]));
     stores.set(`${info.group}/${info.resource}`, new Store({
       info,

@@ -1,4 +1,5 @@
 // What individual kinds add to the generic strategy.
+import type { ApiDomain } from '../../api/domain.js';
 import { newConflict, newForbidden } from '../runtime/errors.js';
 import type { StoredObject } from '../storage/interface.js';
 import type { StrategyOverrides } from './generic/strategy.js';
@@ -11,9 +12,6 @@ export const systemNamespaces = ['default', 'orch-system', 'orch-public', 'orch-
 /** Namespaces that may never be deleted (upstream's NamespaceLifecycle keeps default, kube-system, kube-public). */
 const immortalNamespaces = new Set(['default', 'orch-system', 'orch-public']);
 
-/** The finalizer by which the namespace controller empties a namespace before it goes (upstream: kubernetes). */
-export const namespaceFinalizer = 'orch';
-
 const namespaceGR = { group: '', resource: 'namespaces' };
 
 interface NamespaceLike {
@@ -23,12 +21,13 @@ interface NamespaceLike {
 
 const nsSpec = (o: StoredObject) => (o as NamespaceLike).spec;
 
-/** Keyed `<group>/<Kind>` (core kinds as `/<Kind>`). */
-export const strategyOverrides: ReadonlyMap<string, StrategyOverrides> = new Map<string, StrategyOverrides>([
+/** What kinds add to the generic strategy, keyed `<group>/<Kind>` (core kinds as `/<Kind>`). */
+export const strategyOverrides = (domain: ApiDomain): ReadonlyMap<string, StrategyOverrides> => new Map<string, StrategyOverrides>([
   ['/Namespace', {
+    // The namespace controller empties a namespace before this finalizer goes (upstream: kubernetes).
     prepareForCreate: (obj) => {
       obj.status = { phase: 'Active' };
-      obj.spec = { ...(nsSpec(obj) ?? {}), finalizers: [namespaceFinalizer] };
+      obj.spec = { ...(nsSpec(obj) ?? {}), finalizers: [domain.namespaceFinalizer] };
     },
     // spec.finalizers changes only through /finalize.
     prepareForUpdate: (obj, old) => {
@@ -50,5 +49,5 @@ export const strategyOverrides: ReadonlyMap<string, StrategyOverrides> = new Map
   }],
   ['/Secret', { selectableFields: { type: (o) => str(o.type) } }],
   ['/ResourceQuota', { returnDeletedObject: true }],
-  ['storage.orch.io/CSIDriver', { returnDeletedObject: true }],
+  [`${domain.group('storage')}/CSIDriver`, { returnDeletedObject: true }],
 ]);

@@ -3,7 +3,6 @@
 // request's includeObject, nothing, the object's metadata, or the whole object.
 import { defaultPrinterColumns, type PrinterColumn } from '../../api/printer-column.js';
 import {
-  MetaAPIVersion,
   type PartialObjectMetadata,
   type Table,
   type TableColumnDefinition,
@@ -23,20 +22,22 @@ export interface TableOptions {
   now?: Date;
   /** False leaves columnDefinitions empty (watch events after the first carry none). Default true. */
   withColumnDefinitions?: boolean;
+  /** apiVersion of the Table and its rows' metadata: the group the client asked in; meta.<domain>/v1 by default. */
+  apiVersion?: string;
 }
 
 function columnDefinition(c: PrinterColumn): TableColumnDefinition {
   return { name: c.name, type: c.type, format: c.format ?? '', description: c.description, priority: c.priority };
 }
 
-function rowObject(info: ResourceInfo, obj: Record<string, unknown>, include: IncludeObject): unknown {
+function rowObject(info: ResourceInfo, obj: Record<string, unknown>, include: IncludeObject, apiVersion: string): unknown {
   switch (include) {
     case 'None':
       return undefined;
     case 'Metadata': {
       const partial: PartialObjectMetadata = {
         kind: 'PartialObjectMetadata',
-        apiVersion: MetaAPIVersion,
+        apiVersion,
         metadata: (obj.metadata ?? {}) as ObjectMeta,
       };
       return partial;
@@ -59,6 +60,7 @@ function rowObject(info: ResourceInfo, obj: Record<string, unknown>, include: In
 export function toTable(info: ResourceInfo, objects: Record<string, unknown>[], opts: TableOptions): Table {
   const columns = info.printerColumns ?? defaultPrinterColumns;
   const now = opts.now ?? new Date();
+  const apiVersion = opts.apiVersion ?? `${info.domain.metaGroup}/v1`;
   const metadata: ListMeta = {};
   const lm = opts.listMeta;
   if (lm?.resourceVersion) metadata.resourceVersion = lm.resourceVersion;
@@ -66,13 +68,13 @@ export function toTable(info: ResourceInfo, objects: Record<string, unknown>[], 
   if (lm?.remainingItemCount !== undefined) metadata.remainingItemCount = lm.remainingItemCount;
   const rows = objects.map((obj): TableRow => {
     const row: TableRow = { cells: columns.map((c) => c.cell(obj, now)) };
-    const object = rowObject(info, obj, opts.includeObject);
+    const object = rowObject(info, obj, opts.includeObject, apiVersion);
     if (object !== undefined) row.object = object;
     return row;
   });
   return {
     kind: 'Table',
-    apiVersion: MetaAPIVersion,
+    apiVersion,
     metadata,
     columnDefinitions: opts.withColumnDefinitions === false ? [] : columns.map(columnDefinition),
     rows,

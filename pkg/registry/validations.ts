@@ -1,10 +1,14 @@
 // The validation rules of every kind, keyed `<group>/<Kind>` (core kinds as `/<Kind>`). The
 // generic store looks a kind's rules up here and calls them with the decoded object.
+import type { ApiDomain } from '../../api/domain.js';
+import { rbacGroup } from '../../api/rbac/v1/register.js';
 import type { StoredObject } from '../storage/interface.js';
+import type { ValidationLookup } from './stores.js';
 import { statefulSetValidation } from './apps/stateful-set-validation.js';
 import { configMapValidation } from './core/config-map-validation.js';
 import { limitRangeValidation } from './core/limit-range-validation.js';
 import { namespaceValidation } from './core/namespace-validation.js';
+import { ResourceNames } from './core/resource-names.js';
 import { resourceQuotaValidation } from './core/resource-quota-validation.js';
 import { secretValidation } from './core/secret-validation.js';
 import { serviceAccountValidation } from './core/service-account-validation.js';
@@ -17,34 +21,7 @@ import { roleValidation } from './rbac/role-validation.js';
 import { csiDriverValidation } from './storage/csi-driver-validation.js';
 import type { KindValidation } from './validation/kind-validation.js';
 import { nameIsDNSSubdomain } from './validation/names.js';
-
-const registry = new Map<string, KindValidation<StoredObject>>();
-
-/**
- * Files the rules of one kind. The store only ever passes objects decoded and schema-checked as
- * that kind, which is what makes widening the parameter type sound.
- */
-function register<T>(group: string, kind: string, validation: KindValidation<T>): void {
-  registry.set(`${group}/${kind}`, validation as unknown as KindValidation<StoredObject>);
-}
-
-register('', 'Namespace', namespaceValidation);
-register('', 'ConfigMap', configMapValidation);
-register('', 'Secret', secretValidation);
-register('', 'ServiceAccount', serviceAccountValidation);
-register('', 'LimitRange', limitRangeValidation);
-register('', 'ResourceQuota', resourceQuotaValidation);
-register('apps', 'StatefulSet', statefulSetValidation);
-register('rbac.authorization.orch.io', 'ClusterRole', clusterRoleValidation);
-register('rbac.authorization.orch.io', 'ClusterRoleBinding', clusterRoleBindingValidation);
-register('rbac.authorization.orch.io', 'Role', roleValidation);
-register('rbac.authorization.orch.io', 'RoleBinding', roleBindingValidation);
-register('storage.orch.io', 'CSIDriver', csiDriverValidation);
-register('networking.orch.io', 'NetworkPolicy', networkPolicyValidation);
-register('policy', 'PodDisruptionBudget', podDisruptionBudgetValidation);
-
-/** Every kind's rules, keyed `<group>/<Kind>`. */
-export const kindValidations: ReadonlyMap<string, KindValidation<StoredObject>> = registry;
+import { standardFinalizers } from './validation/object-meta.js';
 
 /** Rules for kinds nobody registered: DNS subdomain names and nothing else. */
 const noRules: KindValidation<StoredObject> = {
@@ -53,7 +30,29 @@ const noRules: KindValidation<StoredObject> = {
   validateUpdate: () => [],
 };
 
-/** The rules of a kind; a kind without rules of its own gets name checks only. */
-export function validationFor(group: string, kind: string): KindValidation<StoredObject> {
-  return registry.get(`${group}/${kind}`) ?? noRules;
+/** The rules of every kind, with group names and domain-derived names of `domain`. */
+export function kindValidations(domain: ApiDomain): ValidationLookup {
+  const registry = new Map<string, KindValidation<StoredObject>>();
+  // The store only ever passes objects decoded and schema-checked as that kind, which is what
+  // makes widening the parameter type sound.
+  const register = <T>(group: string, kind: string, validation: KindValidation<T>): void => {
+    registry.set(`${group}/${kind}`, validation as unknown as KindValidation<StoredObject>);
+  };
+  const rbac = rbacGroup(domain);
+  const resourceNames = new ResourceNames(domain.keyDomain);
+  register('', 'Namespace', namespaceValidation(standardFinalizers(domain.namespaceFinalizer)));
+  register('', 'ConfigMap', configMapValidation);
+  register('', 'Secret', secretValidation(domain));
+  register('', 'ServiceAccount', serviceAccountValidation);
+  register('', 'LimitRange', limitRangeValidation(resourceNames));
+  register('', 'ResourceQuota', resourceQuotaValidation(resourceNames));
+  register('apps', 'StatefulSet', statefulSetValidation(resourceNames));
+  register(rbac, 'ClusterRole', clusterRoleValidation);
+  register(rbac, 'ClusterRoleBinding', clusterRoleBindingValidation(rbac));
+  register(rbac, 'Role', roleValidation);
+  register(rbac, 'RoleBinding', roleBindingValidation(rbac));
+  register(domain.group('storage'), 'CSIDriver', csiDriverValidation);
+  register(domain.group('networking'), 'NetworkPolicy', networkPolicyValidation);
+  register('policy', 'PodDisruptionBudget', podDisruptionBudgetValidation);
+  return (group, kind) => registry.get(`${group}/${kind}`) ?? noRules;
 }

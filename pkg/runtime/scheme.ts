@@ -1,6 +1,7 @@
 // The scheme: every served group, version and resource, built once at start-up from the api/
 // registrations. Routing, discovery, storage keys and codecs read it; nothing else lists kinds.
 import type { TObject } from '@sinclair/typebox';
+import { defaultApiDomain, type ApiDomain } from '../../api/domain.js';
 import type { PrinterColumn } from '../../api/printer-column.js';
 import type { GroupVersionRegistration, Stability, Subresource } from '../../api/registration.js';
 import type { GroupResource } from './errors.js';
@@ -26,6 +27,8 @@ export interface ResourceInfo {
   /** The kind's Table columns; absent for kinds that print the default Name and Created At. */
   printerColumns?: PrinterColumn[];
   groupResource: GroupResource;
+  /** The platform domain the scheme names its groups in. */
+  domain: ApiDomain;
 }
 
 export interface GroupVersionInfo {
@@ -42,7 +45,11 @@ export class Scheme {
   private readonly gvs: GroupVersionInfo[] = [];
   private readonly byResource = new Map<string, ResourceInfo>();
 
-  constructor(registrations: GroupVersionRegistration[]) {
+  /** The platform domain (--api-domain) every derived name comes from. */
+  readonly domain: ApiDomain;
+
+  constructor(registrations: GroupVersionRegistration[], domain: ApiDomain = defaultApiDomain) {
+    this.domain = domain;
     for (const gv of registrations) {
       const apiVersion = gv.group ? `${gv.group}/${gv.version}` : gv.version;
       const resources = gv.kinds.map((k): ResourceInfo => ({
@@ -63,6 +70,7 @@ export class Scheme {
         ...(k.defaulter ? { defaulter: k.defaulter } : {}),
         ...(k.printerColumns ? { printerColumns: k.printerColumns } : {}),
         groupResource: { group: gv.group, resource: k.resource },
+        domain,
       }));
       this.gvs.push({ group: gv.group, version: gv.version, apiVersion, stability: gv.stability, resources });
       for (const r of resources) this.byResource.set(`${r.group}/${r.version}/${r.resource}`, r);

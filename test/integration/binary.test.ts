@@ -22,7 +22,7 @@ describe('the apiserver binary', () => {
   test('--help lists the flags', () => {
     const r = spawnSync(bin, ['--help'], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
-    for (const flag of ['--secure-port', '--bind-address', '--tls-cert-file', '--tls-private-key-file', '--cert-dir', '--etcd-servers', '--etcd-prefix']) {
+    for (const flag of ['--secure-port', '--bind-address', '--tls-cert-file', '--tls-private-key-file', '--cert-dir', '--etcd-servers', '--etcd-prefix', '--api-domain']) {
       assert.ok(r.stdout.includes(flag), `${flag} in --help`);
     }
   });
@@ -34,6 +34,12 @@ describe('the apiserver binary', () => {
     const noEtcd = spawnSync(bin, [], { encoding: 'utf8' });
     assert.equal(noEtcd.status, 1);
     assert.match(noEtcd.stderr, /--etcd-servers must be specified/);
+    const badDomain = spawnSync(bin, ['--etcd-servers', etcd.endpoint, '--api-domain', 'Not A Domain'], { encoding: 'utf8' });
+    assert.equal(badDomain.status, 1);
+    assert.match(badDomain.stderr, /--api-domain: "Not A Domain" must be a lower-case DNS subdomain/);
+    const upstreamGroup = spawnSync(bin, ['--etcd-servers', etcd.endpoint, '--runtime-config', 'rbac.authorization.k8s.io/v1=false'], { encoding: 'utf8' });
+    assert.equal(upstreamGroup.status, 1, 'runtime-config keys are named in the configured domain');
+    assert.match(upstreamGroup.stderr, /--runtime-config/);
   });
 
   test('serves HTTPS with a generated certificate and stops on SIGTERM', async () => {

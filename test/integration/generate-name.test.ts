@@ -5,7 +5,8 @@ import { after, before, describe, test } from 'node:test';
 import { allGroupVersions } from '../../api/index.js';
 import { Store } from '../../pkg/registry/generic/store.js';
 import { newStrategy } from '../../pkg/registry/generic/strategy.js';
-import { validationFor } from '../../pkg/registry/validations.js';
+import { defaultApiDomain } from '../../api/domain.js';
+import { kindValidations } from '../../pkg/registry/validations.js';
 import { Scheme } from '../../pkg/runtime/scheme.js';
 import { SchemaValidator } from '../../pkg/runtime/schema-validator.js';
 import { Etcd3Storage } from '../../pkg/storage/etcd3/store.js';
@@ -26,7 +27,7 @@ describe('generateName', () => {
 
   function store(suffixes: string[]): Store {
     const info = new Scheme(allGroupVersions).resource('', 'v1', 'configmaps')!;
-    const strategy = newStrategy(info, validationFor('', 'ConfigMap'), new SchemaValidator());
+    const strategy = newStrategy(info, kindValidations(defaultApiDomain)('', 'ConfigMap'), new SchemaValidator());
     return new Store({ info, storage, strategy, nameSuffix: () => suffixes.shift() ?? 'zzzzz' });
   }
 

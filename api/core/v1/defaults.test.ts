@@ -1,16 +1,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { defaultLimitRange, type LimitRange } from './limit-range.js';
-import { NamespaceNameLabel, defaultNamespace, type Namespace } from './namespace.js';
+import { apiDomain, defaultApiDomain } from '../../domain.js';
+import { defaultNamespace, type Namespace } from './namespace.js';
 import { Secret, defaultSecret } from './secret.js';
 
 test('namespaces are labelled with their name and start Active', () => {
   const ns: Namespace = { metadata: { name: 'team-a', labels: { owner: 'x' } } };
-  defaultNamespace(ns);
-  assert.deepEqual(ns.metadata!.labels, { owner: 'x', [NamespaceNameLabel]: 'team-a' });
+  defaultNamespace(ns, defaultApiDomain);
+  assert.deepEqual(ns.metadata!.labels, { owner: 'x', 'orch.io/metadata.name': 'team-a' });
+  const upstream: Namespace = { metadata: { name: 'team-a' } };
+  defaultNamespace(upstream, apiDomain('k8s.io'));
+  assert.deepEqual(upstream.metadata!.labels, { 'kubernetes.io/metadata.name': 'team-a' });
   assert.equal(ns.status!.phase, 'Active');
   const generated: Namespace = { metadata: { generateName: 'tmp-' }, status: { phase: 'Terminating' } };
-  defaultNamespace(generated);
+  defaultNamespace(generated, defaultApiDomain);
   assert.equal(generated.metadata!.labels, undefined);
   assert.equal(generated.status!.phase, 'Terminating');
 });

@@ -2,6 +2,7 @@ import { type Static } from '@sinclair/typebox';
 import { enumOf, field, list, object, opt, str, stringList } from '../../schema.js';
 import { time } from '../../meta/v1/primitives.js';
 import { topLevel } from '../../meta/v1/types.js';
+import type { ApiDomain } from '../../domain.js';
 
 const P = 'io.orch.api.core.v1';
 
@@ -31,14 +32,14 @@ export const Namespace = topLevel(`${P}.Namespace`, {
 });
 export type Namespace = Static<typeof Namespace>;
 
-/** Label every namespace carries with its own name, so selectors can pick namespaces by name. */
-export const NamespaceNameLabel = 'orch.io/metadata.name';
+/** The label every namespace carries with its own name, so selectors can pick namespaces by name. */
+export const namespaceNameLabel = (d: ApiDomain) => d.key('metadata.name');
 
 /** Upstream SetDefaults_Namespace and SetDefaults_NamespaceStatus: the name label and phase Active. */
-export function defaultNamespace(ns: Namespace): void {
+export function defaultNamespace(ns: Namespace, d: ApiDomain): void {
   const name = ns.metadata?.name;
   if (name) {
-    ns.metadata!.labels = { ...(ns.metadata!.labels ?? {}), [NamespaceNameLabel]: name };
+    ns.metadata!.labels = { ...(ns.metadata!.labels ?? {}), [namespaceNameLabel(d)]: name };
   }
   ns.status ??= {};
   ns.status.phase ||= 'Active';

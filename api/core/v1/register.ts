@@ -1,5 +1,6 @@
 // The core group (served at /api/v1): the kinds of this group and version.
 import { ageColumn, nameColumn } from '../../printer-column.js';
+import type { ApiDomain } from '../../domain.js';
 import { defineKind, type GroupVersionRegistration } from '../../registration.js';
 import { ConfigMap } from './config-map.js';
 import { LimitRange, defaultLimitRange } from './limit-range.js';
@@ -8,14 +9,15 @@ import { ResourceQuota } from './resource-quota.js';
 import { Secret, defaultSecret } from './secret.js';
 import { ServiceAccount } from './service-account.js';
 
-export const coreV1: GroupVersionRegistration = {
+/** The core group/version; the domain names the label every namespace carries. */
+export const coreV1 = (d: ApiDomain): GroupVersionRegistration => ({
   group: '',
   version: 'v1',
   stability: 'stable',
   kinds: [
     defineKind({
       kind: 'Namespace', resource: 'namespaces', singular: 'namespace', namespaced: false,
-      shortNames: ['ns'], subresources: ['status', 'finalize'], unservedVerbs: ['deletecollection'], schema: Namespace, defaulter: defaultNamespace,
+      shortNames: ['ns'], subresources: ['status', 'finalize'], unservedVerbs: ['deletecollection'], schema: Namespace, defaulter: (ns) => defaultNamespace(ns, d),
       printerColumns: [
         nameColumn,
         { name: 'Status', type: 'string', description: 'Phase of the namespace: Active or Terminating.', priority: 0,
@@ -72,7 +74,7 @@ export const coreV1: GroupVersionRegistration = {
       ],
     }),
   ],
-};
+});
 
 /**
  * `<resource>: <used>/<hard>` for each resource of status.hard in name order, joined by ", ":

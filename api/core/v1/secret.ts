@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { bool, mapOf, opt, str, stringMap } from '../../schema.js';
 import { topLevel } from '../../meta/v1/types.js';
+import type { ApiDomain } from '../../domain.js';
 
 export const Secret = topLevel('io.orch.api.core.v1.Secret', {
   immutable: opt(bool(5)),
@@ -10,22 +11,30 @@ export const Secret = topLevel('io.orch.api.core.v1.Secret', {
 });
 export type Secret = Static<typeof Secret>;
 
-/** Secret types with required content (upstream's kubernetes.io/... types, in our domain). */
-export const SecretTypes = {
-  opaque: 'Opaque',
-  serviceAccountToken: 'orch.io/service-account-token',
-  dockercfg: 'orch.io/dockercfg',
-  dockerConfigJson: 'orch.io/dockerconfigjson',
-  basicAuth: 'orch.io/basic-auth',
-  sshAuth: 'orch.io/ssh-auth',
-  tls: 'orch.io/tls',
-  bootstrapToken: 'bootstrap.orch.io/token',
-} as const;
+/** The secret type needing no particular keys. */
+export const OpaqueSecretType = 'Opaque';
 
-/** Keys the typed secrets need. */
+/** Secret types with required content: upstream's kubernetes.io/... types, in the platform's domain. */
+export function secretTypes(d: ApiDomain) {
+  return {
+    opaque: OpaqueSecretType,
+    serviceAccountToken: d.key('service-account-token'),
+    dockercfg: d.key('dockercfg'),
+    dockerConfigJson: d.key('dockerconfigjson'),
+    basicAuth: d.key('basic-auth'),
+    sshAuth: d.key('ssh-auth'),
+    tls: d.key('tls'),
+    bootstrapToken: d.key('token', 'bootstrap'),
+  } as const;
+}
+
+/** Annotations naming the service account a token secret belongs to. */
+export function serviceAccountAnnotations(d: ApiDomain) {
+  return { name: d.key('service-account.name'), uid: d.key('service-account.uid') } as const;
+}
+
+/** Keys the typed secrets need in `data`. */
 export const SecretKeys = {
-  serviceAccountName: 'orch.io/service-account.name',
-  serviceAccountUID: 'orch.io/service-account.uid',
   serviceAccountToken: 'token',
   dockercfg: '.dockercfg',
   dockerConfigJson: '.dockerconfigjson',
@@ -42,7 +51,7 @@ export const SecretKeys = {
  * becomes Opaque (the schema default covers only an absent one).
  */
 export function defaultSecret(secret: Secret): void {
-  if (!secret.type) secret.type = SecretTypes.opaque;
+  if (!secret.type) secret.type = OpaqueSecretType;
   if (secret.stringData === undefined) return;
   const entries = Object.entries(secret.stringData);
   if (entries.length > 0) {

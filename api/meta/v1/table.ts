@@ -8,8 +8,6 @@ import { ListMeta, ObjectMeta } from './types.js';
 
 const P = 'io.orch.apimachinery.pkg.apis.meta.v1';
 
-/** The group/version of Table and PartialObjectMetadata. */
-export const MetaAPIVersion = 'meta.orch.io/v1';
 
 const jsonOnly = { 'x-orch-protobuf': false } as const;
 
@@ -46,7 +44,7 @@ export type TableRow = Static<typeof TableRow>;
 
 export const Table = object(`${P}.Table`, {
   kind: Type.Literal('Table'),
-  apiVersion: Type.Literal(MetaAPIVersion),
+  apiVersion: Type.String({ description: 'meta.<domain>/v1, or meta.k8s.io/v1 when asked so' }),
   metadata: ListMeta,
   columnDefinitions: Type.Array(TableColumnDefinition),
   rows: Type.Array(TableRow),
@@ -55,7 +53,7 @@ export type Table = Static<typeof Table>;
 
 export const PartialObjectMetadata = object(`${P}.PartialObjectMetadata`, {
   kind: Type.Literal('PartialObjectMetadata'),
-  apiVersion: Type.Literal(MetaAPIVersion),
+  apiVersion: Type.String({ description: 'meta.<domain>/v1, or meta.k8s.io/v1 when asked so' }),
   metadata: opt(field(1, ObjectMeta)),
 }, { required: ['kind', 'apiVersion'] });
 export type PartialObjectMetadata = Static<typeof PartialObjectMetadata>;

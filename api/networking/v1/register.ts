@@ -1,10 +1,11 @@
-// networking.orch.io/v1: network policies.
+// networking.<domain>/v1: network policies.
 import { ageColumn, formatLabelSelector, nameColumn } from '../../printer-column.js';
+import type { ApiDomain } from '../../domain.js';
 import { defineKind, type GroupVersionRegistration } from '../../registration.js';
 import { NetworkPolicy, defaultNetworkPolicy } from './network-policy.js';
 
-export const networkingV1: GroupVersionRegistration = {
-  group: 'networking.orch.io',
+export const networkingV1 = (d: ApiDomain): GroupVersionRegistration => ({
+  group: d.group('networking'),
   version: 'v1',
   stability: 'stable',
   kinds: [
@@ -19,4 +20,4 @@ export const networkingV1: GroupVersionRegistration = {
       ],
     }),
   ],
-};
+});

@@ -1,7 +1,6 @@
 import { type Static } from '@sinclair/typebox';
 import { field, list, opt } from '../../schema.js';
 import { topLevel } from '../../meta/v1/types.js';
-import { RbacGroupName } from './group.js';
 import { RoleRef } from './role-ref.js';
 import { Subject, defaultSubject } from './subject.js';
 
@@ -12,7 +11,7 @@ export const ClusterRoleBinding = topLevel('io.orch.api.rbac.v1.ClusterRoleBindi
 export type ClusterRoleBinding = Static<typeof ClusterRoleBinding>;
 
 /** Upstream SetDefaults_ClusterRoleBinding and SetDefaults_Subject. */
-export function defaultClusterRoleBinding(b: ClusterRoleBinding): void {
-  if (b.roleRef && !b.roleRef.apiGroup) b.roleRef.apiGroup = RbacGroupName;
-  for (const s of b.subjects ?? []) defaultSubject(s);
+export function defaultClusterRoleBinding(b: ClusterRoleBinding, rbacGroup: string): void {
+  if (b.roleRef && !b.roleRef.apiGroup) b.roleRef.apiGroup = rbacGroup;
+  for (const s of b.subjects ?? []) defaultSubject(s, rbacGroup);
 }

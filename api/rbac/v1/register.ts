@@ -1,9 +1,9 @@
-// rbac.authorization.orch.io/v1: roles, cluster roles and their bindings.
+// rbac.authorization.<domain>/v1: roles, cluster roles and their bindings.
 import { ageColumn, nameColumn, type PrinterColumn } from '../../printer-column.js';
+import type { ApiDomain } from '../../domain.js';
 import { defineKind, type GroupVersionRegistration } from '../../registration.js';
 import { ClusterRole } from './cluster-role.js';
 import { ClusterRoleBinding, defaultClusterRoleBinding } from './cluster-role-binding.js';
-import { RbacGroupName } from './group.js';
 import { Role } from './role.js';
 import { RoleBinding, defaultRoleBinding } from './role-binding.js';
 
@@ -27,22 +27,25 @@ const bindingColumns: PrinterColumn<RoleBinding | ClusterRoleBinding>[] = [
     cell: (b) => subjectNames(b, 'ServiceAccount') },
 ];
 
-export const rbacV1: GroupVersionRegistration = {
-  group: RbacGroupName,
+/** The RBAC group of a platform domain: rbac.authorization.<domain>. */
+export const rbacGroup = (d: ApiDomain) => d.group('rbac.authorization');
+
+export const rbacV1 = (d: ApiDomain): GroupVersionRegistration => ({
+  group: rbacGroup(d),
   version: 'v1',
   stability: 'stable',
   kinds: [
     defineKind({ kind: 'ClusterRole', resource: 'clusterroles', singular: 'clusterrole', namespaced: false, schema: ClusterRole }),
     defineKind({
       kind: 'ClusterRoleBinding', resource: 'clusterrolebindings', singular: 'clusterrolebinding', namespaced: false,
-      schema: ClusterRoleBinding, defaulter: defaultClusterRoleBinding,
+      schema: ClusterRoleBinding, defaulter: (b) => defaultClusterRoleBinding(b, rbacGroup(d)),
       printerColumns: bindingColumns,
     }),
     defineKind({ kind: 'Role', resource: 'roles', singular: 'role', namespaced: true, schema: Role }),
     defineKind({
       kind: 'RoleBinding', resource: 'rolebindings', singular: 'rolebinding', namespaced: true,
-      schema: RoleBinding, defaulter: defaultRoleBinding,
+      schema: RoleBinding, defaulter: (b) => defaultRoleBinding(b, rbacGroup(d)),
       printerColumns: bindingColumns,
     }),
   ],
-};
+});

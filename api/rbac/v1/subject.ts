@@ -1,6 +1,5 @@
 import { type Static } from '@sinclair/typebox';
 import { object, opt, str } from '../../schema.js';
-import { RbacGroupName } from './group.js';
 
 export const SubjectKinds = ['ServiceAccount', 'User', 'Group'] as const;
 
@@ -13,7 +12,7 @@ export const Subject = object('io.orch.api.rbac.v1.Subject', {
 export type Subject = Static<typeof Subject>;
 
 /** Upstream SetDefaults_Subject: apiGroup "" for ServiceAccount, the RBAC group for User and Group. */
-export function defaultSubject(subject: Subject): void {
+export function defaultSubject(subject: Subject, rbacGroup: string): void {
   if (subject.apiGroup) return;
   switch (subject.kind) {
     case 'ServiceAccount':
@@ -21,7 +20,7 @@ export function defaultSubject(subject: Subject): void {
       break;
     case 'User':
     case 'Group':
-      subject.apiGroup = RbacGroupName;
+      subject.apiGroup = rbacGroup;
       break;
   }
 }

@@ -1,10 +1,11 @@
-// storage.orch.io/v1: storage driver descriptions.
+// storage.<domain>/v1: storage driver descriptions.
 import { ageColumn, nameColumn } from '../../printer-column.js';
+import type { ApiDomain } from '../../domain.js';
 import { defineKind, type GroupVersionRegistration } from '../../registration.js';
 import { CSIDriver, defaultCSIDriver } from './csi-driver.js';
 
-export const storageV1: GroupVersionRegistration = {
-  group: 'storage.orch.io',
+export const storageV1 = (d: ApiDomain): GroupVersionRegistration => ({
+  group: d.group('storage'),
   version: 'v1',
   stability: 'stable',
   kinds: [
@@ -29,4 +30,4 @@ export const storageV1: GroupVersionRegistration = {
       ],
     }),
   ],
-};
+});

@@ -1,6 +1,7 @@
 // Command-line flags of the API server, named as kube-apiserver names them.
 import yargs from 'yargs';
-import { allGroupVersions } from '../../../api/index.js';
+import { apiDomain, invalidApiDomain } from '../../../api/domain.js';
+import { groupVersions } from '../../../api/index.js';
 import { applyRuntimeConfig, parseRuntimeConfig } from '../../../pkg/runtime/runtime-config.js';
 import { parseDuration } from '../../../pkg/util/duration.js';
 
@@ -101,8 +102,10 @@ export function validateOptions(o: APIServerOptions): string[] {
   if (o.etcdCompactionIntervalMs < 0) errs.push('--etcd-compaction-interval must not be negative');
   if (o.livezGracePeriodMs < 0) errs.push('--livez-grace-period must not be negative');
   if (o.shutdownDelayMs < 0) errs.push('--shutdown-delay-duration must not be negative');
+  const badDomain = invalidApiDomain(o.apiDomain);
+  if (badDomain) errs.push(`--api-domain: ${badDomain}`);
   try {
-    applyRuntimeConfig(allGroupVersions, parseRuntimeConfig(o.runtimeConfig));
+    if (!badDomain) applyRuntimeConfig(groupVersions(apiDomain(o.apiDomain)), parseRuntimeConfig(o.runtimeConfig));
   } catch (e) {
     errs.push(`--runtime-config: ${(e as Error).message}`);
   }

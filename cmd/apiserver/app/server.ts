@@ -1,13 +1,14 @@
 // Assembles the API server from its options: certificate, etcd storage, scheme, registry stores,
 // API handler and HTTPS server; then runs the post-start steps.
 import { hostname } from 'node:os';
-import { allGroupVersions } from '../../../api/index.js';
+import { apiDomain } from '../../../api/domain.js';
+import { groupVersions } from '../../../api/index.js';
 import { newAPIHandler } from '../../../pkg/endpoints/api-handler.js';
 import { buildOpenAPIDocs, openAPIHandler } from '../../../pkg/endpoints/openapi-handler.js';
 import type { Logger } from '../../../pkg/log/logger.js';
 import { buildStores } from '../../../pkg/registry/stores.js';
 import { systemNamespaces } from '../../../pkg/registry/strategies.js';
-import { validationFor } from '../../../pkg/registry/validations.js';
+import { kindValidations } from '../../../pkg/registry/validations.js';
 import { ObjectDecoder } from '../../../pkg/runtime/decoder.js';
 import { applyRuntimeConfig, parseRuntimeConfig } from '../../../pkg/runtime/runtime-config.js';
 import { ProtobufCodec } from '../../../pkg/runtime/protobuf/codec.js';
@@ -89,7 +90,8 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
         logger.info(c.generated ? 'generated self-signed serving certificate' : 'using self-signed serving certificate', { cert: c.certFile, key: c.keyFile });
         return c;
       })();
-  const scheme = new Scheme(applyRuntimeConfig(allGroupVersions, parseRuntimeConfig(opts.runtimeConfig)));
+  const domain = apiDomain(opts.apiDomain);
+  const scheme = new Scheme(applyRuntimeConfig(groupVersions(domain), parseRuntimeConfig(opts.runtimeConfig)), domain);
   const metrics = new APIServerMetrics();
   const etcd = new Etcd3Storage({
     servers: opts.etcdServers,
@@ -107,7 +109,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
   await waitForEtcd(storage, opts.etcdServers, logger);
   const schemas = new SchemaValidator();
   const version = versionInfo();
-  const stores = buildStores(scheme, storage, schemas, validationFor);
+  const stores = buildStores(scheme, storage, schemas, kindValidations(domain));
   let stopCompaction = () => undefined as void;
   const lifecycle = new Lifecycle([
     { name: 'start-system-namespaces', run: () => ensureSystemNamespaces(stores, logger) },

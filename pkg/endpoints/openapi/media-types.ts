@@ -1,14 +1,14 @@
-// Media types the published operations accept and answer with, in upstream's lists with our
-// protobuf name (application/vnd.orch.protobuf).
+// Media types the published operations accept and answer with, in upstream's lists with the
+// domain's protobuf name (application/vnd.orch.protobuf).
 
 /** Bodies of create, update and delete are negotiated by Content-Type, so any type is declared. */
 export const anyMediaType = '*/*';
 
-/** Responses carrying objects. */
-export const objectMediaTypes = ['application/json', 'application/yaml', 'application/vnd.orch.protobuf'];
-
-/** List operations also stream watch events when asked with watch=true. */
-export const watchMediaTypes = ['application/json;stream=watch', 'application/vnd.orch.protobuf;stream=watch'];
+/** Types of responses carrying objects; lists that stream watch events when asked with watch=true add the stream types. */
+export function responseMediaTypes(protobuf: string, streams: boolean): string[] {
+  const objects = ['application/json', 'application/yaml', protobuf];
+  return streams ? [...objects, 'application/json;stream=watch', `${protobuf};stream=watch`] : objects;
+}
 
 /** PATCH bodies: JSON patch, merge patch, strategic merge patch and server-side apply. */
 export const patchMediaTypes = [

@@ -1,9 +1,6 @@
 // Operation IDs and tags, named as upstream names them (listAppsV1NamespacedStatefulSet,
 // readCoreV1NamespaceStatus, tag apps_v1), so generated clients and docs read the same.
 
-/** Our groups end in the platform domain where upstream's end in .k8s.io; both drop it from names. */
-const domainSuffix = '.orch.io';
-
 /**
  * Letters, digits (not first) and underscores of `s`; any other character is dropped and
  * capitalises the letter after it ("rbac.authorization" -> "rbacAuthorization").
@@ -23,29 +20,30 @@ export function identifier(s: string, capitalizeFirst: boolean): string {
   return out;
 }
 
-function groupWord(group: string): string {
+/** A group without the platform domain, as upstream drops .k8s.io from its names. */
+function groupWord(group: string, domain: string): string {
   const g = group === '' ? 'core' : group;
-  return g.endsWith(domainSuffix) ? g.slice(0, -domainSuffix.length) : g;
+  return g.endsWith(`.${domain}`) ? g.slice(0, -domain.length - 1) : g;
 }
 
 /** The group/version part of operation IDs: CoreV1, AppsV1, RbacAuthorizationV1. */
-export function groupVersionPrefix(group: string, version: string): string {
-  return identifier(groupWord(group), true) + identifier(version, true);
+export function groupVersionPrefix(group: string, version: string, domain: string): string {
+  return identifier(groupWord(group, domain), true) + identifier(version, true);
 }
 
 /** The group part of a group's own operation IDs (getAppsAPIGroup). */
-export function groupPrefix(group: string): string {
-  return identifier(groupWord(group), true);
+export function groupPrefix(group: string, domain: string): string {
+  return identifier(groupWord(group, domain), true);
 }
 
 /** The tag operations of a group/version are filed under: core_v1, apps_v1, rbacAuthorization_v1. */
-export function groupVersionTag(group: string, version: string): string {
-  return `${identifier(groupWord(group), false)}_${identifier(version, false)}`;
+export function groupVersionTag(group: string, version: string, domain: string): string {
+  return `${identifier(groupWord(group, domain), false)}_${identifier(version, false)}`;
 }
 
 /** The tag of a group's own discovery operation: core, apps, rbacAuthorization. */
-export function groupTag(group: string): string {
-  return identifier(groupWord(group), false);
+export function groupTag(group: string, domain: string): string {
+  return identifier(groupWord(group, domain), false);
 }
 
 /** "status" -> "Status". */

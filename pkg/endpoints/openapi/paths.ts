@@ -1,5 +1,6 @@
 // The operations the server serves, read off the scheme the way the API handler routes them, in a
 // form both dialects render: one route per path template, each with its operations.
+import type { ApiDomain } from '../../../api/domain.js';
 import { DeleteOptions, Status } from '../../../api/meta/v1/types.js';
 import type { GroupVersionInfo, ResourceInfo, Scheme } from '../../runtime/scheme.js';
 import { strategyOverrides } from '../../registry/strategies.js';
@@ -39,6 +40,8 @@ export interface Operation {
   responses: Response[];
   /** A list that also streams watch events. */
   streams: boolean;
+  /** The protobuf media type of the platform's domain, which responses are offered in besides JSON and YAML. */
+  protobuf: string;
 }
 
 export interface Route {
@@ -77,7 +80,7 @@ const article = (word: string) => (/^[AEIOU]/.test(word) ? 'an' : 'a');
 export function groupVersionRoutes(scheme: Scheme): GroupVersionRoutes[] {
   return scheme.groupVersions().map((gv) => {
     const subresourceVerbs = new Map(apiResourceList(gv).resources.map((r) => [r.name, r.verbs]));
-    const routes: Route[] = [discoveryRoute(gv)];
+    const routes: Route[] = [discoveryRoute(gv, scheme.domain)];
     for (const r of gv.resources) routes.push(...resourceRoutes(r, subresourceVerbs));
     return { gv, key: groupVersionKey(gv), routes: routes.map(hoistCommonParameters) };
   });
@@ -88,7 +91,7 @@ export function rootDiscoveryRoutes(scheme: Scheme): Route[] {
   const route = (path: string, operationId: string, description: string, tag: string, definition: string): Route => ({
     path,
     parameters: [],
-    operations: [{ method: 'get', operationId, description, tag, parameters: [], responses: [{ code: '200', definition }], streams: false }],
+    operations: [{ method: 'get', operationId, description, tag, parameters: [], responses: [{ code: '200', definition }], streams: false, protobuf: scheme.domain.protobufMediaType }],
   });
   const routes: Route[] = [];
   if (scheme.groupVersions().some((gv) => gv.group === '')) {
@@ -97,34 +100,35 @@ export function rootDiscoveryRoutes(scheme: Scheme): Route[] {
   routes.push(route('/apis/', 'getAPIVersions', 'Get the served API groups and their versions.', 'apis', definitionName(APIGroupList)));
   for (const g of scheme.groups()) {
     if (g.name === '') continue;
-    routes.push(route(`/apis/${g.name}/`, `get${groupPrefix(g.name)}APIGroup`, `Get the versions of the ${g.name} group.`,
-      groupTag(g.name), definitionName(APIGroup)));
+    routes.push(route(`/apis/${g.name}/`, `get${groupPrefix(g.name, scheme.domain.name)}APIGroup`, `Get the versions of the ${g.name} group.`,
+      groupTag(g.name, scheme.domain.name), definitionName(APIGroup)));
   }
   return routes;
 }
 
-function discoveryRoute(gv: GroupVersionInfo): Route {
+function discoveryRoute(gv: GroupVersionInfo, domain: ApiDomain): Route {
   return {
     path: `/${groupVersionKey(gv)}/`,
     parameters: [],
     operations: [{
       method: 'get',
-      operationId: `get${groupVersionPrefix(gv.group, gv.version)}APIResources`,
+      operationId: `get${groupVersionPrefix(gv.group, gv.version, domain.name)}APIResources`,
       description: `Get the resources served in ${gv.apiVersion}.`,
-      tag: groupVersionTag(gv.group, gv.version),
+      tag: groupVersionTag(gv.group, gv.version, domain.name),
       parameters: [],
       responses: [{ code: '200', definition: definitionName(APIResourceList) }],
       streams: false,
+      protobuf: domain.protobufMediaType,
     }],
   };
 }
 
 /** The routes of one resource: collection, all namespaces, item, and one per sub-resource. */
 function resourceRoutes(r: ResourceInfo, subresourceVerbs: Map<string, string[]>): Route[] {
-  const prefix = groupVersionPrefix(r.group, r.version);
+  const prefix = groupVersionPrefix(r.group, r.version, r.domain.name);
   const scope = r.namespaced ? 'Namespaced' : '';
   const gvk: GroupVersionKind = { group: r.group, kind: r.kind, version: r.version };
-  const tag = groupVersionTag(r.group, r.version);
+  const tag = groupVersionTag(r.group, r.version, r.domain.name);
   const kindName = definitionName(r.schema);
   const listName = listDefinitionName(r);
   const root = `/${groupVersionKey(r)}`;
@@ -133,14 +137,14 @@ function resourceRoutes(r: ResourceInfo, subresourceVerbs: Map<string, string[]>
   const scopeParams = r.namespaced ? [namespaceParameter] : [];
   const itemParams = [nameParameter(r.kind), ...scopeParams];
   const serves = (verb: string) => r.verbs.includes(verb);
-  const op = (o: Omit<Operation, 'tag' | 'gvk' | 'streams'> & { streams?: boolean }): Operation =>
-    ({ tag, gvk, streams: false, ...o });
+  const op = (o: Omit<Operation, 'tag' | 'gvk' | 'streams' | 'protobuf'> & { streams?: boolean }): Operation =>
+    ({ tag, gvk, streams: false, protobuf: r.domain.protobufMediaType, ...o });
   const objectResponses = (...codes: Response['code'][]) => codes.map((code) => ({ code, definition: kindName }));
   const objectBody: Body = { definition: kindName, required: true, patch: false };
   const patchBody: Body = { definition: patchName, required: true, patch: true };
   const deleteBody: Body = { definition: deleteOptionsName, required: false, patch: false };
   // A kind whose store answers a delete with the deleted object (upstream's ReturnDeletedObject) says so.
-  const deleted = strategyOverrides.get(`${r.group}/${r.kind}`)?.returnDeletedObject ? kindName : statusName;
+  const deleted = strategyOverrides(r.domain).get(`${r.group}/${r.kind}`)?.returnDeletedObject ? kindName : statusName;
   const list = (operationId: string, description: string, params: Parameter[]): Operation => op({
     method: 'get', operationId, description, action: 'list', parameters: [...params, ...parameterSets.list],
     responses: [{ code: '200', definition: listName }], streams: true,

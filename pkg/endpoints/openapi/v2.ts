@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { Scheme } from '../../runtime/scheme.js';
 import { sortedKeys } from './canonical.js';
-import { anyMediaType, objectMediaTypes, patchMediaTypes, watchMediaTypes } from './media-types.js';
+import { anyMediaType, patchMediaTypes, responseMediaTypes } from './media-types.js';
 import type { Parameter } from './parameters.js';
 import {
   bearerTokenScheme, groupVersionRoutes, operationExtensions, reasonPhrase, rootDiscoveryRoutes, unauthorizedResponse,
@@ -52,7 +52,7 @@ function operation(op: Operation, params: SharedParameters): JsonObject {
     description: op.description,
     operationId: op.operationId,
     consumes: op.body?.patch ? patchMediaTypes : [anyMediaType],
-    produces: op.streams ? [...objectMediaTypes, ...watchMediaTypes] : objectMediaTypes,
+    produces: responseMediaTypes(op.protobuf, op.streams),
     ...(parameters.length > 0 ? { parameters } : {}),
     responses,
     schemes: ['https'],

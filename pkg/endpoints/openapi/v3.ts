@@ -3,7 +3,7 @@
 // discover them by (kubectl explain and kubectl's field-validation support check read these).
 import type { Scheme } from '../../runtime/scheme.js';
 import { openAPIHash, sortedKeys } from './canonical.js';
-import { anyMediaType, objectMediaTypes, patchMediaTypes, watchMediaTypes } from './media-types.js';
+import { anyMediaType, patchMediaTypes, responseMediaTypes } from './media-types.js';
 import type { Parameter } from './parameters.js';
 import {
   bearerTokenScheme, groupVersionRoutes, operationExtensions, reasonPhrase, unauthorizedResponse,
@@ -66,7 +66,7 @@ function pathItem(route: Route): JsonObject {
 }
 
 function operation(op: Operation): JsonObject {
-  const responseTypes = op.streams ? [...objectMediaTypes, ...watchMediaTypes] : objectMediaTypes;
+  const responseTypes = responseMediaTypes(op.protobuf, op.streams);
   const responses: JsonObject = { ...unauthorizedResponse };
   for (const r of op.responses) responses[r.code] = { description: reasonPhrase(r.code), content: content(r.definition, responseTypes) };
   return {

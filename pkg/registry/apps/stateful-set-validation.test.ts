@@ -2,7 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { StatefulSet, defaultStatefulSet } from '../../../api/apps/v1/stateful-set.js';
 import { createErrors, defaulted, has, statusUpdateErrors, summary, updateErrors, type KindUnderTest } from '../testing/kind-check.js';
-import { statefulSetValidation } from './stateful-set-validation.js';
+import { ResourceNames } from '../core/resource-names.js';
+import { statefulSetValidation as statefulSetValidationFor } from './stateful-set-validation.js';
+
+const statefulSetValidation = statefulSetValidationFor(new ResourceNames('orch.io'));
 
 const kind: KindUnderTest<StatefulSet> = { schema: StatefulSet, validation: statefulSetValidation, defaulter: defaultStatefulSet };
 

@@ -6,6 +6,7 @@ import type { StatefulSet, StatefulSetSpec } from '../../../api/apps/v1/stateful
 import { forbidden, invalid, notSupported, Path, type FieldError } from '../../runtime/field-errors.js';
 import { validatePersistentVolumeClaimTemplate } from '../core/persistent-volume-claim-validation.js';
 import { validatePodTemplateSpec } from '../core/pod-template-validation.js';
+import type { ResourceNames } from '../core/resource-names.js';
 import type { KindValidation } from '../validation/kind-validation.js';
 import { validateLabelSelector } from '../validation/label-selector.js';
 import { nameIsDNSLabel } from '../validation/names.js';
@@ -46,13 +47,13 @@ function mountedVolumeNames(spec: StatefulSetSpec): Set<string> {
   return names;
 }
 
-function validateTemplates(spec: StatefulSetSpec): FieldError[] {
+function validateTemplates(spec: StatefulSetSpec, resourceNames: ResourceNames): FieldError[] {
   const errs: FieldError[] = [];
   const claims = spec.volumeClaimTemplates ?? [];
   const claimNames = new Set(claims.map((c) => c.metadata?.name).filter((n): n is string => !!n));
   const templatePath = specPath.child('template');
   if (spec.template) {
-    errs.push(...validatePodTemplateSpec(spec.template, templatePath, { extraVolumeNames: claimNames }));
+    errs.push(...validatePodTemplateSpec(spec.template, templatePath, { extraVolumeNames: claimNames, resourceNames }));
     const podSpec = spec.template.spec;
     const restartPolicy = podSpec?.restartPolicy ?? 'Always';
     if (restartPolicy !== 'Always') {
@@ -74,7 +75,7 @@ function validateTemplates(spec: StatefulSetSpec): FieldError[] {
   return errs;
 }
 
-function validateSpec(sts: StatefulSet): FieldError[] {
+function validateSpec(sts: StatefulSet, names: ResourceNames): FieldError[] {
   const spec = sts.spec;
   if (!spec) return []; // the schema reports a missing spec's required fields
   const errs: FieldError[] = [];
@@ -92,7 +93,7 @@ function validateSpec(sts: StatefulSet): FieldError[] {
         '`selector` does not match template `labels`'));
     }
   }
-  errs.push(...validateTemplates(spec));
+  errs.push(...validateTemplates(spec, names));
   return errs;
 }
 
@@ -113,8 +114,8 @@ function normalized(value: unknown): unknown {
 /** Fields of the spec a client may change after creation. */
 const mutableSpecFields = ['replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds'] as const;
 
-function validateUpdate(sts: StatefulSet, old: StatefulSet): FieldError[] {
-  const errs = validateSpec(sts);
+function validateUpdate(sts: StatefulSet, old: StatefulSet, names: ResourceNames): FieldError[] {
+  const errs = validateSpec(sts, names);
   const frozen = (s: StatefulSetSpec | undefined): Record<string, unknown> => {
     const copy: Record<string, unknown> = { ...(s ?? {}) };
     for (const f of mutableSpecFields) delete copy[f];
@@ -151,9 +152,10 @@ function validateStatusUpdate(sts: StatefulSet, old: StatefulSet): FieldError[] 
   return errs;
 }
 
-export const statefulSetValidation: KindValidation<StatefulSet> = {
+/** StatefulSet rules; resource names in the platform's domain are native. */
+export const statefulSetValidation = (names: ResourceNames): KindValidation<StatefulSet> => ({
   name: nameIsDNSLabel,
-  validate: validateSpec,
-  validateUpdate,
+  validate: (sts) => validateSpec(sts, names),
+  validateUpdate: (sts, old) => validateUpdate(sts, old, names),
   validateStatusUpdate,
-};
+});

@@ -15,7 +15,7 @@ import {
 } from '../validation/names.js';
 import { isConfigMapKey } from './config-key.js';
 import {
-  isHugePageResourceName, isIntegerResourceName, isOvercommitAllowed, validateContainerResourceName,
+  isHugePageResourceName, type ResourceNames,
 } from './resource-names.js';
 import {
   inclusiveRangeError, lookupVolume, validateLocalDescendingPath, validateObjectFieldSelector, validatePathNoBacksteps,
@@ -41,6 +41,7 @@ export interface ContainerContext {
   gracePeriod: number | undefined;
   /** spec.hostUsers, true unless set to false. */
   hostUsers: boolean;
+  resourceNames: ResourceNames;
 }
 
 /** The rules common to regular and init containers. */
@@ -63,7 +64,7 @@ export function validateContainerCommon(c: Container, path: Path, ctx: Container
   errs.push(...validateVolumeMounts(c, ctx.volumes, path.child('volumeMounts')));
   errs.push(...validateVolumeDevices(c, ctx.volumes, path.child('volumeDevices')));
   errs.push(...validatePullPolicy(c.imagePullPolicy, path.child('imagePullPolicy')));
-  errs.push(...validateResourceRequirements(c.resources ?? {}, ctx.podClaimNames, path.child('resources')));
+  errs.push(...validateResourceRequirements(c.resources ?? {}, ctx.podClaimNames, path.child('resources'), ctx.resourceNames));
   errs.push(...validateResizePolicy(c, ctx.podRestartPolicy, path.child('resizePolicy')));
   errs.push(...validateSecurityContext(c.securityContext, path.child('securityContext'), ctx.hostUsers));
   return errs;
@@ -282,18 +283,18 @@ function validatePullPolicy(policy: string | undefined, path: Path): FieldError[
   return supported.includes(policy) ? [] : [notSupported(path, policy, supported)];
 }
 
-function validateQuantityValue(name: string, q: string | number, path: Path): FieldError[] {
+function validateQuantityValue(name: string, q: string | number, path: Path, names: ResourceNames): FieldError[] {
   const value = parseQuantity(q);
   if (value === undefined) return [invalid(path, q, 'must be a valid resource quantity')];
   const errs: FieldError[] = [];
   if (value < 0) errs.push(invalid(path, String(q), isNegativeErrorMsg));
-  if (isIntegerResourceName(name) && !Number.isInteger(Math.round(value * 1000) / 1000)) errs.push(invalid(path, String(q), isNotIntegerErrorMsg));
+  if (names.isInteger(name) && !Number.isInteger(Math.round(value * 1000) / 1000)) errs.push(invalid(path, String(q), isNotIntegerErrorMsg));
   return errs;
 }
 
 /** Container resources: names, non-negative quantities, requests within limits, claims of the pod. */
 export function validateResourceRequirements(
-  req: ResourceRequirements, podClaimNames: ReadonlySet<string> | undefined, path: Path,
+  req: ResourceRequirements, podClaimNames: ReadonlySet<string> | undefined, path: Path, names: ResourceNames,
 ): FieldError[] {
   const errs: FieldError[] = [];
   const limPath = path.child('limits');
@@ -302,27 +303,27 @@ export function validateResourceRequirements(
   let cpuOrMemory = false;
   let hugePages = false;
   for (const [name, q] of Object.entries(limits)) {
-    errs.push(...validateContainerResourceName(name, limPath.key(name)));
-    errs.push(...validateQuantityValue(name, q, limPath.key(name)));
+    errs.push(...names.validateContainerResourceName(name, limPath.key(name)));
+    errs.push(...validateQuantityValue(name, q, limPath.key(name), names));
     if (isHugePageResourceName(name)) hugePages = true;
     if (name === 'cpu' || name === 'memory') cpuOrMemory = true;
   }
   for (const [name, q] of Object.entries(req.requests ?? {})) {
-    errs.push(...validateContainerResourceName(name, reqPath.key(name)));
-    errs.push(...validateQuantityValue(name, q, reqPath.key(name)));
+    errs.push(...names.validateContainerResourceName(name, reqPath.key(name)));
+    errs.push(...validateQuantityValue(name, q, reqPath.key(name), names));
     const limit = limits[name];
     if (limit !== undefined) {
       const r = parseQuantity(q);
       const l = parseQuantity(limit);
       if (r !== undefined && l !== undefined) {
         // Upstream reports these at `requests`, not at the resource's key.
-        if (r !== l && !isOvercommitAllowed(name)) {
+        if (r !== l && !names.isOvercommitAllowed(name)) {
           errs.push(invalid(reqPath, String(q), `must be equal to ${name} limit of ${String(limit)}`));
         } else if (r > l) {
           errs.push(invalid(reqPath, String(q), `must be less than or equal to ${name} limit of ${String(limit)}`));
         }
       }
-    } else if (!isOvercommitAllowed(name)) {
+    } else if (!names.isOvercommitAllowed(name)) {
       errs.push(required(limPath, 'Limit must be set for non overcommitable resources'));
     }
     if (isHugePageResourceName(name)) hugePages = true;

@@ -2,7 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LimitRange, defaultLimitRange } from '../../../api/core/v1/limit-range.js';
 import { createErrors, defaulted, has, summary, type KindUnderTest } from '../testing/kind-check.js';
-import { limitRangeValidation } from './limit-range-validation.js';
+import { ResourceNames } from './resource-names.js';
+import { limitRangeValidation as limitRangeValidationFor } from './limit-range-validation.js';
+
+const limitRangeValidation = limitRangeValidationFor(new ResourceNames('orch.io'));
 
 const kind: KindUnderTest<LimitRange> = { schema: LimitRange, validation: limitRangeValidation, defaulter: defaultLimitRange };
 const lr = (...limits: unknown[]) => ({ apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'l', namespace: 'default' }, spec: { limits } });

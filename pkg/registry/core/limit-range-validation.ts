@@ -5,7 +5,7 @@ import { duplicate, forbidden, invalid, required, Path, type FieldError } from '
 import { parseQuantity } from '../../runtime/quantity.js';
 import type { KindValidation } from '../validation/kind-validation.js';
 import { isQualifiedName, nameIsDNSSubdomain } from '../validation/names.js';
-import { isOvercommitAllowed, validateContainerResourceName, validateResourceName } from './resource-names.js';
+import { validateResourceName, type ResourceNames } from './resource-names.js';
 
 interface Parsed {
   value: number;
@@ -25,9 +25,9 @@ function validateLimitType(type: string, path: Path): FieldError[] {
 
 type ResourceMap = Record<string, string | number> | undefined;
 
-function validateItem(item: LimitRangeItem, p: Path, errs: FieldError[]): void {
+function validateItem(item: LimitRangeItem, p: Path, errs: FieldError[], names: ResourceNames): void {
   const type = item.type ?? '';
-  const checkName = type === 'Pod' || type === 'Container' ? validateContainerResourceName : validateResourceName;
+  const checkName = type === 'Pod' || type === 'Container' ? (n: string, at: Path) => names.validateContainerResourceName(n, at) : validateResourceName;
   const keys = new Set<string>();
   const collect = (list: ResourceMap, field: string): Map<string, Parsed> => {
     const out = new Map<string, Parsed>();
@@ -92,13 +92,13 @@ function validateItem(item: LimitRangeItem, p: Path, errs: FieldError[]): void {
       }
     }
     // Hugepages and extended resources cannot be overcommitted: request and limit must agree.
-    if (!isOvercommitAllowed(k) && def && req && def.value !== req.value) {
+    if (!names.isOvercommitAllowed(k) && def && req && def.value !== req.value) {
       errs.push(invalid(p.child('defaultRequest').key(k), req.text, `default value ${def.text} must equal to defaultRequest value ${req.text} in ${k}`));
     }
   }
 }
 
-function validateLimitRange(lr: LimitRange): FieldError[] {
+function validateLimitRange(lr: LimitRange, names: ResourceNames): FieldError[] {
   const errs: FieldError[] = [];
   const path = Path.root('spec').child('limits');
   const types = new Set<string>();
@@ -108,13 +108,14 @@ function validateLimitRange(lr: LimitRange): FieldError[] {
     errs.push(...validateLimitType(type, p.child('type')));
     if (types.has(type)) errs.push(duplicate(p.child('type'), type));
     types.add(type);
-    validateItem(item, p, errs);
+    validateItem(item, p, errs, names);
   });
   return errs;
 }
 
-export const limitRangeValidation: KindValidation<LimitRange> = {
+/** LimitRange rules; resource names in the platform's domain are native. */
+export const limitRangeValidation = (names: ResourceNames): KindValidation<LimitRange> => ({
   name: nameIsDNSSubdomain,
-  validate: validateLimitRange,
-  validateUpdate: (lr) => validateLimitRange(lr),
-};
+  validate: (lr) => validateLimitRange(lr, names),
+  validateUpdate: (lr) => validateLimitRange(lr, names),
+});

@@ -2,9 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Namespace, defaultNamespace } from '../../../api/core/v1/namespace.js';
 import { createErrors, has, statusUpdateErrors, summary, type KindUnderTest } from '../testing/kind-check.js';
-import { namespaceValidation } from './namespace-validation.js';
+import { defaultApiDomain } from '../../../api/domain.js';
+import { standardFinalizers } from '../validation/object-meta.js';
+import { namespaceValidation as namespaceValidationFor } from './namespace-validation.js';
 
-const kind: KindUnderTest<Namespace> = { schema: Namespace, validation: namespaceValidation, defaulter: defaultNamespace };
+const namespaceValidation = namespaceValidationFor(standardFinalizers('orch'));
+
+const kind: KindUnderTest<Namespace> = { schema: Namespace, validation: namespaceValidation, defaulter: (ns) => defaultNamespace(ns, defaultApiDomain) };
 const ns = (extra: Record<string, unknown> = {}) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' }, ...extra });
 
 test('namespace names are DNS labels', () => {

@@ -4,10 +4,7 @@ import { invalid, Path, type FieldError } from '../../runtime/field-errors.js';
 import type { KindValidation } from '../validation/kind-validation.js';
 import { isQualifiedName, nameIsDNSLabel } from '../validation/names.js';
 
-/** Finalizer names allowed without a domain prefix ('orch' is the namespace lifecycle finalizer). */
-const standardFinalizers = new Set(['orch', 'orphan', 'foregroundDeletion']);
-
-function validateNamespace(ns: Namespace): FieldError[] {
+function validateNamespace(ns: Namespace, standardFinalizers: ReadonlySet<string>): FieldError[] {
   const errs: FieldError[] = [];
   const path = Path.root('spec').child('finalizers');
   for (const f of ns.spec?.finalizers ?? []) {
@@ -30,9 +27,10 @@ function validateNamespaceStatusUpdate(ns: Namespace): FieldError[] {
   return phase === 'Terminating' ? [] : [invalid(path, phase, "may only be 'Terminating' if `deletionTimestamp` is not empty")];
 }
 
-export const namespaceValidation: KindValidation<Namespace> = {
+/** Namespace rules; `standardFinalizers` are the finalizer names allowed without a domain prefix. */
+export const namespaceValidation = (standardFinalizers: ReadonlySet<string>): KindValidation<Namespace> => ({
   name: nameIsDNSLabel,
-  validate: validateNamespace,
-  validateUpdate: (ns) => validateNamespace(ns),
+  validate: (ns) => validateNamespace(ns, standardFinalizers),
+  validateUpdate: (ns) => validateNamespace(ns, standardFinalizers),
   validateStatusUpdate: (ns) => validateNamespaceStatusUpdate(ns),
-};
+});

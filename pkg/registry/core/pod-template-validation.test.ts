@@ -6,6 +6,9 @@ import { errorMessage, Path } from '../../runtime/field-errors.js';
 import { pruneUnknownFields } from '../../runtime/prune.js';
 import { SchemaValidator } from '../../runtime/schema-validator.js';
 import { validatePodTemplateSpec } from './pod-template-validation.js';
+import { ResourceNames } from './resource-names.js';
+
+const resourceNames = new ResourceNames('orch.io');
 
 const schemas = new SchemaValidator();
 const templatePath = Path.root('spec').child('template');
@@ -26,7 +29,7 @@ const dnsLabelMsg = "a lowercase RFC 1123 label must consist of lower case alpha
   "and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 
 const validate = (t: PodTemplateSpec, extra: string[] = []) =>
-  validatePodTemplateSpec(t, templatePath, { extraVolumeNames: new Set(extra) }).map(errorMessage);
+  validatePodTemplateSpec(t, templatePath, { extraVolumeNames: new Set(extra), resourceNames }).map(errorMessage);
 
 const postgres = `
 metadata:
@@ -631,6 +634,6 @@ test('an ephemeral volume claim template is validated as a claim', () => {
 });
 
 test('a template without spec reports its missing containers', () => {
-  assert.deepEqual(validatePodTemplateSpec({}, templatePath, {}).map(errorMessage),
+  assert.deepEqual(validatePodTemplateSpec({}, templatePath, { resourceNames }).map(errorMessage),
     ['spec.template.spec.containers: Required value']);
 });

@@ -18,6 +18,7 @@ import {
   checkHostPortConflicts, isNegativeErrorMsg, validateAppArmorProfile, validateContainerCommon, validateID,
   validateLifecycle, validateProbes, validateResourceRequirements, validateSeccompProfile, type ContainerContext,
 } from './container-validation.js';
+import type { ResourceNames } from './resource-names.js';
 import { inclusiveRangeError, validateVolumes } from './volume-validation.js';
 
 export interface PodTemplateValidationOptions {
@@ -26,11 +27,13 @@ export interface PodTemplateValidationOptions {
    * claims of a StatefulSet's volumeClaimTemplates.
    */
   extraVolumeNames?: Set<string>;
+  /** Resource-name rules of the platform's domain. */
+  resourceNames: ResourceNames;
 }
 
 /** Validates a pod template; `path` points at the template, e.g. `spec.template`. */
 export function validatePodTemplateSpec(
-  t: PodTemplateSpec, path: Path, opts: PodTemplateValidationOptions = {},
+  t: PodTemplateSpec, path: Path, opts: PodTemplateValidationOptions,
 ): FieldError[] {
   const errs: FieldError[] = [];
   // Upstream reports template metadata at `<template>.labels`, without `metadata`.
@@ -54,7 +57,7 @@ const preemptionPolicies = ['PreemptLowerPriority', 'Never'];
 const maxInt32 = 2147483647;
 
 /** Validates a PodSpec of a template (not of a pod: images may carry whitespace, hostPort may be 0). */
-export function validatePodSpec(spec: PodSpec, path: Path, opts: PodTemplateValidationOptions = {}): FieldError[] {
+export function validatePodSpec(spec: PodSpec, path: Path, opts: PodTemplateValidationOptions): FieldError[] {
   const errs: FieldError[] = [];
   const grace = spec.terminationGracePeriodSeconds;
   if (grace === undefined) errs.push(required(path.child('terminationGracePeriodSeconds'), ''));
@@ -72,10 +75,11 @@ export function validatePodSpec(spec: PodSpec, path: Path, opts: PodTemplateVali
     podRestartPolicy: restartPolicy,
     gracePeriod: grace,
     hostUsers: spec.hostUsers !== false,
+    resourceNames: opts.resourceNames,
   };
   errs.push(...validateContainers(spec.containers ?? [], path.child('containers'), ctx));
   errs.push(...validateInitContainers(spec.initContainers ?? [], spec.containers ?? [], path.child('initContainers'), ctx));
-  if (spec.resources) errs.push(...validatePodResources(spec, path.child('resources')));
+  if (spec.resources) errs.push(...validatePodResources(spec, path.child('resources'), opts.resourceNames));
   errs.push(...validateHostNetworkPorts(spec, path));
 
   if (!restartPolicy) errs.push(required(path.child('restartPolicy'), ''));
@@ -137,7 +141,7 @@ export function validatePodSpec(spec: PodSpec, path: Path, opts: PodTemplateVali
     if (!preemption) errs.push(required(path.child('preemptionPolicy'), ''));
     else if (!preemptionPolicies.includes(preemption)) errs.push(notSupported(path.child('preemptionPolicy'), preemption, preemptionPolicies));
   }
-  if (spec.overhead) errs.push(...validateResourceRequirements({ limits: spec.overhead }, undefined, path.child('overhead')));
+  if (spec.overhead) errs.push(...validateResourceRequirements({ limits: spec.overhead }, undefined, path.child('overhead'), opts.resourceNames));
   errs.push(...validateOS(spec, path));
   return errs;
 }
@@ -209,12 +213,12 @@ function validatePodResourceClaims(spec: PodSpec, path: Path): FieldError[] {
 }
 
 // Pod-level resources: only the request/limit relation and the ban on claims are checked here.
-function validatePodResources(spec: PodSpec, path: Path): FieldError[] {
+function validatePodResources(spec: PodSpec, path: Path, names: ResourceNames): FieldError[] {
   const errs: FieldError[] = [];
   const res = spec.resources!;
   if (res.claims !== undefined) errs.push(forbidden(path.child('claims'), 'claims cannot be set for Resources at pod-level'));
   const { claims: _claims, ...rest } = res;
-  for (const e of validateResourceRequirements(rest, undefined, path)) {
+  for (const e of validateResourceRequirements(rest, undefined, path, names)) {
     if (e.detail !== 'must be a standard resource for containers') errs.push(e);
   }
   return errs;

@@ -3,8 +3,6 @@
 import { invalid, type FieldError, type Path } from '../../runtime/field-errors.js';
 import { isQualifiedName } from '../validation/names.js';
 
-/** Names in the platform's own domain count as native, like upstream's `kubernetes.io/`. */
-const nativePrefix = 'orch.io/';
 const requestsPrefix = 'requests.';
 const hugePagesPrefix = 'hugepages-';
 const requestsHugePagesPrefix = 'requests.hugepages-';
@@ -36,29 +34,8 @@ const isQuotaHugePages = (name: string) => name.startsWith(hugePagesPrefix) || n
 
 export const isHugePageResourceName = (name: string) => name.startsWith(hugePagesPrefix);
 
-/** Unprefixed names and names in the platform's domain. */
-export function isNativeResource(name: string): boolean {
-  return !name.includes('/') || name.includes(nativePrefix);
-}
-
-/** A vendor resource such as `example.com/gpu`. */
-export function isExtendedResourceName(name: string): boolean {
-  if (isNativeResource(name) || name.startsWith(requestsPrefix)) return false;
-  return isQualifiedName(requestsPrefix + name).length === 0;
-}
-
 export function isStandardQuotaResourceName(name: string): boolean {
   return standardQuotaResources.has(name) || isQuotaHugePages(name);
-}
-
-/** Resources counted in whole units. */
-export function isIntegerResourceName(name: string): boolean {
-  return integerResources.has(name) || isExtendedResourceName(name);
-}
-
-/** Whether a limit's default may differ from its default request (not for hugepages or extended resources). */
-export function isOvercommitAllowed(name: string): boolean {
-  return isNativeResource(name) && !isHugePageResourceName(name);
 }
 
 /** A qualified name that is either standard or carries a domain prefix. */
@@ -71,19 +48,6 @@ export function validateResourceName(name: string, path: Path): FieldError[] {
   return errs;
 }
 
-/** A resource a container (or pod) may be limited in. */
-export function validateContainerResourceName(name: string, path: Path): FieldError[] {
-  const errs = validateResourceName(name, path);
-  if (!name.includes('/')) {
-    if (!standardContainerResources.has(name) && !isHugePageResourceName(name)) {
-      errs.push(invalid(path, name, 'must be a standard resource for containers'));
-    }
-  } else if (!isNativeResource(name) && !isExtendedResourceName(name)) {
-    errs.push(invalid(path, name, "doesn't follow extended resource name standard"));
-  }
-  return errs;
-}
-
 /** A resource a quota may limit. */
 export function validateQuotaResourceName(name: string, path: Path): FieldError[] {
   const errs = validateResourceName(name, path);
@@ -91,4 +55,50 @@ export function validateQuotaResourceName(name: string, path: Path): FieldError[
     errs.push(invalid(path, name, 'must be a standard resource for quota'));
   }
   return errs;
+}
+
+/**
+ * The rules that depend on the platform's domain: names in it count as native, as upstream's
+ * `kubernetes.io/` names do, and anything else with a prefix is a vendor's extended resource.
+ */
+export class ResourceNames {
+  private readonly nativePrefix: string;
+
+  constructor(keyDomain: string) {
+    this.nativePrefix = `${keyDomain}/`;
+  }
+
+  /** Unprefixed names and names in the platform's domain. */
+  isNative(name: string): boolean {
+    return !name.includes('/') || name.includes(this.nativePrefix);
+  }
+
+  /** A vendor resource such as `example.com/gpu`. */
+  isExtended(name: string): boolean {
+    if (this.isNative(name) || name.startsWith(requestsPrefix)) return false;
+    return isQualifiedName(requestsPrefix + name).length === 0;
+  }
+
+  /** Resources counted in whole units. */
+  isInteger(name: string): boolean {
+    return integerResources.has(name) || this.isExtended(name);
+  }
+
+  /** Whether a limit's default may differ from its default request (not for hugepages or extended resources). */
+  isOvercommitAllowed(name: string): boolean {
+    return this.isNative(name) && !isHugePageResourceName(name);
+  }
+
+  /** A resource a container (or pod) may be limited in. */
+  validateContainerResourceName(name: string, path: Path): FieldError[] {
+    const errs = validateResourceName(name, path);
+    if (!name.includes('/')) {
+      if (!standardContainerResources.has(name) && !isHugePageResourceName(name)) {
+        errs.push(invalid(path, name, 'must be a standard resource for containers'));
+      }
+    } else if (!this.isNative(name) && !this.isExtended(name)) {
+      errs.push(invalid(path, name, "doesn't follow extended resource name standard"));
+    }
+    return errs;
+  }
 }

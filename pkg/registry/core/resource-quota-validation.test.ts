@@ -2,7 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ResourceQuota } from '../../../api/core/v1/resource-quota.js';
 import { createErrors, has, statusUpdateErrors, summary, updateErrors, type KindUnderTest } from '../testing/kind-check.js';
-import { resourceQuotaValidation } from './resource-quota-validation.js';
+import { ResourceNames } from './resource-names.js';
+import { resourceQuotaValidation as resourceQuotaValidationFor } from './resource-quota-validation.js';
+
+const resourceQuotaValidation = resourceQuotaValidationFor(new ResourceNames('orch.io'));
 
 const kind: KindUnderTest<ResourceQuota> = { schema: ResourceQuota, validation: resourceQuotaValidation };
 const rq = (spec: Record<string, unknown>, extra: Record<string, unknown> = {}) =>

@@ -7,7 +7,7 @@ import { invalid, required, Path, type FieldError } from '../../runtime/field-er
 import { parseQuantity } from '../../runtime/quantity.js';
 import type { KindValidation } from '../validation/kind-validation.js';
 import { nameIsDNSSubdomain } from '../validation/names.js';
-import { isIntegerResourceName, isStandardQuotaResourceName, validateQuotaResourceName } from './resource-names.js';
+import { isStandardQuotaResourceName, validateQuotaResourceName, type ResourceNames } from './resource-names.js';
 
 const standardScopes: ReadonlySet<string> = new Set(ResourceQuotaScopes);
 const podCountResources = new Set(['pods']);
@@ -36,7 +36,7 @@ function scopeFitsResource(scope: string, resource: string): boolean {
 const existsOnlyScopes = new Set(['BestEffort', 'NotBestEffort', 'Terminating', 'NotTerminating', 'CrossNamespacePodAffinity']);
 const conflictingScopes: [string, string][] = [['BestEffort', 'NotBestEffort'], ['Terminating', 'NotTerminating']];
 
-function validateResourceList(list: Record<string, string | number> | undefined, path: Path): FieldError[] {
+function validateResourceList(list: Record<string, string | number> | undefined, path: Path, names: ResourceNames): FieldError[] {
   const errs: FieldError[] = [];
   for (const [k, v] of Object.entries(list ?? {})) {
     const p = path.key(k);
@@ -44,7 +44,7 @@ function validateResourceList(list: Record<string, string | number> | undefined,
     const q = parseQuantity(v);
     if (q === undefined) continue; // a malformed quantity is reported by the schema
     if (q < 0) errs.push(invalid(p, String(v), 'must be greater than or equal to 0'));
-    if (isIntegerResourceName(k) && !Number.isInteger(q)) errs.push(invalid(p, String(v), 'must be an integer'));
+    if (names.isInteger(k) && !Number.isInteger(q)) errs.push(invalid(p, String(v), 'must be an integer'));
   }
   return errs;
 }
@@ -109,21 +109,21 @@ function validateScopeSelector(spec: ResourceQuotaSpec, path: Path): FieldError[
   return errs;
 }
 
-function validateSpec(rq: ResourceQuota): FieldError[] {
+function validateSpec(rq: ResourceQuota, names: ResourceNames): FieldError[] {
   const spec = rq.spec ?? {};
   const path = Path.root('spec');
   return [
-    ...validateResourceList(spec.hard, path.child('hard')),
+    ...validateResourceList(spec.hard, path.child('hard'), names),
     ...validateScopes(spec, path),
     ...validateScopeSelector(spec, path),
   ];
 }
 
-function validateStatus(rq: ResourceQuota): FieldError[] {
+function validateStatus(rq: ResourceQuota, names: ResourceNames): FieldError[] {
   const path = Path.root('status');
   return [
-    ...validateResourceList(rq.status?.hard, path.child('hard')),
-    ...validateResourceList(rq.status?.used, path.child('used')),
+    ...validateResourceList(rq.status?.hard, path.child('hard'), names),
+    ...validateResourceList(rq.status?.used, path.child('used'), names),
   ];
 }
 
@@ -133,15 +133,16 @@ function sameScopes(a: readonly string[] | undefined, b: readonly string[] | und
   return x.size === y.size && [...x].every((s) => y.has(s));
 }
 
-export const resourceQuotaValidation: KindValidation<ResourceQuota> = {
+/** ResourceQuota rules; resource names in the platform's domain are native. */
+export const resourceQuotaValidation = (names: ResourceNames): KindValidation<ResourceQuota> => ({
   name: nameIsDNSSubdomain,
-  validate: (rq) => [...validateSpec(rq), ...validateStatus(rq)],
+  validate: (rq) => [...validateSpec(rq, names), ...validateStatus(rq, names)],
   validateUpdate(rq, old) {
-    const errs = validateSpec(rq);
+    const errs = validateSpec(rq, names);
     if (!sameScopes(rq.spec?.scopes, old.spec?.scopes)) {
       errs.push(invalid(Path.root('spec').child('scopes'), rq.spec?.scopes ?? null, 'field is immutable'));
     }
     return errs;
   },
-  validateStatusUpdate: (rq) => validateStatus(rq),
-};
+  validateStatusUpdate: (rq) => validateStatus(rq, names),
+});

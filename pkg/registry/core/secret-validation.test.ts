@@ -2,9 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Secret, defaultSecret } from '../../../api/core/v1/secret.js';
 import { createErrors, defaulted, has, summary, updateErrors, type KindUnderTest } from '../testing/kind-check.js';
+import { defaultApiDomain } from '../../../api/domain.js';
 import { secretValidation } from './secret-validation.js';
 
-const kind: KindUnderTest<Secret> = { schema: Secret, validation: secretValidation, defaulter: defaultSecret };
+const kind: KindUnderTest<Secret> = { schema: Secret, validation: secretValidation(defaultApiDomain), defaulter: defaultSecret };
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const secret = (extra: Record<string, unknown> = {}) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: 'default' }, ...extra });
 

@@ -1,6 +1,7 @@
 // Rules of Secret (upstream ValidateSecret, ValidateSecretUpdate): data keys and size, the
 // content each typed secret needs, and immutability.
-import { SecretKeys, SecretTypes, type Secret } from '../../../api/core/v1/secret.js';
+import type { ApiDomain } from '../../../api/domain.js';
+import { OpaqueSecretType, SecretKeys, secretTypes, serviceAccountAnnotations, type Secret } from '../../../api/core/v1/secret.js';
 import { forbidden, invalid, required, tooLong, Path, type FieldError } from '../../runtime/field-errors.js';
 import { validateImmutableField } from '../validation/immutable.js';
 import type { KindValidation } from '../validation/kind-validation.js';
@@ -30,7 +31,9 @@ function jsonObjectProblem(bytes: Buffer): string | null {
 
 const redacted = '<secret contents redacted>';
 
-function validateSecret(s: Secret): FieldError[] {
+function validateSecret(s: Secret, d: ApiDomain): FieldError[] {
+  const types = secretTypes(d);
+  const saName = serviceAccountAnnotations(d).name;
   const errs: FieldError[] = [];
   const dataPath = Path.root('data');
   const data = effectiveData(s);
@@ -51,30 +54,30 @@ function validateSecret(s: Secret): FieldError[] {
     if (problem) errs.push(invalid(dataPath.key(key), redacted, problem));
   };
 
-  switch (s.type ?? SecretTypes.opaque) {
-    case SecretTypes.serviceAccountToken:
+  switch (s.type ?? OpaqueSecretType) {
+    case types.serviceAccountToken:
       // Only the account name is needed up front; uid and token are filled in by a controller.
-      if (!s.metadata?.annotations?.[SecretKeys.serviceAccountName]) {
-        errs.push(required(Path.root('metadata').child('annotations').key(SecretKeys.serviceAccountName)));
+      if (!s.metadata?.annotations?.[saName]) {
+        errs.push(required(Path.root('metadata').child('annotations').key(saName)));
       }
       break;
-    case SecretTypes.dockercfg:
+    case types.dockercfg:
       needJson(SecretKeys.dockercfg);
       break;
-    case SecretTypes.dockerConfigJson:
+    case types.dockerConfigJson:
       needJson(SecretKeys.dockerConfigJson);
       break;
-    case SecretTypes.basicAuth:
+    case types.basicAuth:
       // Either may be empty, but at least one of them must be present.
       if (!data.has(SecretKeys.basicAuthUsername) && !data.has(SecretKeys.basicAuthPassword)) {
         errs.push(required(dataPath.key(SecretKeys.basicAuthUsername)));
         errs.push(required(dataPath.key(SecretKeys.basicAuthPassword)));
       }
       break;
-    case SecretTypes.sshAuth:
+    case types.sshAuth:
       if ((data.get(SecretKeys.sshPrivateKey)?.length ?? 0) === 0) errs.push(required(dataPath.key(SecretKeys.sshPrivateKey)));
       break;
-    case SecretTypes.tls:
+    case types.tls:
       if (!data.has(SecretKeys.tlsCert)) errs.push(required(dataPath.key(SecretKeys.tlsCert)));
       if (!data.has(SecretKeys.tlsKey)) errs.push(required(dataPath.key(SecretKeys.tlsKey)));
       break;
@@ -94,18 +97,19 @@ function sameData(a: Map<string, Buffer>, b: Map<string, Buffer>): boolean {
 }
 
 /** The type never changes; data of an immutable Secret is frozen, and so is the flag itself. */
-function validateSecretUpdate(s: Secret, old: Secret): FieldError[] {
-  const errs = validateImmutableField(s.type ?? SecretTypes.opaque, old.type ?? SecretTypes.opaque, Path.root('type'));
+function validateSecretUpdate(s: Secret, old: Secret, d: ApiDomain): FieldError[] {
+  const errs = validateImmutableField(s.type ?? OpaqueSecretType, old.type ?? OpaqueSecretType, Path.root('type'));
   if (old.immutable === true) {
     const detail = 'field is immutable when `immutable` is set';
     if (s.immutable !== true) errs.push(forbidden(Path.root('immutable'), detail));
     if (!sameData(effectiveData(s), effectiveData(old))) errs.push(forbidden(Path.root('data'), detail));
   }
-  return [...errs, ...validateSecret(s)];
+  return [...errs, ...validateSecret(s, d)];
 }
 
-export const secretValidation: KindValidation<Secret> = {
+/** Secret rules; typed secrets are named in the platform's domain. */
+export const secretValidation = (d: ApiDomain): KindValidation<Secret> => ({
   name: nameIsDNSSubdomain,
-  validate: validateSecret,
-  validateUpdate: validateSecretUpdate,
-};
+  validate: (s) => validateSecret(s, d),
+  validateUpdate: (s, old) => validateSecretUpdate(s, old, d),
+});

@@ -124,6 +124,8 @@ export class Store {
   private readonly nameSuffix: () => string;
   private readonly gr: GroupResource;
   private readonly prefix: string;
+  /** The version continue tokens carry: meta.<domain>/v1. */
+  private readonly tokenVersion: string;
 
   constructor(cfg: StoreConfig) {
     this.info = cfg.info;
@@ -134,6 +136,7 @@ export class Store {
     this.nameSuffix = cfg.nameSuffix ?? randomSuffix;
     this.gr = cfg.info.groupResource;
     this.prefix = `/${cfg.info.group || 'core'}/${cfg.info.resource}/`;
+    this.tokenVersion = `${cfg.info.domain.metaGroup}/v1`;
   }
 
   private key(namespace: string, name: string): string {
@@ -224,7 +227,7 @@ export class Store {
     if (p.continue) {
       if (match) throw newBadRequest('resourceVersionMatch is forbidden when continue is provided');
       if (rv > 0) throw newBadRequest('specifying resource version is not allowed when using continue');
-      const pos = decodeContinue(p.continue);
+      const pos = decodeContinue(p.continue, this.tokenVersion);
       revision = Math.max(pos.revision, 0);
       startKey = this.prefix + pos.start;
       if (!startKey.startsWith(prefix)) throw newBadRequest('continue key is not valid: encoded start key is outside the listed collection');
@@ -248,7 +251,7 @@ export class Store {
       if (isStorageError(e, 'Expired') && startKey) {
         // The snapshot is gone; offer a token that continues from the same key at the latest state.
         const err = newResourceExpired('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.');
-        err.status.metadata = { continue: encodeContinue({ revision: -1, start: startKey.slice(this.prefix.length) }) };
+        err.status.metadata = { continue: encodeContinue({ revision: -1, start: startKey.slice(this.prefix.length) }, this.tokenVersion) };
         throw err;
       }
       if (isStorageError(e, 'Expired')) throw newResourceExpired(`The resourceVersion for the provided list is too old.`);
@@ -256,7 +259,7 @@ export class Store {
     }
     const metadata: ListMeta = { resourceVersion: String(res.revision) };
     if (res.continueKey) {
-      metadata.continue = encodeContinue({ revision: res.revision, start: res.continueKey.slice(this.prefix.length) });
+      metadata.continue = encodeContinue({ revision: res.revision, start: res.continueKey.slice(this.prefix.length) }, this.tokenVersion);
       if (!predicate && res.remaining !== undefined) metadata.remainingItemCount = res.remaining;
     }
     return {

@@ -7,7 +7,7 @@ import type { SchemaValidator } from '../../runtime/schema-validator.js';
 import type { StoredObject } from '../../storage/interface.js';
 import type { Strategy } from '../rest/strategy.js';
 import type { KindValidation } from '../validation/kind-validation.js';
-import { validateObjectMeta, validateObjectMetaUpdate } from '../validation/object-meta.js';
+import { standardFinalizers, validateObjectMeta, validateObjectMetaUpdate } from '../validation/object-meta.js';
 
 export interface StrategyOverrides {
   /** Runs after the generic preparation of a new object. */
@@ -38,6 +38,7 @@ export function newStrategy(
   const tracksGeneration = hasProperty(info, 'spec');
   const extraFields = overrides.selectableFields ?? {};
   const schemaErrors = (obj: StoredObject) => schemas.check(info.schema, obj).fieldErrors;
+  const finalizers = standardFinalizers(info.domain.namespaceFinalizer);
   return {
     allowCreateOnUpdate: false,
     allowUnconditionalUpdate: true,
@@ -71,14 +72,14 @@ export function newStrategy(
     },
     validate(obj) {
       return [
-        ...validateObjectMeta(obj.metadata, info.namespaced, validation.name),
+        ...validateObjectMeta(obj.metadata, info.namespaced, validation.name, finalizers),
         ...schemaErrors(obj),
         ...validation.validate(obj),
       ];
     },
     validateUpdate(obj, old) {
       return [
-        ...validateObjectMeta(obj.metadata, info.namespaced, validation.name),
+        ...validateObjectMeta(obj.metadata, info.namespaced, validation.name, finalizers),
         ...validateObjectMetaUpdate(obj.metadata, old.metadata),
         ...schemaErrors(obj),
         ...validation.validateUpdate(obj, old),

@@ -7,8 +7,8 @@ import { clusterRoleBindingValidation } from './cluster-role-binding-validation.
 import { roleBindingValidation } from './role-binding-validation.js';
 
 const G = 'rbac.authorization.orch.io';
-const crbKind: KindUnderTest<ClusterRoleBinding> = { schema: ClusterRoleBinding, validation: clusterRoleBindingValidation, defaulter: defaultClusterRoleBinding };
-const rbKind: KindUnderTest<RoleBinding> = { schema: RoleBinding, validation: roleBindingValidation, defaulter: defaultRoleBinding };
+const crbKind: KindUnderTest<ClusterRoleBinding> = { schema: ClusterRoleBinding, validation: clusterRoleBindingValidation(G), defaulter: (b) => defaultClusterRoleBinding(b, G) };
+const rbKind: KindUnderTest<RoleBinding> = { schema: RoleBinding, validation: roleBindingValidation(G), defaulter: (b) => defaultRoleBinding(b, G) };
 
 const crb = (extra: Record<string, unknown> = {}) => ({
   apiVersion: `${G}/v1`, kind: 'ClusterRoleBinding', metadata: { name: 'admins' },
@@ -85,8 +85,8 @@ test('service account subjects', () => {
 });
 
 test('binding names are path segments', () => {
-  assert.deepEqual(clusterRoleBindingValidation.name('system:admins', false), []);
-  assert.ok(clusterRoleBindingValidation.name('a/b', false).length > 0);
-  assert.ok(roleBindingValidation.name('..', false).length > 0);
-  assert.ok(roleBindingValidation.name('a%2f', false).length > 0);
+  assert.deepEqual(crbKind.validation.name('system:admins', false), []);
+  assert.ok(crbKind.validation.name('a/b', false).length > 0);
+  assert.ok(rbKind.validation.name('..', false).length > 0);
+  assert.ok(rbKind.validation.name('a%2f', false).length > 0);
 });

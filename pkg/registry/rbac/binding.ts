@@ -1,18 +1,17 @@
 // Rules shared by RoleBinding and ClusterRoleBinding (upstream ValidateRoleBinding,
 // ValidateClusterRoleBinding, ValidateRoleBindingSubject).
 import { isDeepStrictEqual } from 'node:util';
-import { RbacGroupName } from '../../../api/rbac/v1/group.js';
 import type { RoleRef } from '../../../api/rbac/v1/role-ref.js';
 import { SubjectKinds, type Subject } from '../../../api/rbac/v1/subject.js';
 import { forbidden, invalid, notSupported, required, Path, type FieldError } from '../../runtime/field-errors.js';
 import { isDNS1123Subdomain, isPathSegmentName } from '../validation/names.js';
 
 /** The role reference: the RBAC group, one of `kinds`, and a name that fits a path segment. */
-export function validateRoleRef(ref: RoleRef | undefined, kinds: readonly string[]): FieldError[] {
+export function validateRoleRef(ref: RoleRef | undefined, kinds: readonly string[], rbacGroup: string): FieldError[] {
   if (!ref) return []; // a missing roleRef is reported by the schema
   const errs: FieldError[] = [];
   const path = Path.root('roleRef');
-  if (ref.apiGroup !== RbacGroupName) errs.push(notSupported(path.child('apiGroup'), ref.apiGroup, [RbacGroupName]));
+  if (ref.apiGroup !== rbacGroup) errs.push(notSupported(path.child('apiGroup'), ref.apiGroup, [rbacGroup]));
   if (!kinds.includes(ref.kind)) errs.push(notSupported(path.child('kind'), ref.kind, kinds));
   if (!ref.name) errs.push(required(path.child('name')));
   else for (const m of isPathSegmentName(ref.name)) errs.push(invalid(path.child('name'), ref.name, m));
@@ -23,7 +22,7 @@ export function validateRoleRef(ref: RoleRef | undefined, kinds: readonly string
  * One subject. A ServiceAccount needs a namespace in a cluster binding; in a RoleBinding an
  * empty namespace means the binding's own. Users and groups are not namespaced.
  */
-export function validateSubject(s: Subject, namespaced: boolean, path: Path): FieldError[] {
+export function validateSubject(s: Subject, namespaced: boolean, path: Path, rbacGroup: string): FieldError[] {
   const errs: FieldError[] = [];
   if (!s.name) errs.push(required(path.child('name')));
   switch (s.kind) {
@@ -34,7 +33,7 @@ export function validateSubject(s: Subject, namespaced: boolean, path: Path): Fi
       break;
     case 'User':
     case 'Group':
-      if (s.apiGroup !== RbacGroupName) errs.push(notSupported(path.child('apiGroup'), s.apiGroup ?? '', [RbacGroupName]));
+      if (s.apiGroup !== rbacGroup) errs.push(notSupported(path.child('apiGroup'), s.apiGroup ?? '', [rbacGroup]));
       if (s.namespace) errs.push(forbidden(path.child('namespace'), `may not be set when \`kind\` is '${s.kind}'`));
       break;
     default:
@@ -43,9 +42,9 @@ export function validateSubject(s: Subject, namespaced: boolean, path: Path): Fi
   return errs;
 }
 
-export function validateSubjects(subjects: readonly Subject[] | undefined, namespaced: boolean): FieldError[] {
+export function validateSubjects(subjects: readonly Subject[] | undefined, namespaced: boolean, rbacGroup: string): FieldError[] {
   const path = Path.root('subjects');
-  return (subjects ?? []).flatMap((s, i) => validateSubject(s, namespaced, path.index(i)));
+  return (subjects ?? []).flatMap((s, i) => validateSubject(s, namespaced, path.index(i), rbacGroup));
 }
 
 /** The role a binding grants never changes; a new binding is needed for another role. */

@@ -6,12 +6,13 @@ import type { KindValidation } from '../validation/kind-validation.js';
 import { nameIsPathSegment } from '../validation/names.js';
 import { validateRoleRef, validateRoleRefUnchanged, validateSubjects } from './binding.js';
 
-function validate(b: ClusterRoleBinding): FieldError[] {
-  return [...validateRoleRef(b.roleRef, ['ClusterRole']), ...validateSubjects(b.subjects, false)];
+function validate(b: ClusterRoleBinding, rbacGroup: string): FieldError[] {
+  return [...validateRoleRef(b.roleRef, ['ClusterRole'], rbacGroup), ...validateSubjects(b.subjects, false, rbacGroup)];
 }
 
-export const clusterRoleBindingValidation: KindValidation<ClusterRoleBinding> = {
+/** ClusterRoleBinding rules; roles and users are named in `rbacGroup` (rbac.authorization.<domain>). */
+export const clusterRoleBindingValidation = (rbacGroup: string): KindValidation<ClusterRoleBinding> => ({
   name: nameIsPathSegment,
-  validate,
-  validateUpdate: (b, old) => [...validate(b), ...validateRoleRefUnchanged(b.roleRef, old.roleRef)],
-};
+  validate: (b) => validate(b, rbacGroup),
+  validateUpdate: (b, old) => [...validate(b, rbacGroup), ...validateRoleRefUnchanged(b.roleRef, old.roleRef)],
+});

@@ -6,12 +6,13 @@ import type { KindValidation } from '../validation/kind-validation.js';
 import { nameIsPathSegment } from '../validation/names.js';
 import { validateRoleRef, validateRoleRefUnchanged, validateSubjects } from './binding.js';
 
-function validate(b: RoleBinding): FieldError[] {
-  return [...validateRoleRef(b.roleRef, ['Role', 'ClusterRole']), ...validateSubjects(b.subjects, true)];
+function validate(b: RoleBinding, rbacGroup: string): FieldError[] {
+  return [...validateRoleRef(b.roleRef, ['Role', 'ClusterRole'], rbacGroup), ...validateSubjects(b.subjects, true, rbacGroup)];
 }
 
-export const roleBindingValidation: KindValidation<RoleBinding> = {
+/** RoleBinding rules; roles and users are named in `rbacGroup` (rbac.authorization.<domain>). */
+export const roleBindingValidation = (rbacGroup: string): KindValidation<RoleBinding> => ({
   name: nameIsPathSegment,
-  validate,
-  validateUpdate: (b, old) => [...validate(b), ...validateRoleRefUnchanged(b.roleRef, old.roleRef)],
-};
+  validate: (b) => validate(b, rbacGroup),
+  validateUpdate: (b, old) => [...validate(b, rbacGroup), ...validateRoleRefUnchanged(b.roleRef, old.roleRef)],
+});

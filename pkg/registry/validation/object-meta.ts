@@ -7,8 +7,16 @@ import { isDNS1123Label, isQualifiedName, type NameValidator } from './names.js'
 
 const TotalAnnotationSizeLimit = 256 * 1024;
 
-/** Checks metadata of a new or updated object of a kind whose names follow `validateName`. */
-export function validateObjectMeta(meta: ObjectMeta, namespaced: boolean, validateName: NameValidator, path = Path.root('metadata')): FieldError[] {
+/** Finalizers that need no domain prefix, as upstream allows: orphan, foregroundDeletion and the namespace finalizer. */
+export function standardFinalizers(namespaceFinalizer: string): ReadonlySet<string> {
+  return new Set(['orphan', 'foregroundDeletion', namespaceFinalizer]);
+}
+
+/**
+ * Checks metadata of a new or updated object of a kind whose names follow `validateName`;
+ * finalizers must be `standard` or carry a domain.
+ */
+export function validateObjectMeta(meta: ObjectMeta, namespaced: boolean, validateName: NameValidator, standard: ReadonlySet<string>, path = Path.root('metadata')): FieldError[] {
   const errs: FieldError[] = [];
   if (meta.generateName) {
     for (const m of validateName(meta.generateName, true)) errs.push(invalid(path.child('generateName'), meta.generateName, m));
@@ -35,7 +43,7 @@ export function validateObjectMeta(meta: ObjectMeta, namespaced: boolean, valida
   const seen = new Set<string>();
   (meta.finalizers ?? []).forEach((f, i) => {
     for (const m of isQualifiedName(f)) errs.push(invalid(path.child('finalizers').index(i), f, m));
-    if (!f.includes('/') && !standardFinalizers.has(f)) {
+    if (!f.includes('/') && !standard.has(f)) {
       errs.push(invalid(path.child('finalizers').index(i), f, 'name is neither a standard finalizer name nor is it fully qualified'));
     }
     if (seen.has(f)) errs.push(invalid(path.child('finalizers').index(i), f, 'duplicate finalizer'));
@@ -53,9 +61,6 @@ export function validateObjectMeta(meta: ObjectMeta, namespaced: boolean, valida
   }
   return errs;
 }
-
-/** Finalizers that need no domain prefix, as upstream allows. */
-const standardFinalizers = new Set(['orphan', 'foregroundDeletion', 'orch']);
 
 /** Metadata fields a client may never change on update. */
 export function validateObjectMetaUpdate(meta: ObjectMeta, old: ObjectMeta, path = Path.root('metadata')): FieldError[] {

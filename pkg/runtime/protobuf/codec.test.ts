@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { allGroupVersions } from '../../../api/index.js';
 import { fixtures } from '../../../test/integration/fixtures.js';
 import { Scheme, type ResourceInfo } from '../scheme.js';
-import { ProtobufCodec, frame, protobufMediaType } from './codec.js';
+import { apiDomain, defaultApiDomain } from '../../../api/domain.js';
+import { ProtobufCodec, frame } from './codec.js';
 import { decodeEnvelope } from './envelope.js';
 import { splitFrames } from './frame.js';
 import { fullStatefulSet, objectsByKind } from './testdata/objects.js';
@@ -35,8 +36,9 @@ function expectedAfterRoundTrip(kind: string, obj: Record<string, unknown>): Rec
   return out;
 }
 
-test('media type', () => {
-  assert.equal(protobufMediaType, 'application/vnd.orch.protobuf');
+test('media type: ours by default, upstream\'s for k8s.io', () => {
+  assert.equal(defaultApiDomain.protobufMediaType, 'application/vnd.orch.protobuf');
+  assert.equal(apiDomain('k8s.io').protobufMediaType, 'application/vnd.kubernetes.protobuf');
 });
 
 test('every kind of the scheme has a test object', () => {

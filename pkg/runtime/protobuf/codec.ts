@@ -1,4 +1,4 @@
-// application/vnd.orch.protobuf: objects, lists, Status and watch events of every kind in the
+// Protobuf (application/vnd.<domain>.protobuf and upstream's vnd.kubernetes.protobuf): objects, lists, Status and watch events of every kind in the
 // scheme, encoded as upstream Kubernetes encodes them, and protobuf bodies decoded back to the
 // JSON shape the rest of the server handles.
 import { ListMeta, Status, type ListMeta as ListMetaValue, type Status as StatusValue } from '../../../api/meta/v1/types.js';
@@ -11,7 +11,6 @@ import { MessageTypes, type MessagePlan } from './types.js';
 import { decodeWatchEventBody, encodeWatchEventBody } from './watch-event.js';
 import { checkWire, shapeOf } from './wire-check.js';
 
-export { protobufMediaType } from './envelope.js';
 export { ProtobufDecodeError } from './errors.js';
 export { frame } from './frame.js';
 

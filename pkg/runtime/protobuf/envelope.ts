@@ -4,8 +4,6 @@ import protobuf from 'protobufjs';
 import { ProtobufDecodeError } from './errors.js';
 import { checkWire, messageShapeOf, wireShapes } from './wire-check.js';
 
-export const protobufMediaType = 'application/vnd.orch.protobuf';
-
 /** "k8s" and encoding style 0 (the rest is an Unknown message), as upstream writes it. */
 export const protobufPrefix: Buffer = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
 

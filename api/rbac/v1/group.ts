@@ -1,2 +1,0 @@
-/** The RBAC API group. */
-export const RbacGroupName = 'rbac.authorization.orch.io';
