@@ -1,5 +1,6 @@
 // What individual kinds add to the generic strategy.
 import type { ApiDomain } from '../../api/domain.js';
+import { rbacGroup } from '../../api/rbac/v1/register.js';
 import { newConflict, newForbidden } from '../runtime/errors.js';
 import type { StoredObject } from '../storage/interface.js';
 import type { StrategyOverrides } from './generic/strategy.js';
@@ -50,4 +51,7 @@ export const strategyOverrides = (domain: ApiDomain): ReadonlyMap<string, Strate
   ['/Secret', { selectableFields: { type: (o) => str(o.type) } }],
   ['/ResourceQuota', { returnDeletedObject: true }],
   [`${domain.group('storage')}/CSIDriver`, { returnDeletedObject: true }],
+  // A PUT of a missing object creates it for the kinds upstream allows it (the others answer 404).
+  ['/LimitRange', { allowCreateOnUpdate: true }],
+  ...['Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'].map((kind): [string, StrategyOverrides] => [`${rbacGroup(domain)}/${kind}`, { allowCreateOnUpdate: true }]),
 ]);

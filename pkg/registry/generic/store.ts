@@ -271,6 +271,29 @@ export class Store {
   }
 
   async create(namespace: string, input: StoredObject, opts: WriteOptions = {}): Promise<StoredObject> {
+    const { obj, generated } = await this.prepareNew(namespace, input, opts);
+    const meta = obj.metadata;
+    if (opts.dryRun) {
+      // A dry run answers as the real create would, existing names included.
+      const exists = await this.storage.get(this.key(namespace, meta.name!)).then(() => true, (e: unknown) => (isStorageError(e, 'KeyNotFound') ? false : this.interpret(e, meta.name!)));
+      if (exists) throw newAlreadyExists(this.gr, meta.name!);
+      return obj;
+    }
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.storage.create(this.key(namespace, meta.name!), obj);
+      } catch (e) {
+        if (generated && isStorageError(e, 'KeyExists') && attempt < GENERATE_NAME_ATTEMPTS) {
+          meta.name = meta.generateName + this.nameSuffix();
+          continue;
+        }
+        this.interpret(e, meta.name!);
+      }
+    }
+  }
+
+  /** A new object as it will be stored: server-set metadata, the strategy's preparation, validated and admitted. */
+  private async prepareNew(namespace: string, input: StoredObject, opts: WriteOptions): Promise<{ obj: StoredObject; generated: boolean }> {
     const obj = this.withTypeMeta(structuredClone(input));
     obj.apiVersion = this.info.apiVersion;
     obj.kind = this.info.kind;
@@ -292,18 +315,7 @@ export class Store {
     this.strategy.prepareForCreate(obj);
     this.checkInvalid(obj, this.strategy.validate(obj));
     await opts.validate?.(obj, null);
-    if (opts.dryRun) return obj;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.storage.create(this.key(namespace, meta.name!), obj);
-      } catch (e) {
-        if (generated && isStorageError(e, 'KeyExists') && attempt < GENERATE_NAME_ATTEMPTS) {
-          meta.name = meta.generateName + this.nameSuffix();
-          continue;
-        }
-        this.interpret(e, meta.name!);
-      }
-    }
+    return { obj, generated };
   }
 
   /**
@@ -323,7 +335,7 @@ export class Store {
         if (!strategy.allowCreateOnUpdate) throw newNotFound(this.gr, name);
         created = true;
         const { resourceVersion: _rv, ...metadata } = obj.metadata;
-        return this.create(namespace, { ...obj, metadata }, { ...opts, dryRun: true });
+        return (await this.prepareNew(namespace, { ...obj, metadata }, opts)).obj;
       }
       created = false;
       const sentRV = obj.metadata.resourceVersion;
@@ -339,7 +351,8 @@ export class Store {
       }
       obj.metadata.resourceVersion = current.metadata.resourceVersion!;
       obj.metadata.uid ??= current.metadata.uid!;
-      obj.metadata.creationTimestamp ??= current.metadata.creationTimestamp!;
+      // The server's own record of the creation wins, however the client spells (or drops) it.
+      obj.metadata.creationTimestamp = current.metadata.creationTimestamp!;
       if (obj.metadata.namespace === undefined && this.info.namespaced) obj.metadata.namespace = namespace;
       // Deletion state is the server's alone.
       for (const f of ['deletionTimestamp', 'deletionGracePeriodSeconds'] as const) {

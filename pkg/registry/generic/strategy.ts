@@ -19,6 +19,8 @@ export interface StrategyOverrides {
   prepareForDeletion?: (obj: StoredObject) => void;
   validateDeletion?: (obj: StoredObject) => void;
   returnDeletedObject?: boolean;
+  /** A PUT of a missing object creates it. */
+  allowCreateOnUpdate?: boolean;
   /** Extra selectable fields beyond metadata.name and metadata.namespace. */
   selectableFields?: Record<string, (obj: StoredObject) => string>;
 }
@@ -40,7 +42,7 @@ export function newStrategy(
   const schemaErrors = (obj: StoredObject) => schemas.check(info.schema, obj).fieldErrors;
   const finalizers = standardFinalizers(info.domain.namespaceFinalizer);
   return {
-    allowCreateOnUpdate: false,
+    allowCreateOnUpdate: overrides.allowCreateOnUpdate ?? false,
     allowUnconditionalUpdate: true,
     returnDeletedObject: overrides.returnDeletedObject ?? false,
     selectableFieldNames: new Set(['metadata.name', 'metadata.namespace', ...Object.keys(extraFields)]),
