@@ -18,7 +18,7 @@ test('kinds are registered with their resources, scopes, short names and sub-res
     '/ServiceAccount serviceaccounts ns [sa] []',
     '/LimitRange limitranges ns [limits] []',
     '/ResourceQuota resourcequotas ns [quota] [status]',
-    'apps/StatefulSet statefulsets ns [sts] [status]',
+    'apps/StatefulSet statefulsets ns [sts] [status,scale]',
     'rbac.authorization.orch.io/ClusterRole clusterroles cluster [] []',
     'rbac.authorization.orch.io/ClusterRoleBinding clusterrolebindings cluster [] []',
     'rbac.authorization.orch.io/Role roles ns [] []',

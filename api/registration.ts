@@ -5,8 +5,22 @@ import type { PrinterColumn } from './printer-column.js';
 
 export type Stability = 'stable' | 'beta' | 'alpha';
 
-/** `status` holds what controllers observe; `finalize` (Namespace only) edits spec.finalizers. */
-export type Subresource = 'status' | 'finalize';
+/**
+ * `status` holds what controllers observe; `finalize` (Namespace only) edits spec.finalizers;
+ * `scale` reads and sets the replica count as an autoscaling/v1 Scale (kinds with `scale`).
+ */
+export type Subresource = 'status' | 'finalize' | 'scale';
+
+/** How a scalable kind's fields map onto its autoscaling/v1 Scale. */
+export interface ScaleAdapter<T = Record<string, unknown>> {
+  /** The desired replica count (spec), with the kind's default when unset. */
+  specReplicas(obj: T): number;
+  setSpecReplicas(obj: T, replicas: number): void;
+  /** The observed replica count (status). */
+  statusReplicas(obj: T): number;
+  /** The pods counted, in the string form of label selectors ('' for none). */
+  selector(obj: T): string;
+}
 
 export interface KindRegistration {
   kind: string;
@@ -26,6 +40,8 @@ export interface KindRegistration {
   defaulter?: (obj: Record<string, unknown>) => void;
   /** Columns of the kind's Table output, in order; without them a Table shows Name and Created At. */
   printerColumns?: PrinterColumn[];
+  /** The `scale` sub-resource's mapping, for kinds that list it among their sub-resources. */
+  scale?: ScaleAdapter;
 }
 
 export interface GroupVersionRegistration {
@@ -38,10 +54,11 @@ export interface GroupVersionRegistration {
 
 /** Declares a kind, keeping its defaulter and printer-column cells typed by the kind's own schema. */
 export function defineKind<S extends TObject>(
-  reg: Omit<KindRegistration, 'schema' | 'defaulter' | 'printerColumns'> & {
+  reg: Omit<KindRegistration, 'schema' | 'defaulter' | 'printerColumns' | 'scale'> & {
     schema: S;
     defaulter?: (obj: Static<S>) => void;
     printerColumns?: PrinterColumn<Static<S>>[];
+    scale?: ScaleAdapter<Static<S>>;
   },
 ): KindRegistration {
   return reg as KindRegistration;

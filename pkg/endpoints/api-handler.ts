@@ -14,9 +14,12 @@ import {
   deleteCollection,
   deleteResource,
   getResource,
+  getScaleResource,
   listResource,
+  patchScaleResource,
   patchResource,
   updateResource,
+  updateScaleResource,
   type HandlerContext,
   type ResourceRequest,
 } from './resource-handlers.js';
@@ -81,6 +84,14 @@ export function newAPIHandler(cfg: APIHandlerConfig): APIHandler {
     if (info.subresource === 'finalize') {
       if (info.verb !== 'update') throw unsupported();
       return updateResource(cfg, r);
+    }
+    if (info.subresource === 'scale') {
+      switch (info.verb) {
+        case 'get': return getScaleResource(r);
+        case 'update': return updateScaleResource(cfg, r);
+        case 'patch': return patchScaleResource(cfg, r);
+        default: throw unsupported();
+      }
     }
     if (info.subresource) {
       switch (info.verb) {

@@ -2,7 +2,7 @@
 // off the scheme, so a served resource is discoverable by construction.
 import type { GroupVersionInfo, Scheme } from '../runtime/scheme.js';
 
-const subresourceVerbs: Record<string, string[]> = { status: ['get', 'patch', 'update'], finalize: ['update'] };
+const subresourceVerbs: Record<string, string[]> = { status: ['get', 'patch', 'update'], finalize: ['update'], scale: ['get', 'patch', 'update'] };
 
 const versionRef = (gv: GroupVersionInfo) => ({ groupVersion: gv.apiVersion, version: gv.version });
 
@@ -56,7 +56,8 @@ export function apiResourceList(gv: GroupVersionInfo) {
       name: `${r.resource}/${sub}`,
       singularName: '',
       namespaced: r.namespaced,
-      kind: r.kind,
+      // The scale sub-resource speaks another group's kind, and says so as upstream does.
+      ...(sub === 'scale' && r.scale ? { group: r.scale.info.group, version: r.scale.info.version, kind: r.scale.info.kind } : { kind: r.kind }),
       verbs: subresourceVerbs[sub] ?? ['get'],
     })),
   ]);

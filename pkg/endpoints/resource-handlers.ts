@@ -13,6 +13,7 @@ import { invalid, notSupported } from '../runtime/field-errors.js';
 import { pruneUnknownFields } from '../runtime/prune.js';
 import type { ResourceInfo } from '../runtime/scheme.js';
 import type { SchemaValidator } from '../runtime/schema-validator.js';
+import { getScale, updateScale } from '../registry/generic/scale.js';
 import type { ListParams, Store } from '../registry/generic/store.js';
 import type { StoredObject } from '../storage/interface.js';
 import { bodyFormat, patchType, type PatchType } from './negotiation.js';
@@ -131,8 +132,11 @@ export async function updateResource(ctx: HandlerContext, r: ResourceRequest): P
   r.out.object(created ? 201 : 200, r.resource, object);
 }
 
-export async function patchResource(ctx: HandlerContext, r: ResourceRequest): Promise<void> {
-  const dryRun = r.query.dryRun();
+/**
+ * A PATCH request read and checked once: `apply` patches a current object of the request's kind
+ * (run inside the store's retry loop), `done` adds the Warn-level warnings after the write.
+ */
+function readPatch(ctx: HandlerContext, r: ResourceRequest): { apply(current: StoredObject): StoredObject; done(): void } {
   const level = r.query.fieldValidation();
   const type = patchType(r.req.headers['content-type']);
   const raw = body(r.req);
@@ -143,21 +147,62 @@ export async function patchResource(ctx: HandlerContext, r: ResourceRequest): Pr
     throw newBadRequest(`a ${type === 'merge' ? 'merge' : 'strategic merge'} patch must be a JSON object`);
   }
   let unknownFields: string[] = [];
+  return {
+    apply(current) {
+      const decoded = ctx.decoder.decode(r.resource, applyPatch(type, current, patch, r.resource));
+      unknownFields = decoded.unknownFields;
+      // Strict must reject before the write; warnings are added once, after it.
+      if (level === 'Strict') applyFieldValidation(r, level, parsed, unknownFields);
+      if (decoded.obj.metadata.name !== r.info.name) {
+        throw newBadRequest(`the name of the object (${decoded.obj.metadata.name ?? ''}) does not match the name on the URL (${r.info.name})`);
+      }
+      checkNamespace(r, decoded.obj);
+      return decoded.obj;
+    },
+    done() {
+      if (level === 'Warn') applyFieldValidation(r, level, parsed, unknownFields);
+    },
+  };
+}
+
+export async function patchResource(ctx: HandlerContext, r: ResourceRequest): Promise<void> {
+  const dryRun = r.query.dryRun();
+  const patch = readPatch(ctx, r);
   const { object } = await r.store.update(r.info.namespace, r.info.name, async (current) => {
     if (!current) throw newNotFound(r.resource.groupResource, r.info.name);
-    const patched = applyPatch(type, current, patch, r.resource);
-    const decoded = ctx.decoder.decode(r.resource, patched);
-    unknownFields = decoded.unknownFields;
-    // Strict must reject before the write; warnings are added once, after it.
-    if (level === 'Strict') applyFieldValidation(r, level, parsed, unknownFields);
-    if (decoded.obj.metadata.name !== r.info.name) {
-      throw newBadRequest(`the name of the object (${decoded.obj.metadata.name ?? ''}) does not match the name on the URL (${r.info.name})`);
-    }
-    checkNamespace(r, decoded.obj);
-    return decoded.obj;
+    return patch.apply(current);
   }, { dryRun, ...(r.info.subresource ? { subresource: r.info.subresource } : {}) });
-  if (level === 'Warn') applyFieldValidation(r, level, parsed, unknownFields);
+  patch.done();
   r.out.object(200, r.resource, object);
+}
+
+/** The request as one for the autoscaling/v1 Scale of its object: decoded, patched and written as a Scale. */
+function asScaleRequest(r: ResourceRequest): ResourceRequest {
+  const info = r.resource.scale?.info;
+  if (!info) throw newNotFound(r.resource.groupResource, r.info.name);
+  return { ...r, resource: info };
+}
+
+export async function getScaleResource(r: ResourceRequest): Promise<void> {
+  const s = asScaleRequest(r);
+  s.out.object(200, s.resource, await getScale(r.store, r.info.namespace, r.info.name));
+}
+
+export async function updateScaleResource(ctx: HandlerContext, r: ResourceRequest): Promise<void> {
+  const s = asScaleRequest(r);
+  const dryRun = r.query.dryRun();
+  const wanted = decodeObject(ctx, s);
+  const scale = await updateScale(r.store, r.info.namespace, r.info.name, async () => wanted, { dryRun });
+  s.out.object(200, s.resource, scale);
+}
+
+export async function patchScaleResource(ctx: HandlerContext, r: ResourceRequest): Promise<void> {
+  const s = asScaleRequest(r);
+  const dryRun = r.query.dryRun();
+  const patch = readPatch(ctx, s);
+  const scale = await updateScale(r.store, r.info.namespace, r.info.name, async (current) => patch.apply(current), { dryRun });
+  patch.done();
+  s.out.object(200, s.resource, scale);
 }
 
 /** A protobuf body of `info`'s kind as the JSON-shaped object the decoder takes; bad bytes are a 400. */

@@ -4,7 +4,7 @@ import type { Scheme } from '../runtime/scheme.js';
 import type { SchemaValidator } from '../runtime/schema-validator.js';
 import type { Storage, StoredObject } from '../storage/interface.js';
 import { Store } from './generic/store.js';
-import { newStrategy, newSubresourceStrategy } from './generic/strategy.js';
+import { newStrategy, newSubresourceStrategy, type ObjectSubresource } from './generic/strategy.js';
 import { strategyOverrides } from './strategies.js';
 import type { KindValidation } from './validation/kind-validation.js';
 
@@ -29,7 +29,9 @@ export function buildStores(scheme: Scheme, storage: Storage, schemas: SchemaVal
   for (const info of scheme.resources()) {
     const validation = validationFor(info.group, info.kind);
     const strategy = newStrategy(info, validation, schemas, overrides.get(`${info.group}/${info.kind}`));
-    const subresources = new Map(info.subresources.map((sub) => [sub, newSubresourceStrategy(info, sub, strategy, validation, schemas)]));
+    const subresources = new Map(info.subresources
+      .filter((sub): sub is ObjectSubresource => sub !== 'scale')
+      .map((sub) => [sub, newSubresourceStrategy(info, sub, strategy, validation, schemas)]));
     stores.set(`${info.group}/${info.resource}`, new Store({
       info,
       storage,

@@ -3,7 +3,8 @@
 import type { TObject } from '@sinclair/typebox';
 import { defaultApiDomain, type ApiDomain } from '../../api/domain.js';
 import type { PrinterColumn } from '../../api/printer-column.js';
-import type { GroupVersionRegistration, Stability, Subresource } from '../../api/registration.js';
+import { Scale, ScaleGroup, ScaleVersion } from '../../api/autoscaling/v1/scale.js';
+import type { GroupVersionRegistration, ScaleAdapter, Stability, Subresource } from '../../api/registration.js';
 import type { GroupResource } from './errors.js';
 
 export interface ResourceInfo {
@@ -29,6 +30,8 @@ export interface ResourceInfo {
   groupResource: GroupResource;
   /** The platform domain the scheme names its groups in. */
   domain: ApiDomain;
+  /** The `scale` sub-resource: how the kind maps onto Scale, and Scale's own kind (autoscaling/v1). */
+  scale?: { adapter: ScaleAdapter; info: ResourceInfo };
 }
 
 export interface GroupVersionInfo {
@@ -71,6 +74,7 @@ export class Scheme {
         ...(k.printerColumns ? { printerColumns: k.printerColumns } : {}),
         groupResource: { group: gv.group, resource: k.resource },
         domain,
+        ...(k.scale ? { scale: { adapter: k.scale, info: scaleInfo(k.resource, k.namespaced, gv.group, domain) } } : {}),
       }));
       this.gvs.push({ group: gv.group, version: gv.version, apiVersion, stability: gv.stability, resources });
       for (const r of resources) this.byResource.set(`${r.group}/${r.version}/${r.resource}`, r);
@@ -105,4 +109,27 @@ export class Scheme {
   resources(): ResourceInfo[] {
     return this.gvs.flatMap((gv) => gv.resources);
   }
+}
+
+/** The autoscaling/v1 Scale served below a resource: its own kind and schema, the parent's scope and name. */
+function scaleInfo(parentResource: string, namespaced: boolean, parentGroup: string, domain: ApiDomain): ResourceInfo {
+  return {
+    group: ScaleGroup,
+    version: ScaleVersion,
+    apiVersion: `${ScaleGroup}/${ScaleVersion}`,
+    kind: 'Scale',
+    listKind: 'ScaleList',
+    resource: parentResource,
+    singular: '',
+    namespaced,
+    shortNames: [],
+    categories: [],
+    subresources: [],
+    verbs: ['get', 'patch', 'update'],
+    stability: 'stable',
+    schema: Scale,
+    // Errors about the scale name the parent, as upstream's do (statefulsets.apps "web" not found).
+    groupResource: { group: parentGroup, resource: parentResource },
+    domain,
+  };
 }

@@ -72,13 +72,13 @@ describe('status sub-resources and generation', () => {
     assert.equal(kept.body.metadata.generation, 2, 'clients cannot set generation');
   });
 
-  test('uid and creationTimestamp cannot be changed', async () => {
+  test('uid cannot be changed (409); a sent creationTimestamp gives way to the stored one, as upstream', async () => {
     const created = await t.client.post('/api/v1/namespaces/default/configmaps', { metadata: { name: 'immut' } });
     const changed = structuredClone(created.body);
     changed.metadata.creationTimestamp = '2001-01-01T00:00:00Z';
     const r = await t.client.put('/api/v1/namespaces/default/configmaps/immut', changed);
-    assert.equal(r.status, 422, r.text);
-    assert.ok(r.body.details.causes.some((c: any) => c.field === 'metadata.creationTimestamp'));
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.body.metadata.creationTimestamp, created.body.metadata.creationTimestamp);
     const uid = structuredClone(created.body);
     uid.metadata.uid = '00000000-0000-0000-0000-000000000000';
     assert.equal((await t.client.put('/api/v1/namespaces/default/configmaps/immut', uid)).status, 409);

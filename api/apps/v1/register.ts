@@ -1,5 +1,5 @@
 // apps/v1: workload controllers.
-import { ageColumn, nameColumn } from '../../printer-column.js';
+import { ageColumn, formatLabelSelector, nameColumn } from '../../printer-column.js';
 import { defineKind, type GroupVersionRegistration } from '../../registration.js';
 import { StatefulSet, defaultStatefulSet } from './stateful-set.js';
 
@@ -10,7 +10,18 @@ export const appsV1: GroupVersionRegistration = {
   kinds: [
     defineKind({
       kind: 'StatefulSet', resource: 'statefulsets', singular: 'statefulset', namespaced: true,
-      shortNames: ['sts'], categories: ['all'], subresources: ['status'], schema: StatefulSet, defaulter: defaultStatefulSet,
+      shortNames: ['sts'], categories: ['all'], subresources: ['status', 'scale'], schema: StatefulSet, defaulter: defaultStatefulSet,
+      scale: {
+        specReplicas: (s) => s.spec?.replicas ?? 1,
+        setSpecReplicas: (s, replicas) => {
+          if (s.spec) s.spec.replicas = replicas;
+        },
+        statusReplicas: (s) => s.status?.replicas ?? 0,
+        selector: (s) => {
+          const text = formatLabelSelector(s.spec?.selector);
+          return text === '<none>' || text === '<error>' ? '' : text;
+        },
+      },
       printerColumns: [
         nameColumn,
         { name: 'Ready', type: 'string', description: 'Ready pods out of the desired replicas.', priority: 0,

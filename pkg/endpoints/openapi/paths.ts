@@ -137,7 +137,7 @@ function resourceRoutes(r: ResourceInfo, subresourceVerbs: Map<string, string[]>
   const scopeParams = r.namespaced ? [namespaceParameter] : [];
   const itemParams = [nameParameter(r.kind), ...scopeParams];
   const serves = (verb: string) => r.verbs.includes(verb);
-  const op = (o: Omit<Operation, 'tag' | 'gvk' | 'streams' | 'protobuf'> & { streams?: boolean }): Operation =>
+  const op = (o: Omit<Operation, 'tag' | 'gvk' | 'streams' | 'protobuf'> & { streams?: boolean; gvk?: GroupVersionKind }): Operation =>
     ({ tag, gvk, streams: false, protobuf: r.domain.protobufMediaType, ...o });
   const objectResponses = (...codes: Response['code'][]) => codes.map((code) => ({ code, definition: kindName }));
   const objectBody: Body = { definition: kindName, required: true, patch: false };
@@ -210,23 +210,28 @@ function resourceRoutes(r: ResourceInfo, subresourceVerbs: Map<string, string[]>
     const verbs = subresourceVerbs.get(`${r.resource}/${sub}`) ?? [];
     const Sub = capitalized(sub);
     const what = sub === 'finalize' ? 'the finalizers (spec.finalizers)' : `the ${sub}`;
+    // The scale sub-resource reads and writes autoscaling/v1 Scale; the others the kind itself.
+    const scale = sub === 'scale' ? r.scale?.info : undefined;
+    const subKind = scale ? definitionName(scale.schema) : kindName;
+    const subGVK = scale ? { gvk: { group: scale.group, kind: scale.kind, version: scale.version } } : {};
+    const subResponses = (...codes: Response['code'][]) => codes.map((code) => ({ code, definition: subKind }));
     const subOps: Operation[] = [];
     if (verbs.includes('get')) {
       subOps.push(op({
         method: 'get', operationId: `read${prefix}${scope}${r.kind}${Sub}`, description: `Read ${what} of the named ${r.kind}.`, action: 'get',
-        parameters: [...itemParams, ...parameterSets.read], responses: objectResponses('200'),
+        parameters: [...itemParams, ...parameterSets.read], responses: subResponses('200'), ...subGVK,
       }));
     }
     if (verbs.includes('update')) {
       subOps.push(op({
         method: 'put', operationId: `replace${prefix}${scope}${r.kind}${Sub}`, description: `Replace ${what} of the named ${r.kind}.`, action: 'put',
-        parameters: [...itemParams, ...parameterSets.write], body: objectBody, responses: objectResponses('200', '201'),
+        parameters: [...itemParams, ...parameterSets.write], body: { ...objectBody, definition: subKind }, responses: subResponses('200', '201'), ...subGVK,
       }));
     }
     if (verbs.includes('patch')) {
       subOps.push(op({
         method: 'patch', operationId: `patch${prefix}${scope}${r.kind}${Sub}`, description: `Partially update ${what} of the named ${r.kind}.`,
-        action: 'patch', parameters: [...itemParams, ...parameterSets.patch], body: patchBody, responses: objectResponses('200', '201'),
+        action: 'patch', parameters: [...itemParams, ...parameterSets.patch], body: patchBody, responses: subResponses('200', '201'), ...subGVK,
       }));
     }
     if (subOps.length > 0) routes.push({ path: `${item}/${sub}`, parameters: [], operations: subOps });

@@ -131,12 +131,17 @@ test('StatefulSet has upstream operation IDs, actions and kinds on every operati
     ['readAppsV1NamespacedStatefulSetStatus', 'get', '/apis/apps/v1/namespaces/{namespace}/statefulsets/{name}/status', 'get'],
     ['replaceAppsV1NamespacedStatefulSetStatus', 'put', '/apis/apps/v1/namespaces/{namespace}/statefulsets/{name}/status', 'put'],
     ['patchAppsV1NamespacedStatefulSetStatus', 'patch', '/apis/apps/v1/namespaces/{namespace}/statefulsets/{name}/status', 'patch'],
+    ['readAppsV1NamespacedStatefulSetScale', 'get', '/apis/apps/v1/namespaces/{namespace}/statefulsets/{name}/scale', 'get'],
+    ['replaceAppsV1NamespacedStatefulSetScale', 'put', '/apis/apps/v1/namespaces/{namespace}/statefulsets/{name}/scale', 'put'],
+    ['patchAppsV1NamespacedStatefulSetScale', 'patch', '/apis/apps/v1/namespaces/{namespace}/statefulsets/{name}/scale', 'patch'],
   ];
   for (const [id, method, path, action] of expected) {
     const o = byId(id);
     assert.deepEqual([o.method, o.path, o.op['x-kubernetes-action']], [method, path, action], id);
-    assert.deepEqual(o.op['x-kubernetes-group-version-kind'], { group: 'apps', kind: 'StatefulSet', version: 'v1' }, id);
-    assert.deepEqual(o.op['x-orch-group-version-kind'], { group: 'apps', kind: 'StatefulSet', version: 'v1' }, id);
+    // The scale sub-resource speaks autoscaling/v1 Scale, as upstream's operations say.
+    const gvk = path.endsWith('/scale') ? { group: 'autoscaling', kind: 'Scale', version: 'v1' } : { group: 'apps', kind: 'StatefulSet', version: 'v1' };
+    assert.deepEqual(o.op['x-kubernetes-group-version-kind'], gvk, id);
+    assert.deepEqual(o.op['x-orch-group-version-kind'], gvk, id);
     assert.deepEqual(o.op.tags, ['apps_v1']);
   }
   const stsOps = operations().filter((o) => o.path.includes('/statefulsets'));

@@ -99,8 +99,11 @@ export function newStrategy(
   };
 }
 
+/** Sub-resources that speak the kind itself; `scale` speaks autoscaling/v1 Scale (see scale.ts). */
+export type ObjectSubresource = Exclude<Subresource, 'scale'>;
+
 /** What a sub-resource update takes from the client's object; everything else stays as stored. */
-const subresourceFields: Record<Subresource, (from: StoredObject, to: StoredObject) => void> = {
+const subresourceFields: Record<ObjectSubresource, (from: StoredObject, to: StoredObject) => void> = {
   status(from, to) {
     if (from.status === undefined) delete to.status;
     else to.status = from.status;
@@ -117,7 +120,7 @@ const subresourceFields: Record<Subresource, (from: StoredObject, to: StoredObje
  */
 export function newSubresourceStrategy(
   info: ResourceInfo,
-  subresource: Subresource,
+  subresource: ObjectSubresource,
   main: Strategy,
   validation: KindValidation<StoredObject>,
   schemas: SchemaValidator,
