@@ -14,8 +14,8 @@ export class Kubectl {
   }
 
   private env(): NodeJS.ProcessEnv {
-    // HOME keeps ~/.kube (and the dispatcher's state) out of the test; no colours or pagers.
-    return { ...process.env, HOME: this.kubeconfig.dir, KUBECONFIG: this.kubeconfig.path, NO_COLOR: '1', KUBECTL_INTERACTIVE_DELETE: 'false' };
+    // HOME keeps ~/.kube and whatever else a client keeps there out of the test.
+    return { ...process.env, HOME: this.kubeconfig.dir, KUBECONFIG: this.kubeconfig.path, NO_COLOR: '1' };
   }
 
   run(args: readonly string[], opts: RunOptions = {}): Promise<ProcessResult> {
