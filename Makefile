@@ -6,7 +6,7 @@ DIST := $(OUT)/dist
 BIN := $(OUT)/bin
 NODE_DEPS := node_modules/.package-lock.json
 
-.PHONY: all deps etcd build run test test-unit test-integration bench clean
+.PHONY: all deps etcd clients build run test test-unit test-integration bench clean
 
 all: build
 
@@ -19,6 +19,10 @@ deps: $(NODE_DEPS)
 
 etcd:
 	@bash hack/install-etcd.sh
+
+# kubectl and python3-kubernetes, the real clients the integration tests drive.
+clients:
+	@bash hack/install-clients.sh
 
 build: deps
 	@rm -rf $(DIST)
@@ -36,13 +40,13 @@ run: etcd build
 UNIT_TESTS = $(shell find $(DIST)/api $(DIST)/pkg $(DIST)/cmd -name '*.test.js' 2>/dev/null | sort)
 INTEGRATION_TESTS = $(shell find $(DIST)/test/integration -name '*.test.js' 2>/dev/null | sort)
 
-test: etcd build
+test: etcd clients build
 	node --test --test-concurrency=2 --enable-source-maps $(shell find $(DIST)/api $(DIST)/pkg $(DIST)/cmd $(DIST)/test -name '*.test.js' | sort)
 
 test-unit: build
 	node --test --enable-source-maps $(UNIT_TESTS)
 
-test-integration: etcd build
+test-integration: etcd clients build
 	node --test --test-concurrency=2 --enable-source-maps $(INTEGRATION_TESTS)
 
 # Prints throughput, latency and memory figures (loopback only, bounded); never asserts timings.

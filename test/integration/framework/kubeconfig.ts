@@ -1,0 +1,35 @@
+// A kubeconfig file for a test server, as a user of the real clients would have: the server's URL,
+// its CA, and a bearer token (the server does not authenticate yet, so any token is accepted).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import type { TestServer } from './apiserver.js';
+
+export interface Kubeconfig {
+  /** A private temporary directory: the kubeconfig, and the clients' caches beside it. */
+  dir: string;
+  path: string;
+  server: string;
+  context: string;
+  /** Removes the directory. */
+  remove(): void;
+}
+
+export function writeKubeconfig(t: TestServer, token = 'orch-test-token'): Kubeconfig {
+  const dir = mkdtempSync(join(tmpdir(), 'orch-kubeconfig-'));
+  const path = join(dir, 'config');
+  const server = `https://127.0.0.1:${t.server.port}`;
+  const context = 'orch-test';
+  const doc = {
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{ name: 'orch-test', cluster: { server, 'certificate-authority-data': Buffer.from(t.server.cert.cert).toString('base64') } }],
+    users: [{ name: 'tester', user: { token } }],
+    contexts: [{ name: context, context: { cluster: 'orch-test', user: 'tester', namespace: 'default' } }],
+    'current-context': context,
+    preferences: {},
+  };
+  writeFileSync(path, stringify(doc), { mode: 0o600 });
+  return { dir, path, server, context, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
