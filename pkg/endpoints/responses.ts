@@ -30,6 +30,8 @@ export function writeJSON(res: Response, code: number, doc: unknown, pretty = fa
 /** Writes any error as a Status; anything not a StatusError is an internal error (a bug). */
 export function writeError(res: Response, err: unknown): void {
   const se: StatusError = isStatusError(err) ? err : newInternalError(err);
+  // What went wrong, for the access log's line about a failed request.
+  res.locals.failure = se.status.message;
   if (res.headersSent) {
     res.end();
     return;

@@ -1,5 +1,7 @@
-// A small leveled logger writing klog-style lines to stderr, so operators read our logs the way
-// they read upstream's: `I1121 21:50:00.123456 pid] message key="value"`.
+// A small leveled logger writing klog's structured text lines to stderr, so operators read our
+// logs the way they read upstream's: `I1121 21:50:00.123456 4242] "message" key="value"` (level,
+// month and day, time, process id, the quoted message, then key/value pairs). `--v` gates the
+// chattier info lines exactly as klog's verbosity does.
 
 export type Level = 'I' | 'W' | 'E';
 
@@ -8,9 +10,17 @@ function stamp(d: Date): string {
   return `${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}.${p(d.getUTCMilliseconds(), 3)}000`;
 }
 
+function value(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (v instanceof Error) return JSON.stringify(v.message);
+  if (typeof v === 'bigint') return v.toString();
+  return JSON.stringify(v) ?? 'null';
+}
+
 function fmt(kv: Record<string, unknown>): string {
   return Object.entries(kv)
-    .map(([k, v]) => ` ${k}=${typeof v === 'string' ? JSON.stringify(v) : v instanceof Error ? JSON.stringify(v.message) : JSON.stringify(v)}`)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => ` ${k}=${value(v)}`)
     .join('');
 }
 
@@ -18,7 +28,7 @@ export class Logger {
   constructor(private readonly verbosity = 0, private readonly out: (line: string) => void = (l) => process.stderr.write(l)) {}
 
   private write(level: Level, msg: string, kv: Record<string, unknown>): void {
-    this.out(`${level}${stamp(new Date())} ${process.pid}] ${msg}${fmt(kv)}\n`);
+    this.out(`${level}${stamp(new Date())} ${process.pid}] ${JSON.stringify(msg)}${fmt(kv)}\n`);
   }
 
   info(msg: string, kv: Record<string, unknown> = {}): void {

@@ -42,6 +42,8 @@ export interface ServerConfig {
   metrics: APIServerMetrics;
   version: VersionInfo;
   logger: Logger;
+  /** Requests (not watches) taking longer are logged as slow; upstream traces requests over 500 ms. */
+  slowRequestMs?: number;
 }
 
 export interface ShutdownOptions {
@@ -108,9 +110,11 @@ export class APIServer {
         done = true;
         if (!longRunning) this.inflight--;
         untrack?.();
+        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+        this.logRequest(req, res, info.verb, seconds, longRunning);
         if (info.path === '/metrics' || info.path.startsWith('/livez') || info.path.startsWith('/readyz') || info.path.startsWith('/healthz')) return;
         const dryRun = info.query.getAll('dryRun').includes('All');
-        cfg.metrics.request(requestLabels(req.method, info), dryRun, res.statusCode, Number(process.hrtime.bigint() - started) / 1e9);
+        cfg.metrics.request(requestLabels(req.method, info), dryRun, res.statusCode, seconds);
       };
       res.on('finish', finish);
       res.on('close', finish);
@@ -149,6 +153,23 @@ export class APIServer {
       writeError(res, mapped ?? err);
     });
     return app;
+  }
+
+  /** Every 5xx answer is an error line for the operator; slow requests are noted (watches are long by design). */
+  private logRequest(req: Request, res: Response, verb: string, seconds: number, longRunning: boolean): void {
+    const slow = !longRunning && seconds * 1000 >= (this.cfg.slowRequestMs ?? 500);
+    if (res.statusCode < 500 && !slow) return;
+    const kv = {
+      verb: verb.toUpperCase(),
+      // The path without its query: queries may carry selectors and continue tokens nobody needs in a log.
+      path: req.path,
+      userAgent: req.headers['user-agent'] ?? '',
+      status: res.statusCode,
+      latency: `${(seconds * 1000).toFixed(1)}ms`,
+      ...(res.statusCode >= 500 ? { err: String(res.locals.failure ?? '') } : {}),
+    };
+    if (res.statusCode >= 500) this.cfg.logger.error('request failed with a server error', kv);
+    else this.cfg.logger.warn('slow request', kv);
   }
 
   /** Starts listening; resolves with the bound port. */

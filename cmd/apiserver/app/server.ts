@@ -91,6 +91,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
         return c;
       })();
   const domain = apiDomain(opts.apiDomain);
+  logger.info('starting the API server', { version: versionInfo().gitVersion, apiDomain: domain.name, etcdServers: opts.etcdServers.join(','), etcdPrefix: opts.etcdPrefix });
   const scheme = new Scheme(applyRuntimeConfig(groupVersions(domain), parseRuntimeConfig(opts.runtimeConfig)), domain);
   const metrics = new APIServerMetrics();
   const etcd = new Etcd3Storage({
@@ -98,6 +99,12 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
     prefix: opts.etcdPrefix,
     codec: jsonStorageCodec,
     observe: (operation, key, seconds) => metrics.etcdRequest(operation, key.split('/')[2] ?? '', seconds),
+    events: {
+      unreachable: (err) => logger.error('lost the connection to etcd; requests that need it answer 503 until it is back', { servers: opts.etcdServers.join(','), err }),
+      reachable: (downMs) => logger.info('the connection to etcd is back', { servers: opts.etcdServers.join(','), outage: `${(downMs / 1000).toFixed(1)}s` }),
+      watchDisconnected: (key, revision, err) => logger.warn('an etcd watch lost its stream; it resumes from its last revision', { prefix: key, revision, err }),
+      watchResumed: (key, revision) => logger.info('an etcd watch resumed', { prefix: key, revision }),
+    },
   });
   // One etcd watch per resource, fanned out in process (ARCHITECTURE section 3).
   const storage = new WatchHub(etcd);
@@ -107,6 +114,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
     return counts;
   });
   await waitForEtcd(storage, opts.etcdServers, logger);
+  logger.info('connected to etcd', { servers: opts.etcdServers.join(',') });
   const schemas = new SchemaValidator();
   const version = versionInfo();
   const stores = buildStores(scheme, storage, schemas, kindValidations(domain));
@@ -160,6 +168,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
   const port = await server.start();
   logger.info('serving securely', { address: `${opts.bindAddress}:${port}` });
   await lifecycle.runPostStartHooks((name, err) => logger.error('post-start hook failed', { hook: name, err: err instanceof Error ? err.message : String(err) }));
+  logger.info('the API server is ready', { address: `${opts.bindAddress}:${port}` });
   return {
     port,
     cert,
@@ -167,6 +176,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
       await server.shutdown({ delayMs: opts.shutdownDelayMs, drainMs: REQUEST_DRAIN_MS });
       stopCompaction();
       await storage.close();
+      logger.info('the API server stopped');
     },
   };
 }

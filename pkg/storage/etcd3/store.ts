@@ -2,7 +2,7 @@
 // key's mod_revision, creates and updates are compare-and-swap transactions.
 import { circuitBreaker, ConsecutiveBreaker, ExponentialBackoff, handleWhen, retry } from 'cockatiel';
 import { Etcd3, GRPCResourceExhastedError, isRecoverableError, type IKeyValue, type Watcher } from 'etcd3';
-import { StorageError } from '../errors.js';
+import { isStorageError, StorageError } from '../errors.js';
 import { preconditionFailure } from '../preconditions.js';
 import { startCompactor, type CompactorEvents } from './compactor.js';
 import type {
@@ -23,6 +23,18 @@ import type {
 /** Told how long each etcd request took; `key` is the storage key or prefix it was about. */
 export type RequestObserver = (operation: string, key: string, seconds: number) => void;
 
+/** What an operator should hear about the connection to etcd. */
+export interface StorageEvents {
+  /** Requests started failing because etcd cannot be reached (told once per outage). */
+  unreachable(err: string): void;
+  /** etcd answers again after an outage that lasted `downMs`. */
+  reachable(downMs: number): void;
+  /** A watch lost its stream; the client resumes it from the last revision it delivered. */
+  watchDisconnected(key: string, revision: number, err: string): void;
+  /** A watch that lost its stream is connected again. */
+  watchResumed(key: string, revision: number): void;
+}
+
 export interface Etcd3StorageOptions {
   /** etcd client URLs, e.g. http://127.0.0.1:2379. */
   servers: string[];
@@ -30,6 +42,7 @@ export interface Etcd3StorageOptions {
   prefix: string;
   codec: StorageCodec;
   observe?: RequestObserver;
+  events?: StorageEvents;
 }
 
 /** Keys read per range call of a list: keeps responses small without many round trips. */
@@ -100,6 +113,9 @@ export class Etcd3Storage implements Storage {
   private readonly prefix: string;
   private readonly codec: StorageCodec;
   private readonly observe: RequestObserver | undefined;
+  private readonly events: StorageEvents | undefined;
+  /** When etcd stopped answering, while it does not. */
+  private downSince: number | undefined;
 
   constructor(opts: Etcd3StorageOptions) {
     this.client = new Etcd3({
@@ -112,16 +128,34 @@ export class Etcd3Storage implements Storage {
     this.prefix = opts.prefix.replace(/\/+$/, '');
     this.codec = opts.codec;
     this.observe = opts.observe;
+    this.events = opts.events;
   }
 
-  /** Runs one etcd operation, timing it for the observer. */
+  /** Records whether etcd answered, telling the events of each change. */
+  private reached(ok: boolean, err?: unknown): void {
+    if (ok && this.downSince !== undefined) {
+      const downMs = Date.now() - this.downSince;
+      this.downSince = undefined;
+      this.events?.reachable(downMs);
+    } else if (!ok && this.downSince === undefined) {
+      this.downSince = Date.now();
+      this.events?.unreachable(err instanceof Error ? err.message : String(err ?? 'no answer'));
+    }
+  }
+
+  /** Runs one etcd operation, timing it for the observer and noting whether etcd answered. */
   private async timed<T>(operation: string, key: string, run: () => Promise<T>): Promise<T> {
-    if (!this.observe) return run();
     const start = process.hrtime.bigint();
     try {
-      return await run();
+      const result = await run();
+      this.reached(true);
+      return result;
+    } catch (e) {
+      if (isStorageError(e, 'Unreachable')) this.reached(false, e);
+      else if (e instanceof StorageError) this.reached(true); // etcd answered, with a refusal
+      throw e;
     } finally {
-      this.observe(operation, key, Number(process.hrtime.bigint() - start) / 1e9);
+      this.observe?.(operation, key, Number(process.hrtime.bigint() - start) / 1e9);
     }
   }
 
@@ -336,6 +370,17 @@ export class Etcd3Storage implements Storage {
       }
     });
     watcher.on('error', (e: unknown) => void fail(e, true));
+    let disconnected = false;
+    watcher.on('disconnected', (e: unknown) => {
+      if (stopped || disconnected) return;
+      disconnected = true;
+      this.events?.watchDisconnected(key, delivered, e instanceof Error ? e.message : String(e));
+    });
+    watcher.on('connected', () => {
+      if (stopped || !disconnected) return;
+      disconnected = false;
+      this.events?.watchResumed(key, delivered);
+    });
     await new Promise<void>((resolve, reject) => {
       watcher!.once('connected', () => resolve());
       watcher!.once('error', reject);
@@ -356,9 +401,9 @@ export class Etcd3Storage implements Storage {
   }
 
   async currentRevision(): Promise<number> {
-    const res = await this.client.kv
+    const res = await this.timed('get', '/', () => this.client.kv
       .range({ key: this.fullKey('/'), count_only: true })
-      .catch((e: unknown) => translate(e, '/'));
+      .catch((e: unknown) => translate(e, '/')));
     return Number(res.header.revision);
   }
 
@@ -374,6 +419,7 @@ export class Etcd3Storage implements Storage {
       .then(() => true, () => false);
     const ok = await Promise.race([probe, timeout]);
     clearTimeout(timer);
+    this.reached(ok, ok ? undefined : new Error('the health probe got no answer within 2s'));
     return ok;
   }
 

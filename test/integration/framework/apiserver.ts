@@ -14,6 +14,8 @@ export interface TestServer {
   etcd: TestEtcd;
   server: RunningAPIServer;
   options: APIServerOptions;
+  /** The server's log lines so far (the last few thousand), for tests of what an operator reads. */
+  logs: string[];
   /** Stops and starts the API server again on the same etcd (a restart). */
   restart(): Promise<void>;
   stop(): Promise<void>;
@@ -41,24 +43,32 @@ export function testOptions(etcd: TestEtcd, certDir: string, overrides: Partial<
   };
 }
 
-const quiet = new Logger(0, (line) => {
-  if (process.env.ORCH_TEST_LOG) process.stderr.write(line);
-});
+/** A logger keeping the server's lines for the test (and echoing them with ORCH_TEST_LOG set). */
+function testLogger(lines: string[]): Logger {
+  return new Logger(0, (line) => {
+    lines.push(line);
+    if (lines.length > 5000) lines.splice(0, lines.length - 5000);
+    if (process.env.ORCH_TEST_LOG) process.stderr.write(line);
+  });
+}
 
 /** Starts etcd and the API server; call stop() when done. */
 export async function startTestServer(overrides: Partial<APIServerOptions> = {}): Promise<TestServer> {
   const etcd = await startEtcd();
   const certDir = mkdtempSync(join(tmpdir(), 'orch-certs-'));
   const options = testOptions(etcd, certDir, overrides);
-  let server = await runAPIServer(options, quiet);
+  const logs: string[] = [];
+  const logger = testLogger(logs);
+  let server = await runAPIServer(options, logger);
   const t: TestServer = {
     etcd,
     server,
     options,
+    logs,
     client: new Client(`https://127.0.0.1:${server.port}`, server.cert.cert),
     restart: async () => {
       await server.stop();
-      server = await runAPIServer({ ...options, securePort: server.port }, quiet);
+      server = await runAPIServer({ ...options, securePort: server.port }, logger);
       t.server = server;
     },
     stop: async () => {
