@@ -116,6 +116,8 @@ function serve(req: Request, res: Response, spec: SpecBody, hash: string, lastMo
   }
   res.setHeader('Last-Modified', lastModified);
   res.status(200).setHeader('Content-Type', spec.contentType);
+  // Stated explicitly so HEAD answers carry it too.
+  res.setHeader('Content-Length', typeof spec.body === 'string' ? Buffer.byteLength(spec.body) : spec.body.byteLength);
   res.end(spec.body);
 }
 
