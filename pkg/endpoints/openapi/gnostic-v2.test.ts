@@ -121,14 +121,16 @@ test('values of the wrong shape are left out, never thrown on', () => {
   const odd: JsonObject = {
     swagger: 2 as unknown as string,
     info: 'not an object',
-    paths: { '/x': { get: { parameters: [{ in: 'cookie', name: 'c' }, null], responses: { '200': [] }, deprecated: 'yes' } }, nope: {} },
+    paths: { '/x': { get: { parameters: [{ in: 'cookie', name: 'c' }, { in: 'constructor', name: 'p' }, null], responses: { '200': [] }, deprecated: 'yes' } }, nope: {} },
     definitions: { A: { type: 3, maxLength: 1.5, required: [1, 'a', null], additionalProperties: null, enum: [null], default: null } },
-    securityDefinitions: { s: { type: 'oauth2', flow: 'unknown' }, t: { type: 'other' } },
+    securityDefinitions: { s: { type: 'oauth2', flow: 'toString' }, t: { type: '__proto__' } },
     security: [{ a: 'not a list' }],
   };
   const back = toSwagger('Document', decodeGnosticDocument(encodeOpenAPIV2Protobuf(odd))) as any;
   assert.equal(back.swagger, '2');
   assert.deepEqual(back.info, {});
   assert.deepEqual(Object.keys(back.paths), ['/x']);
+  assert.deepEqual(back.paths['/x'].get.parameters, [{}, {}, {}]);
+  assert.deepEqual(back.securityDefinitions, { s: {}, t: {} });
   assert.deepEqual(back.definitions.A, { type: '3', required: ['1', 'a'], additionalProperties: {}, enum: [null], default: null });
 });

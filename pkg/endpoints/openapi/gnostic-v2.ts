@@ -34,34 +34,35 @@ const byHand: Record<string, (v: JsonValue) => Message | undefined> = {
   ParametersItem: (v) => (hasRef(v) ? one('json_reference', toMessage('JsonReference', v)) : one('parameter', toMessage('Parameter', v))),
   Parameter: (v) => (field(v, 'in') === 'body' ? one('body_parameter', toMessage('BodyParameter', v)) : one('non_body_parameter', toMessage('NonBodyParameter', v))),
   NonBodyParameter: (v) => {
-    const member = nonBodyMembers[String(field(v, 'in'))];
+    const member = nonBodyMembers.get(String(field(v, 'in')));
     return member ? one(member[0], toMessage(member[1], v)) : {};
   },
   ResponseValue: (v) => (hasRef(v) ? one('json_reference', toMessage('JsonReference', v)) : one('response', toMessage('Response', v))),
   SchemaItem: (v) => (field(v, 'type') === 'file' ? one('file_schema', toMessage('FileSchema', v)) : one('schema', toMessage('Schema', v))),
   SecurityDefinitionsItem: (v) => {
     const type = field(v, 'type');
-    const member = type === 'oauth2' ? oauth2Members[String(field(v, 'flow'))] : securityMembers[String(type)];
+    const member = type === 'oauth2' ? oauth2Members.get(String(field(v, 'flow'))) : securityMembers.get(String(type));
     return member ? one(member[0], toMessage(member[1], v)) : {};
   },
 };
 
-const nonBodyMembers: Record<string, [string, string]> = {
-  header: ['header_parameter_sub_schema', 'HeaderParameterSubSchema'],
-  formData: ['form_data_parameter_sub_schema', 'FormDataParameterSubSchema'],
-  query: ['query_parameter_sub_schema', 'QueryParameterSubSchema'],
-  path: ['path_parameter_sub_schema', 'PathParameterSubSchema'],
-};
-const securityMembers: Record<string, [string, string]> = {
-  basic: ['basic_authentication_security', 'BasicAuthenticationSecurity'],
-  apiKey: ['api_key_security', 'ApiKeySecurity'],
-};
-const oauth2Members: Record<string, [string, string]> = {
-  implicit: ['oauth2_implicit_security', 'Oauth2ImplicitSecurity'],
-  password: ['oauth2_password_security', 'Oauth2PasswordSecurity'],
-  application: ['oauth2_application_security', 'Oauth2ApplicationSecurity'],
-  accessCode: ['oauth2_access_code_security', 'Oauth2AccessCodeSecurity'],
-};
+// Oneof members by the value that selects them: [field name, message type].
+const nonBodyMembers = new Map<string, [string, string]>([
+  ['header', ['header_parameter_sub_schema', 'HeaderParameterSubSchema']],
+  ['formData', ['form_data_parameter_sub_schema', 'FormDataParameterSubSchema']],
+  ['query', ['query_parameter_sub_schema', 'QueryParameterSubSchema']],
+  ['path', ['path_parameter_sub_schema', 'PathParameterSubSchema']],
+]);
+const securityMembers = new Map<string, [string, string]>([
+  ['basic', ['basic_authentication_security', 'BasicAuthenticationSecurity']],
+  ['apiKey', ['api_key_security', 'ApiKeySecurity']],
+]);
+const oauth2Members = new Map<string, [string, string]>([
+  ['implicit', ['oauth2_implicit_security', 'Oauth2ImplicitSecurity']],
+  ['password', ['oauth2_password_security', 'Oauth2PasswordSecurity']],
+  ['application', ['oauth2_application_security', 'Oauth2ApplicationSecurity']],
+  ['accessCode', ['oauth2_access_code_security', 'Oauth2AccessCodeSecurity']],
+]);
 
 const one = (name: string, value: Message | undefined, repeated = false): Message =>
   (value ? { [name]: repeated ? [value] : value } : {});
