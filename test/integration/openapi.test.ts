@@ -1,8 +1,12 @@
 // OpenAPI v2 and v3 as clients fetch them: every kind with its group/version/kind and merge
-// markers, the v3 index with content hashes, and documents that follow --runtime-config.
+// markers, the v3 index with content hashes, documents that follow --runtime-config, /openapi/v2
+// in gnostic protobuf for stock kubectl, Accept fall-backs to JSON, and ETag revalidation.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { decodeGnosticDocument, toSwagger } from '../../pkg/endpoints/openapi/testdata/gnostic-v2-proto.js';
 import { startTestServer, type TestServer } from './framework/apiserver.js';
+import { assertStatus } from './framework/assertions.js';
 import { fixtures } from './fixtures.js';
 
 describe('openapi', () => {
@@ -51,6 +55,100 @@ describe('openapi', () => {
     assert.equal(stale.status, 301);
     assert.equal(stale.headers.location, url);
     assert.equal((await t.client.get('/openapi/v3/apis/storage.orch.io/v1')).status, 404);
-    assert.equal((await t.client.get('/openapi/v2', { headers: { Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' } })).status, 406);
+  });
+
+  test('/openapi/v2 in protobuf for the Accept stock kubectl sends: the JSON document, read back', async () => {
+    const json = await t.client.getRaw('/openapi/v2', { Accept: 'application/json' });
+    const pb = await t.client.getRaw('/openapi/v2', { Accept: kubectlOpenAPIV2Accept });
+    assert.equal(pb.status, 200, pb.body.toString());
+    assert.equal(pb.headers['content-type'], protobufV2);
+    assert.equal(json.headers['content-type'], 'application/json');
+    for (const r of [json, pb]) assert.match(String(r.headers.vary), /Accept/);
+    // One ETag for both forms: the SHA-512 of the JSON bytes, as upstream computes it.
+    assert.equal(json.headers.etag, `"${createHash('sha512').update(json.body).digest('hex').toUpperCase()}"`);
+    assert.equal(pb.headers.etag, json.headers.etag);
+
+    const doc = JSON.parse(json.body.toString('utf8'));
+    const back = toSwagger('Document', decodeGnosticDocument(pb.body)) as any;
+    assert.deepEqual(Object.keys(back.paths), Object.keys(doc.paths));
+    assert.deepEqual(Object.keys(back.definitions), Object.keys(doc.definitions));
+    const sts = Object.entries(back.definitions).find(([, d]: [string, any]) => (d['x-kubernetes-group-version-kind'] ?? []).some((g: any) => g.kind === 'StatefulSet'));
+    assert.ok(sts, 'StatefulSet found by its x-kubernetes-group-version-kind');
+    assert.deepEqual(sts[1], doc.definitions[sts[0]]);
+    assert.deepEqual(back.paths['/apis/apps/v1/namespaces/{namespace}/statefulsets/{name}'], doc.paths['/apis/apps/v1/namespaces/{namespace}/statefulsets/{name}']);
+    assert.deepEqual(back.securityDefinitions, doc.securityDefinitions);
+
+    const older = await t.client.getRaw('/openapi/v2', { Accept: protobufV2 });
+    assert.equal(older.headers['content-type'], protobufV2);
+    assert.ok(older.body.equals(pb.body));
+  });
+
+  test('/openapi/v2 answers JSON unless protobuf is preferred; 406 only when neither is acceptable', async () => {
+    const cases: [Record<string, string>, string][] = [
+      [{}, 'application/json'],
+      [{ Accept: '*/*' }, 'application/json'],
+      [{ Accept: 'application/json, */*' }, 'application/json'],
+      [{ Accept: 'application/*' }, 'application/json'],
+      [{ Accept: `application/json, ${kubectlOpenAPIV2Accept}` }, 'application/json'],
+      [{ Accept: `${kubectlOpenAPIV2Accept};q=0.5, application/json` }, 'application/json'],
+      [{ Accept: `${kubectlOpenAPIV2Accept};q=0, */*` }, 'application/json'],
+      [{ Accept: `application/json;q=0.5, ${kubectlOpenAPIV2Accept}` }, protobufV2],
+      [{ Accept: `*/*, ${kubectlOpenAPIV2Accept}` }, protobufV2],
+      [{ Accept: 'text/html, application/xhtml+xml, */*;q=0.8' }, 'application/json'],
+    ];
+    for (const [headers, want] of cases) {
+      const r = await t.client.getRaw('/openapi/v2', headers);
+      assert.equal(r.status, 200, JSON.stringify(headers));
+      assert.equal(r.headers['content-type'], want, JSON.stringify(headers));
+    }
+    const refused = await t.client.get('/openapi/v2', { headers: { Accept: 'text/html' } });
+    assertStatus(refused, 406, 'NotAcceptable');
+    assert.match(refused.body.message, /application\/json, application\/com\.github\.proto-openapi\.spec\.v2\.v1\.0\+protobuf/);
+  });
+
+  test('a client holding the current document gets 304 (If-None-Match, weak or strong, else If-Modified-Since)', async () => {
+    const first = await t.client.getRaw('/openapi/v2', { Accept: kubectlOpenAPIV2Accept });
+    const etag = String(first.headers.etag);
+    const lastModified = String(first.headers['last-modified']);
+    assert.ok(!Number.isNaN(Date.parse(lastModified)), lastModified);
+    const revalidations: Record<string, string>[] = [{ 'If-None-Match': etag }, { 'If-None-Match': `"other", W/${etag}` }, { 'If-None-Match': '*' }, { 'If-Modified-Since': lastModified }];
+    for (const headers of revalidations) {
+      for (const accept of [kubectlOpenAPIV2Accept, 'application/json']) {
+        const r = await t.client.getRaw('/openapi/v2', { Accept: accept, ...headers });
+        assert.equal(r.status, 304, JSON.stringify(headers));
+        assert.equal(r.body.length, 0);
+        assert.equal(r.headers.etag, etag);
+        assert.equal(r.headers['content-type'], undefined);
+      }
+    }
+    const changed = await t.client.getRaw('/openapi/v2', { Accept: kubectlOpenAPIV2Accept, 'If-None-Match': '"other"', 'If-Modified-Since': lastModified });
+    assert.equal(changed.status, 200, 'If-None-Match decides when both are sent');
+    assert.ok(changed.body.equals(first.body));
+    const older = await t.client.getRaw('/openapi/v2', { 'If-Modified-Since': new Date(Date.parse(lastModified) - 60_000).toUTCString() });
+    assert.equal(older.status, 200);
+  });
+
+  test('/openapi/v3: the index is JSON whatever is accepted; documents fall back to JSON and honour their ETag', async () => {
+    const index = await t.client.getRaw('/openapi/v3', { Accept: 'application/com.github.proto-openapi.spec.v3@v1.0+protobuf' });
+    assert.equal(index.status, 200);
+    assert.equal(index.headers['content-type'], 'application/json');
+    const url = JSON.parse(index.body.toString('utf8')).paths['apis/apps/v1'].serverRelativeURL as string;
+    const hash = url.split('hash=')[1]!;
+    const doc = await t.client.getRaw(url, { Accept: 'application/com.github.proto-openapi.spec.v3@v1.0+protobuf, application/json' });
+    assert.equal(doc.status, 200);
+    assert.equal(doc.headers['content-type'], 'application/json');
+    assert.equal(doc.headers.etag, `"${hash}"`);
+    assert.ok(!Number.isNaN(Date.parse(String(doc.headers.expires))));
+    const again = await t.client.getRaw(url, { Accept: 'application/json', 'If-None-Match': `"${hash}"` });
+    assert.equal(again.status, 304);
+    const unhashed = await t.client.getRaw('/openapi/v3/apis/apps/v1', { Accept: 'application/json' });
+    assert.equal(unhashed.headers['cache-control'], 'no-cache, private');
+    assert.equal(unhashed.headers.etag, `"${hash}"`);
+    assertStatus(await t.client.get('/openapi/v3/apis/apps/v1', { headers: { Accept: 'text/html' } }), 406, 'NotAcceptable');
   });
 });
+
+/** What kubectl 1.27 to 1.33 send for /openapi/v2 (client-go's OpenAPISchema): the protobuf type alone. */
+const kubectlOpenAPIV2Accept = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
+/** What upstream answers with, and the older spelling clients may ask for. */
+const protobufV2 = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
