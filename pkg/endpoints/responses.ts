@@ -3,13 +3,19 @@ import type { Response } from 'express';
 import type { Status } from '../../api/meta/v1/types.js';
 import { isStatusError, newInternalError, StatusError } from '../runtime/errors.js';
 import { serialize } from './output.js';
+import { WarningRecorder } from './warning-recorder.js';
 
-/** Adds `Warning: 299 - "<text>"` headers. */
+/**
+ * Adds `Warning: 299 - "<text>"` headers, deduplicated and truncated as upstream does; a text a
+ * header cannot carry (control characters) is dropped rather than failing the request.
+ */
 export function addWarnings(res: Response, warnings: string[]): void {
   if (warnings.length === 0 || res.headersSent) return;
-  const existing = res.getHeader('Warning');
-  const prior = existing === undefined ? [] : Array.isArray(existing) ? existing : [String(existing)];
-  res.setHeader('Warning', [...prior, ...warnings.map((w) => `299 - ${JSON.stringify(w.replace(/[\r\n]+/g, ' '))}`)]);
+  let recorder = res.locals.warningRecorder as WarningRecorder | undefined;
+  if (!recorder) recorder = res.locals.warningRecorder = new WarningRecorder();
+  for (const w of warnings) recorder.add(w);
+  const values = recorder.headerValues();
+  if (values.length > 0) res.setHeader('Warning', values);
 }
 
 /** How errors of a request are written once its response format is known (protobuf clients get protobuf Status). */
