@@ -15,7 +15,28 @@ export function addWarnings(res: Response, warnings: string[]): void {
   if (!recorder) recorder = res.locals.warningRecorder = new WarningRecorder();
   for (const w of warnings) recorder.add(w);
   const values = recorder.headerValues();
-  if (values.length > 0) res.setHeader('Warning', values);
+  if (values.length === 0) return;
+  res.setHeader('Warning', values);
+  if (values.some((v) => /[\u0080-\u00ff]/.test(v))) sendHeadAsLatin1(res);
+}
+
+/**
+ * Node sends a response's head in the encoding of a string body written with it (UTF-8), which
+ * would encode a warning's UTF-8 bytes a second time; a body written as bytes leaves the head
+ * Latin-1, so those bytes reach the wire unchanged.
+ */
+function sendHeadAsLatin1(res: Response): void {
+  if (res.locals.headAsLatin1) return;
+  res.locals.headAsLatin1 = true;
+  const asBytes = (args: unknown[]): unknown[] => {
+    if (typeof args[0] !== 'string') return args;
+    const encoding = typeof args[1] === 'string' ? (args[1] as BufferEncoding) : 'utf8';
+    return [Buffer.from(args[0], encoding), ...args.slice(typeof args[1] === 'string' ? 2 : 1)];
+  };
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...args: unknown[]) => Response;
+  res.write = ((...args: unknown[]) => write(...asBytes(args))) as Response['write'];
+  res.end = ((...args: unknown[]) => end(...asBytes(args))) as Response['end'];
 }
 
 /** How errors of a request are written once its response format is known (protobuf clients get protobuf Status). */
