@@ -174,15 +174,3 @@ export class RawConnection {
     this.socket.destroy();
   }
 }
-
-/** Opens a connection, sends `request`, reads one response; the connection is destroyed afterwards. */
-export async function rawExchange(port: number, ca: string, request: string | Buffer, opts: { timeoutMs?: number; head?: boolean } = {}): Promise<{ response: RawResponse | undefined; conn: RawConnection }> {
-  const conn = await RawConnection.open(port, ca);
-  try {
-    conn.write(request);
-    const response = await conn.response({ timeoutMs: opts.timeoutMs ?? 10_000, head: opts.head ?? false });
-    return { response, conn };
-  } finally {
-    conn.destroy();
-  }
-}
