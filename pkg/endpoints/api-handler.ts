@@ -1,7 +1,7 @@
 // Routes API requests (discovery and resources) from the scheme: a path is served exactly when
 // the scheme says the group, version, resource and sub-resource exist.
 import type { Request, Response } from 'express';
-import { newBadRequest, newMethodNotSupported, StatusError } from '../runtime/errors.js';
+import { newBadRequest, StatusError } from '../runtime/errors.js';
 import type { Scheme } from '../runtime/scheme.js';
 import type { Store } from '../registry/generic/store.js';
 import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
@@ -37,6 +37,13 @@ export interface APIHandlerConfig extends HandlerContext {
 }
 
 const notFound = () => new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
+
+/**
+ * Upstream registers a route per supported verb; any other method on a resource path (HEAD, OPTIONS,
+ * CONNECT, POST on an item, ...) finds no route and gets go-restful's 405 as a generic Status.
+ */
+const methodNotAllowed = () => new StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
+const routedMethods = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 
 export type APIHandler = (req: Request, res: Response, info: RequestInfo) => Promise<void>;
 
@@ -79,7 +86,8 @@ export function newAPIHandler(cfg: APIHandlerConfig): APIHandler {
     }
     if (info.subresource && !resource.subresources.some((s) => s === info.subresource)) throw notFound();
     const r: ResourceRequest = { req, res, info, resource, store, query, out };
-    const unsupported = () => newMethodNotSupported(resource.groupResource, info.verb);
+    const unsupported = methodNotAllowed;
+    if (!routedMethods.has(req.method)) throw unsupported();
     if (!info.subresource && !resource.verbs.includes(info.verb)) throw unsupported();
     if (info.subresource === 'finalize') {
       if (info.verb !== 'update') throw unsupported();

@@ -24,8 +24,11 @@ const namespaceSubresources = new Set(['status', 'finalize']);
 
 /** Parses the method and URL (path and query) of a request. */
 export function parseRequestInfo(method: string, rawURL: string): RequestInfo {
-  const path = rawURL.split('?')[0]!;
-  const query = new URL(rawURL, 'https://localhost').searchParams;
+  const q = rawURL.indexOf('?');
+  const path = q < 0 ? rawURL : rawURL.slice(0, q);
+  // Read from the raw query as Go does (a `#` is part of it): resolving the target as a URL would
+  // throw on targets such as `//[`, which are still valid request paths.
+  const query = new URLSearchParams(q < 0 ? '' : rawURL.slice(q + 1));
   const watch = query.get('watch') ?? undefined;
   const info: RequestInfo = {
     isResourceRequest: false, path, verb: method.toLowerCase(), apiPrefix: '', apiGroup: '', apiVersion: '',

@@ -1,5 +1,6 @@
 // The generic HTTPS API server: the handler chain, health, metrics and version endpoints, and an
 // orderly start and shutdown. What it serves under /api and /apis is handed in as an APIHandler.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { Socket } from 'node:net';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
@@ -8,9 +9,15 @@ import { writeError, writeJSON } from '../endpoints/responses.js';
 import type { Logger } from '../log/logger.js';
 import type { APIServerMetrics } from '../metrics/apiserver-metrics.js';
 import { newBadRequest, newRequestEntityTooLarge, newUnsupportedMediaType, StatusError } from '../runtime/errors.js';
+import { clientErrors } from './client-errors.js';
+import { ConnectionResponses } from './connection-responses.js';
+import { dropBodyFraming, requestFromHead, serveDetached } from './detached-request.js';
 import { requestInfoOf, requestLabels, withInflightLimit, withRequestInfo } from './filters.js';
 import { healthHandler, type HealthCheck } from './healthz.js';
 import type { Lifecycle } from './lifecycle.js';
+import { writePlainAnswer } from './plain-answers.js';
+import { asksForUpgrade, protocolViolation } from './protocol-checks.js';
+import { classifyTarget } from './request-target.js';
 import type { ServingCert } from './serving-cert.js';
 
 export interface VersionInfo {
@@ -53,6 +60,15 @@ export interface ShutdownOptions {
   drainMs: number;
 }
 
+/**
+ * The largest request head (request line and headers) read: upstream's MaxHeaderBytes (1 MiB) plus
+ * the 4 KiB Go's server always allows on top, so any head kube-apiserver reads is read here too.
+ * Beyond it the answer is 431.
+ */
+export const maxRequestHeadBytes = (1 << 20) + 4096;
+/** How long a connection being closed after an error answer is drained before it is destroyed. */
+const lingerMs = 5_000;
+
 /** Upstream's body-parser error types, mapped to the Status a client should get. */
 function bodyError(err: unknown): StatusError | undefined {
   const type = (err as { type?: unknown }).type;
@@ -66,10 +82,26 @@ function bodyError(err: unknown): StatusError | undefined {
     case 'entity.verify.failed':
     case 'request.aborted':
       return newBadRequest(String((err as Error).message));
-    default:
-      return undefined;
+    default: {
+      // Other client errors express raises (a path parameter that does not percent-decode) are 400s.
+      const status = (err as { status?: unknown }).status;
+      return typeof status === 'number' && status >= 400 && status < 500
+        ? new StatusError(status, status === 400 ? 'BadRequest' : '', String((err as Error).message))
+        : undefined;
+    }
   }
 }
+
+const notFound = () => new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
+
+/** A Status for a request answered before the handler chain (which would negotiate its format). */
+function writeStatusOnly(res: ServerResponse, err: StatusError): void {
+  const body = JSON.stringify(err.status);
+  res.writeHead(err.code, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+const methodNotAllowed = () => new StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
 
 export class APIServer {
   private server: Server | undefined;
@@ -78,6 +110,7 @@ export class APIServer {
   private readonly longRunning = new Set<() => void>();
   private inflight = 0;
   private draining = false;
+  private readonly responses = new ConnectionResponses();
   readonly app: express.Express;
 
   constructor(private readonly cfg: ServerConfig) {
@@ -128,7 +161,10 @@ export class APIServer {
     app.get(['/healthz', '/healthz/*check'], healthHandler('healthz', healthz));
     app.get(['/livez', '/livez/*check'], healthHandler('livez', livez));
     app.get(['/readyz', '/readyz/*check'], healthHandler('readyz', readyz));
-    app.get('/version', (_req, res) => writeJSON(res, 200, cfg.version, true));
+    app.all('/version', (req, res) => {
+      if (req.method !== 'GET') throw methodNotAllowed();
+      writeJSON(res, 200, cfg.version, true);
+    });
     app.get('/metrics', async (_req, res) => {
       const { body, contentType } = await cfg.metrics.render();
       res.status(200).setHeader('Content-Type', contentType);
@@ -145,7 +181,7 @@ export class APIServer {
       await cfg.api(req, res, info);
     });
     app.use((_req: Request, res: Response) => {
-      writeError(res, new StatusError(404, 'NotFound', 'the server could not find the requested resource', {}));
+      writeError(res, notFound());
     });
     app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
       const mapped = err instanceof StatusError ? err : bodyError(err);
@@ -172,12 +208,67 @@ export class APIServer {
     else this.cfg.logger.warn('slow request', kv);
   }
 
+  /**
+   * Every request enters here: first the checks Go's server makes before a handler runs (protocol
+   * version, Host), then the handler chain.
+   */
+  private readonly serveRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    this.responses.track(req, res);
+    const refusal = protocolViolation(req, maxRequestHeadBytes);
+    if (refusal) {
+      writePlainAnswer(res, refusal);
+      return;
+    }
+    const target = classifyTarget(req.method ?? '', req.url ?? '');
+    switch (target.kind) {
+      case 'bad-request':
+        writePlainAnswer(res, { code: 400 });
+        return;
+      case 'options-asterisk':
+        res.writeHead(200, { 'Content-Length': '0' });
+        res.end();
+        return;
+      case 'not-found':
+        writeStatusOnly(res, notFound());
+        return;
+      case 'route':
+        req.url = target.url;
+    }
+    // Node's parser cannot report errors in the requests that follow one asking for an upgrade on the
+    // same connection (it leaves them hanging), so such a request is answered and the connection closed.
+    if (asksForUpgrade(req)) res.setHeader('Connection', 'close');
+    this.app(req, res);
+  };
+
   /** Starts listening; resolves with the bound port. */
   async start(): Promise<number> {
     const { cfg } = this;
-    const server = createServer({ cert: cfg.cert.cert, key: cfg.cert.key, minVersion: 'TLSv1.2' }, this.app);
+    const server = createServer({
+      cert: cfg.cert.cert,
+      key: cfg.cert.key,
+      minVersion: 'TLSv1.2',
+      maxHeaderSize: maxRequestHeadBytes,
+      // Checked by protocolViolation, with Go's answer.
+      requireHostHeader: false,
+    }, this.serveRequest);
     server.keepAliveTimeout = 65_000;
     server.headersTimeout = 66_000;
+    // Go keeps every header within the size limit; Node would silently drop those after the 2000th.
+    server.maxHeadersCount = 0;
+    const errors = clientErrors({
+      maxHeaderSize: maxRequestHeadBytes,
+      headersTimeoutMs: server.headersTimeout,
+      lingerMs,
+      responses: this.responses,
+      serve: (head, socket) => serveDetached(this.serveRequest, requestFromHead(head, socket), socket, lingerMs),
+    });
+    server.on('clientError', errors.onClientError);
+    server.on('secureConnection', errors.watch);
+    // Node hands a CONNECT's socket over for tunnelling and drops it when nobody takes it; Go serves it
+    // as an ordinary request (404, or 405 on an API path).
+    server.on('connect', (req: IncomingMessage, socket: Socket) => {
+      void this.responses.idle(socket).then(() => serveDetached(this.serveRequest, dropBodyFraming(req), socket, lingerMs));
+    });
     server.on('connection', (s: Socket) => {
       this.sockets.add(s);
       s.on('close', () => this.sockets.delete(s));
