@@ -4,6 +4,7 @@ import { apiDomain, invalidApiDomain } from '../../../api/domain.js';
 import { groupVersions } from '../../../api/index.js';
 import { applyRuntimeConfig, parseRuntimeConfig } from '../../../pkg/runtime/runtime-config.js';
 import { parseDuration } from '../../../pkg/util/duration.js';
+import { authenticationFlags, authenticationOptionsFrom, validateAuthenticationOptions, type AuthenticationOptions } from './authentication-options.js';
 
 export interface APIServerOptions {
   securePort: number;
@@ -27,11 +28,12 @@ export interface APIServerOptions {
   shutdownDelayMs: number;
   /** The platform's domain (--api-domain): group names, media types, annotation keys and finalizers derive from it. */
   apiDomain: string;
+  authentication: AuthenticationOptions;
 }
 
 /** Parses argv; prints help or an error and exits on bad flags, as a CLI should. */
 export function parseOptions(argv: string[]): APIServerOptions {
-  const parsed = yargs(argv)
+  const parsed = authenticationFlags(yargs(argv))
     .scriptName('apiserver')
     .usage('$0 [flags]\n\nThe orch API server: validates and configures data for the API objects and serves the REST API over HTTPS, keeping every object in etcd.')
     .parserConfiguration({ 'camel-case-expansion': false, 'strip-aliased': true, 'boolean-negation': false })
@@ -87,6 +89,14 @@ export function parseOptions(argv: string[]): APIServerOptions {
     livezGracePeriodMs: duration('livez-grace-period'),
     shutdownDelayMs: duration('shutdown-delay-duration'),
     apiDomain: parsed['api-domain'],
+    authentication: (() => {
+      try {
+        return authenticationOptionsFrom(parsed);
+      } catch (e) {
+        process.stderr.write(`Error: ${(e as Error).message}\n\nRun 'apiserver --help' for usage.\n`);
+        return process.exit(1);
+      }
+    })(),
   };
   return opts;
 }
@@ -102,6 +112,7 @@ export function validateOptions(o: APIServerOptions): string[] {
   if (o.etcdCompactionIntervalMs < 0) errs.push('--etcd-compaction-interval must not be negative');
   if (o.livezGracePeriodMs < 0) errs.push('--livez-grace-period must not be negative');
   if (o.shutdownDelayMs < 0) errs.push('--shutdown-delay-duration must not be negative');
+  errs.push(...validateAuthenticationOptions(o.authentication));
   const badDomain = invalidApiDomain(o.apiDomain);
   if (badDomain) errs.push(`--api-domain: ${badDomain}`);
   try {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runAPIServer, type RunningAPIServer } from '../../../cmd/apiserver/app/server.js';
 import type { APIServerOptions } from '../../../cmd/apiserver/app/options.js';
+import { defaultAuthenticationOptions } from '../../../cmd/apiserver/app/authentication-options.js';
 import { Logger } from '../../../pkg/log/logger.js';
 import { Client } from './client.js';
 import { startEtcd, type TestEtcd } from './etcd.js';
@@ -39,6 +40,7 @@ export function testOptions(etcd: TestEtcd, certDir: string, overrides: Partial<
     livezGracePeriodMs: 0,
     shutdownDelayMs: 0,
     apiDomain: 'orch.io',
+    authentication: defaultAuthenticationOptions(),
     ...overrides,
   };
 }
