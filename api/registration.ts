@@ -7,9 +7,20 @@ export type Stability = 'stable' | 'beta' | 'alpha';
 
 /**
  * `status` holds what controllers observe; `finalize` (Namespace only) edits spec.finalizers;
- * `scale` reads and sets the replica count as an autoscaling/v1 Scale (kinds with `scale`).
+ * `scale` reads and sets the replica count as an autoscaling/v1 Scale (kinds with `scale`);
+ * `token` (ServiceAccount) issues a TokenRequest.
  */
-export type Subresource = 'status' | 'finalize' | 'scale';
+export type Subresource = 'status' | 'finalize' | 'scale' | 'token';
+
+/** The kind a sub-resource speaks when it is not the parent's own (Scale, TokenRequest). */
+export interface SubresourceKind {
+  group: string;
+  version: string;
+  kind: string;
+  schema: TObject;
+  /** The verbs the sub-resource serves. */
+  verbs: string[];
+}
 
 /** How a scalable kind's fields map onto its autoscaling/v1 Scale. */
 export interface ScaleAdapter<T = Record<string, unknown>> {
@@ -42,6 +53,13 @@ export interface KindRegistration {
   printerColumns?: PrinterColumn[];
   /** The `scale` sub-resource's mapping, for kinds that list it among their sub-resources. */
   scale?: ScaleAdapter;
+  /** Sub-resources that speak another kind, with that kind. */
+  subresourceKinds?: Partial<Record<Subresource, SubresourceKind>>;
+  /**
+   * Not stored: the kind is a request answered by the server (a review), so only `create` is
+   * served, by a handler the server is given.
+   */
+  virtual?: boolean;
 }
 
 export interface GroupVersionRegistration {

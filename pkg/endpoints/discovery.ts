@@ -1,8 +1,9 @@
 // Discovery documents (/api, /apis, /apis/<group>, /api/v1, /apis/<group>/<version>), all read
 // off the scheme, so a served resource is discoverable by construction.
-import type { GroupVersionInfo, Scheme } from '../runtime/scheme.js';
+import type { Subresource } from '../../api/registration.js';
+import type { GroupVersionInfo, ResourceInfo, Scheme } from '../runtime/scheme.js';
 
-const subresourceVerbs: Record<string, string[]> = { status: ['get', 'patch', 'update'], finalize: ['update'], scale: ['get', 'patch', 'update'] };
+const subresourceVerbs: Record<string, string[]> = { status: ['get', 'patch', 'update'], finalize: ['update'] };
 
 const versionRef = (gv: GroupVersionInfo) => ({ groupVersion: gv.apiVersion, version: gv.version });
 
@@ -41,6 +42,11 @@ export function apiGroupDocument(scheme: Scheme, group: string) {
   return g ? { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(g.name, g.versions) } : undefined;
 }
 
+function subKind(r: ResourceInfo, sub: Subresource) {
+  const k = r.subresourceKinds[sub];
+  return k ? { group: k.group, version: k.version, kind: k.kind } : undefined;
+}
+
 export function apiResourceList(gv: GroupVersionInfo) {
   const resources = gv.resources.flatMap((r) => [
     {
@@ -56,9 +62,9 @@ export function apiResourceList(gv: GroupVersionInfo) {
       name: `${r.resource}/${sub}`,
       singularName: '',
       namespaced: r.namespaced,
-      // The scale sub-resource speaks another group's kind, and says so as upstream does.
-      ...(sub === 'scale' && r.scale ? { group: r.scale.info.group, version: r.scale.info.version, kind: r.scale.info.kind } : { kind: r.kind }),
-      verbs: subresourceVerbs[sub] ?? ['get'],
+      // A sub-resource speaking another group's kind (Scale, TokenRequest) says so, as upstream's do.
+      ...(subKind(r, sub) ?? { kind: r.kind }),
+      verbs: r.subresourceKinds[sub]?.verbs ?? subresourceVerbs[sub] ?? ['get'],
     })),
   ]);
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: gv.apiVersion, resources };

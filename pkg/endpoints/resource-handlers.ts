@@ -178,7 +178,7 @@ export async function patchResource(ctx: HandlerContext, r: ResourceRequest): Pr
 
 /** The request as one for the autoscaling/v1 Scale of its object: decoded, patched and written as a Scale. */
 function asScaleRequest(r: ResourceRequest): ResourceRequest {
-  const info = r.resource.scale?.info;
+  const info = r.resource.subresourceKinds.scale;
   if (!info) throw newNotFound(r.resource.groupResource, r.info.name);
   return { ...r, resource: info };
 }

@@ -27,10 +27,11 @@ export function buildStores(scheme: Scheme, storage: Storage, schemas: SchemaVal
   };
   const overrides = strategyOverrides(scheme.domain);
   for (const info of scheme.resources()) {
+    if (info.virtual) continue; // answered, never stored
     const validation = validationFor(info.group, info.kind);
     const strategy = newStrategy(info, validation, schemas, overrides.get(`${info.group}/${info.kind}`));
     const subresources = new Map(info.subresources
-      .filter((sub): sub is ObjectSubresource => sub !== 'scale')
+      .filter((sub): sub is ObjectSubresource => !info.subresourceKinds[sub])
       .map((sub) => [sub, newSubresourceStrategy(info, sub, strategy, validation, schemas)]));
     stores.set(`${info.group}/${info.resource}`, new Store({
       info,

@@ -3,8 +3,7 @@
 import type { TObject } from '@sinclair/typebox';
 import { defaultApiDomain, type ApiDomain } from '../../api/domain.js';
 import type { PrinterColumn } from '../../api/printer-column.js';
-import { Scale, ScaleGroup, ScaleVersion } from '../../api/autoscaling/v1/scale.js';
-import type { GroupVersionRegistration, ScaleAdapter, Stability, Subresource } from '../../api/registration.js';
+import type { GroupVersionRegistration, ScaleAdapter, Stability, Subresource, SubresourceKind } from '../../api/registration.js';
 import type { GroupResource } from './errors.js';
 
 export interface ResourceInfo {
@@ -30,8 +29,12 @@ export interface ResourceInfo {
   groupResource: GroupResource;
   /** The platform domain the scheme names its groups in. */
   domain: ApiDomain;
-  /** The `scale` sub-resource: how the kind maps onto Scale, and Scale's own kind (autoscaling/v1). */
-  scale?: { adapter: ScaleAdapter; info: ResourceInfo };
+  /** How the kind maps onto its `scale` sub-resource's Scale. */
+  scale?: ScaleAdapter;
+  /** Sub-resources that speak another kind (Scale, TokenRequest), as resources of that kind below this one. */
+  subresourceKinds: Partial<Record<Subresource, ResourceInfo>>;
+  /** Not stored; only create is served, answered by a handler the server is given. */
+  virtual: boolean;
 }
 
 export interface GroupVersionInfo {
@@ -43,6 +46,7 @@ export interface GroupVersionInfo {
 }
 
 const resourceVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+const virtualVerbs = ['create'];
 
 export class Scheme {
   private readonly gvs: GroupVersionInfo[] = [];
@@ -67,14 +71,17 @@ export class Scheme {
         shortNames: k.shortNames ?? [],
         categories: k.categories ?? [],
         subresources: k.subresources ?? [],
-        verbs: resourceVerbs.filter((v) => !(k.unservedVerbs ?? []).some((u) => u === v)),
+        verbs: k.virtual ? virtualVerbs : resourceVerbs.filter((v) => !(k.unservedVerbs ?? []).some((u) => u === v)),
         stability: gv.stability,
         schema: k.schema,
         ...(k.defaulter ? { defaulter: k.defaulter } : {}),
         ...(k.printerColumns ? { printerColumns: k.printerColumns } : {}),
         groupResource: { group: gv.group, resource: k.resource },
         domain,
-        ...(k.scale ? { scale: { adapter: k.scale, info: scaleInfo(k.resource, k.namespaced, gv.group, domain) } } : {}),
+        ...(k.scale ? { scale: k.scale } : {}),
+        subresourceKinds: Object.fromEntries(Object.entries(k.subresourceKinds ?? {})
+          .map(([sub, kind]) => [sub, subresourceInfo(kind, k.resource, k.namespaced, gv.group, domain)])),
+        virtual: k.virtual ?? false,
       }));
       this.gvs.push({ group: gv.group, version: gv.version, apiVersion, stability: gv.stability, resources });
       for (const r of resources) this.byResource.set(`${r.group}/${r.version}/${r.resource}`, r);
@@ -111,25 +118,27 @@ export class Scheme {
   }
 }
 
-/** The autoscaling/v1 Scale served below a resource: its own kind and schema, the parent's scope and name. */
-function scaleInfo(parentResource: string, namespaced: boolean, parentGroup: string, domain: ApiDomain): ResourceInfo {
+/** The kind a sub-resource speaks, as a resource below its parent: its own kind and schema, the parent's scope and name. */
+function subresourceInfo(k: SubresourceKind, parentResource: string, namespaced: boolean, parentGroup: string, domain: ApiDomain): ResourceInfo {
   return {
-    group: ScaleGroup,
-    version: ScaleVersion,
-    apiVersion: `${ScaleGroup}/${ScaleVersion}`,
-    kind: 'Scale',
-    listKind: 'ScaleList',
+    group: k.group,
+    version: k.version,
+    apiVersion: k.group ? `${k.group}/${k.version}` : k.version,
+    kind: k.kind,
+    listKind: `${k.kind}List`,
     resource: parentResource,
     singular: '',
     namespaced,
     shortNames: [],
     categories: [],
     subresources: [],
-    verbs: ['get', 'patch', 'update'],
+    verbs: k.verbs,
     stability: 'stable',
-    schema: Scale,
-    // Errors about the scale name the parent, as upstream's do (statefulsets.apps "web" not found).
+    schema: k.schema,
+    // Errors about the sub-resource name the parent, as upstream's do (statefulsets.apps "web" not found).
     groupResource: { group: parentGroup, resource: parentResource },
     domain,
+    subresourceKinds: {},
+    virtual: true,
   };
 }

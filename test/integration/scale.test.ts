@@ -92,7 +92,7 @@ describe('statefulsets/scale', () => {
   test('protobuf clients read the Scale', async () => {
     await create('pb');
     const scheme = new Scheme(groupVersions(defaultApiDomain));
-    const info = scheme.resource('apps', 'v1', 'statefulsets')!.scale!.info;
+    const info = scheme.resource('apps', 'v1', 'statefulsets')!.subresourceKinds.scale!;
     const r = await t.client.getRaw(`${base}/pb/scale`, { Accept: 'application/vnd.kubernetes.protobuf' });
     assert.equal(r.status, 200);
     const decoded = new ProtobufCodec(scheme).decodeObject(info, r.body) as { spec: { replicas: number }; status: { selector: string } };

@@ -1,6 +1,7 @@
 // apps/v1: workload controllers.
 import { ageColumn, formatLabelSelector, nameColumn } from '../../printer-column.js';
 import { defineKind, type GroupVersionRegistration } from '../../registration.js';
+import { scaleKind } from '../../autoscaling/v1/scale.js';
 import { StatefulSet, defaultStatefulSet } from './stateful-set.js';
 
 export const appsV1: GroupVersionRegistration = {
@@ -11,6 +12,7 @@ export const appsV1: GroupVersionRegistration = {
     defineKind({
       kind: 'StatefulSet', resource: 'statefulsets', singular: 'statefulset', namespaced: true,
       shortNames: ['sts'], categories: ['all'], subresources: ['status', 'scale'], schema: StatefulSet, defaulter: defaultStatefulSet,
+      subresourceKinds: { scale: scaleKind },
       scale: {
         specReplicas: (s) => s.spec?.replicas ?? 1,
         setSpecReplicas: (s, replicas) => {

@@ -2,6 +2,7 @@
 // upstream serves it. It is no resource of its own: the kinds that have it say how their replica
 // counts and selector map onto it (KindRegistration.scale).
 import { type Static } from '@sinclair/typebox';
+import type { SubresourceKind } from '../../registration.js';
 import { field, int32, object, opt, str } from '../../schema.js';
 import { topLevel } from '../../meta/v1/types.js';
 
@@ -24,3 +25,6 @@ export const Scale = topLevel(`${P}.Scale`, {
   status: opt(field(3, ScaleStatus, { description: 'The current replica count and selector; read-only.' })),
 }, { description: 'The replica count of a scalable object, read and written through its scale sub-resource.' });
 export type Scale = Static<typeof Scale>;
+
+/** The scale sub-resource as a kind registration declares it. */
+export const scaleKind: SubresourceKind = { group: ScaleGroup, version: ScaleVersion, kind: 'Scale', schema: Scale, verbs: ['get', 'patch', 'update'] };

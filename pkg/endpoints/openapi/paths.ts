@@ -210,10 +210,10 @@ function resourceRoutes(r: ResourceInfo, subresourceVerbs: Map<string, string[]>
     const verbs = subresourceVerbs.get(`${r.resource}/${sub}`) ?? [];
     const Sub = capitalized(sub);
     const what = sub === 'finalize' ? 'the finalizers (spec.finalizers)' : `the ${sub}`;
-    // The scale sub-resource reads and writes autoscaling/v1 Scale; the others the kind itself.
-    const scale = sub === 'scale' ? r.scale?.info : undefined;
-    const subKind = scale ? definitionName(scale.schema) : kindName;
-    const subGVK = scale ? { gvk: { group: scale.group, kind: scale.kind, version: scale.version } } : {};
+    // Some sub-resources speak another kind (Scale, TokenRequest); the others the kind itself.
+    const other = r.subresourceKinds[sub];
+    const subKind = other ? definitionName(other.schema) : kindName;
+    const subGVK = other ? { gvk: { group: other.group, kind: other.kind, version: other.version } } : {};
     const subResponses = (...codes: Response['code'][]) => codes.map((code) => ({ code, definition: subKind }));
     const subOps: Operation[] = [];
     if (verbs.includes('get')) {

@@ -19,7 +19,7 @@ export function servedDefinitions(scheme: Scheme, dialect: Dialect): DefinitionS
   for (const r of scheme.resources()) {
     mark(defs.add(r.schema), { group: r.group, kind: r.kind, version: r.version });
     mark(defs.add(listSchemaOf(r)), { group: r.group, kind: r.listKind, version: r.version });
-    if (r.scale) mark(defs.add(r.scale.info.schema), { group: r.scale.info.group, kind: r.scale.info.kind, version: r.scale.info.version });
+    for (const k of Object.values(r.subresourceKinds)) mark(defs.add(k.schema), { group: k.group, kind: k.kind, version: k.version });
   }
   // The meta kinds are served in the core version of every group; the shared ones name every served group/version, as upstream.
   const core = (kind: string): GroupVersionKind => ({ group: '', kind, version: 'v1' });

@@ -8,12 +8,19 @@ import type { ResourceInfo } from '../../runtime/scheme.js';
 import type { StoredObject } from '../../storage/interface.js';
 import type { Store, UpdateOptions } from './store.js';
 
-type ScaleInfo = NonNullable<ResourceInfo['scale']>;
+import type { ScaleAdapter } from '../../../api/registration.js';
+
+interface ScaleInfo {
+  adapter: ScaleAdapter;
+  /** The Scale kind (autoscaling/v1). */
+  info: ResourceInfo;
+}
 
 function scaleOf(store: Store): ScaleInfo {
-  const scale = store.info.scale;
-  if (!scale) throw new Error(`${store.info.resource} has no scale sub-resource`);
-  return scale;
+  const adapter = store.info.scale;
+  const info = store.info.subresourceKinds.scale;
+  if (!adapter || !info) throw new Error(`${store.info.resource} has no scale sub-resource`);
+  return { adapter, info };
 }
 
 /** The Scale of `obj`: its identity, desired replicas, observed replicas and selector. */

@@ -99,8 +99,8 @@ export function newStrategy(
   };
 }
 
-/** Sub-resources that speak the kind itself; `scale` speaks autoscaling/v1 Scale (see scale.ts). */
-export type ObjectSubresource = Exclude<Subresource, 'scale'>;
+/** Sub-resources that speak the kind itself (scale and token speak kinds of their own). */
+export type ObjectSubresource = Exclude<Subresource, 'scale' | 'token'>;
 
 /** What a sub-resource update takes from the client's object; everything else stays as stored. */
 const subresourceFields: Record<ObjectSubresource, (from: StoredObject, to: StoredObject) => void> = {

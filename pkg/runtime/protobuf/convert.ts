@@ -83,6 +83,9 @@ function toProtoValue(plan: ValuePlan, v: unknown, path: string): unknown {
     case 'message':
       if (!isObject(v)) throw encodeError(path, 'an object', v);
       return toProtoMessage(plan.plan, v, path);
+    case 'list':
+      if (!Array.isArray(v)) throw encodeError(path, 'an array', v);
+      return { items: v.map((item, i) => toProtoValue(plan.item, item, `${path}[${i}]`)) };
   }
   throw encodeError(path, 'a known value', v);
 }
@@ -210,6 +213,10 @@ function fromProtoValue(plan: ValuePlan, v: unknown): unknown {
     }
     case 'message':
       return fromProtoMessage(plan.plan, isObject(v) ? v : {});
+    case 'list': {
+      const items = isObject(v) ? field(v, 'items') : undefined;
+      return Array.isArray(items) ? items.map((item) => fromProtoValue(plan.item, item)) : [];
+    }
   }
   throw new ProtobufDecodeError('unexpected value');
 }

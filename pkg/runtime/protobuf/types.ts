@@ -19,7 +19,12 @@ export type ValuePlan =
   | { kind: 'quantity' }
   /** A free-form JSON value (FieldsV1, RawExtension): message {bytes raw = 1} holding JSON text. */
   | { kind: 'raw' }
-  | { kind: 'message'; plan: MessagePlan };
+  | { kind: 'message'; plan: MessagePlan }
+  /**
+   * A list as a map value: protobuf maps cannot hold repeated values, so upstream wraps them in a
+   * message {repeated <item> items = 1} (authentication's ExtraValue, map[string][]string).
+   */
+  | { kind: 'list'; item: ValuePlan; typeName: string };
 
 export interface FieldPlan {
   /** Property name in JSON. */
@@ -70,6 +75,7 @@ function describe(v: ValuePlan): string {
     case 'scalar': return v.type;
     case 'time': return v.micro ? 'microtime' : 'time';
     case 'message': return v.plan.type.name;
+    case 'list': return `list<${describe(v.item)}>`;
     default: return v.kind;
   }
 }
@@ -85,6 +91,7 @@ export class MessageTypes {
   private readonly typeNames = new Set<string>();
   private readonly building = new Set<object>();
   private wellKnown: Record<'time' | 'intOrString' | 'quantity' | 'raw', string> | undefined;
+  private readonly listWrappers = new Map<string, string>();
 
   /** The plan (and protobufjs type) of an object schema. Throws for constructs the wire cannot carry. */
   plan(schema: object, fallbackName = 'Anonymous'): MessagePlan {
@@ -152,6 +159,7 @@ export class MessageTypes {
         const valueSchema = values.length === 1 ? values[0] : schema.additionalProperties;
         if (!isObject(valueSchema)) break;
         const value = this.valueOf(valueSchema, `${nameHint}Value`, `${path}{}`);
+        if (value.shape === 'list') return { shape: 'map', value: this.listWrapper(value.value) };
         if (value.shape !== 'single') break;
         return { shape: 'map', value: value.value };
       }
@@ -234,6 +242,18 @@ export class MessageTypes {
     return plan;
   }
 
+  /** The message {repeated <item> items = 1} carrying a list where only a single value fits. */
+  private listWrapper(item: ValuePlan): ValuePlan {
+    const key = `list<${describe(item)}>`;
+    let typeName = this.listWrappers.get(key);
+    if (!typeName) {
+      typeName = this.uniqueTypeName(`ListOf_${describe(item)}`);
+      this.root.add(new protobuf.Type(typeName).add(new protobuf.Field('items', 1, this.protoTypeOf(item), 'repeated')));
+      this.listWrappers.set(key, typeName);
+    }
+    return { kind: 'list', item, typeName };
+  }
+
   private protoTypeOf(v: ValuePlan): string {
     switch (v.kind) {
       case 'scalar': return v.type;
@@ -242,6 +262,7 @@ export class MessageTypes {
       case 'quantity': return this.wellKnownTypes().quantity;
       case 'raw': return this.wellKnownTypes().raw;
       case 'message': return v.plan.type.name;
+      case 'list': return v.typeName;
     }
   }
 }

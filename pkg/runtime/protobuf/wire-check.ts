@@ -42,6 +42,7 @@ function valueShape(v: ValuePlan, repeated: boolean): FieldShape {
     case 'quantity':
     case 'raw': return stringMessageShape;
     case 'message': return { wire: 'message', shape: shapeOf(v.plan) };
+    case 'list': return messageShape([[1, valueShape(v.item, true)]]);
   }
 }
 
