@@ -51,7 +51,7 @@ export const StatefulSetSpec = object(`${P}.StatefulSetSpec`, {
   replicas: opt(int32(1, {
     default: 1,
     'x-orch-emit': 'pointer',
-    description: 'Desired number of pods. Defaults to 1; 0 is kept and scales the set down to nothing.',
+    description: 'Desired number of pods. Defaults to 1 when unset; 0 scales the set down to no pods.',
   })),
   selector: field(2, LabelSelector, {
     description: 'Label query over the pods the StatefulSet manages. Must match the labels of the pod template; cannot be changed.',
