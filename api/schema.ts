@@ -25,14 +25,32 @@ function listOptions(markers: ListMarkers | undefined): SchemaOptions {
   return o;
 }
 
-/** A property holding a shared shape, numbered for protobuf. */
+/**
+ * How upstream's Go type writes a field in JSON (its `json:` tag and whether it is a pointer),
+ * recorded as `x-orch-emit` only where the default is wrong. The default: a required property is
+ * 'always'; an optional property holding an object shape (a struct) is 'pointer'; any other
+ * optional property is 'omitempty'.
+ * - 'omitempty': left out when "", 0, false, an empty list or an empty map.
+ * - 'pointer': left out only when absent; a present zero value is kept.
+ * - 'always': always written; when absent its zero value is filled in ("", 0, false, a struct
+ *   filled recursively, null for a timestamp). Lists and maps stay absent when absent.
+ */
+export type EmitMode = 'omitempty' | 'pointer' | 'always';
+
+/** A property holding a shared shape, numbered for protobuf; `options` (a description, markers) describe the use. */
 export function field<T extends TSchema>(proto: number, schema: T, options: SchemaOptions = {}): T {
-  return CloneType(schema, { ...options, 'x-proto': proto });
+  // CloneType lets the shape's own keys win; the use's description and markers must win instead.
+  return Object.assign(CloneType(schema), options, { 'x-proto': proto });
 }
 
-/** A named object shape; `name` is the OpenAPI definition name (e.g. io.orch.api.apps.v1.StatefulSetSpec). */
+/**
+ * A named object shape; `name` is the OpenAPI definition name (e.g. io.orch.api.apps.v1.StatefulSetSpec).
+ * The shape's own description is kept apart from the description a use of it gives (`field`),
+ * so OpenAPI can publish the first on the definition and the second beside the reference.
+ */
 export function object<P extends TProperties>(name: string, properties: P, options: SchemaOptions = {}) {
-  return Type.Object(properties, { ...options, 'x-orch-type': name });
+  const own = typeof options.description === 'string' ? { 'x-orch-type-description': options.description } : {};
+  return Type.Object(properties, { ...options, ...own, 'x-orch-type': name });
 }
 
 export const str = (proto: number, options: SchemaOptions = {}) => Type.String({ ...options, 'x-proto': proto });

@@ -1,11 +1,13 @@
 // Turns a parsed request body into an object of a resource: type and version checked, unknown
-// fields dropped and reported, wrong JSON types rejected (400), defaults applied.
+// fields dropped and reported, wrong JSON types rejected (400), defaults applied, and empty values
+// upstream omits dropped.
 import { parseDocument } from 'yaml';
 import { findDuplicateFieldMessagesJSON, findDuplicateFieldMessagesYAML } from './duplicate-fields.js';
 import { newBadRequest } from './errors.js';
 import { pruneUnknownFields } from './prune.js';
 import type { ResourceInfo } from './scheme.js';
 import type { SchemaValidator } from './schema-validator.js';
+import { dropEmpty } from './wire-shape.js';
 import type { ObjectWithMeta } from '../../api/meta/v1/types.js';
 
 export type BodyFormat = 'json' | 'yaml';
@@ -68,6 +70,8 @@ export class ObjectDecoder {
     const { decodeErrors } = this.schemas.check(info.schema, obj);
     if (decodeErrors.length > 0) throw cannot(decodeErrors.join('; '));
     info.defaulter?.(obj);
+    // After defaulting: a default of 0 or "" on an omitempty field is not shown, as upstream.
+    dropEmpty(info.schema, obj);
     return { obj, unknownFields };
   }
 }

@@ -7,7 +7,6 @@ interface SchemaNode {
   patternProperties?: Record<string, SchemaNode>;
   additionalProperties?: SchemaNode | boolean;
   items?: SchemaNode;
-  required?: string[];
   anyOf?: SchemaNode[];
   'x-orch-preserve-unknown-fields'?: boolean;
 }
@@ -17,10 +16,9 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 /**
- * Removes from `value`, in place: fields unknown to `schema`; fields set to null (null means
- * unset, as in upstream JSON decoding); and empty optional lists and maps, which upstream's
- * `omitempty` never shows (empty structs stay: a `selector: {}` means something). Returns the
- * paths of the unknown fields, e.g. `spec.template.spec.containers[0].imagePullPolcy`.
+ * Removes from `value`, in place: fields unknown to `schema`, and fields set to null (null means
+ * unset, as in upstream JSON decoding). Empty values upstream omits are wire-shape.ts's concern.
+ * Returns the paths of the unknown fields, e.g. `spec.template.spec.containers[0].imagePullPolcy`.
  */
 export function pruneUnknownFields(schema: object, value: unknown): string[] {
   const unknown: string[] = [];
@@ -52,12 +50,5 @@ function walk(schema: SchemaNode, value: unknown, path: string, unknown: string[
       continue;
     }
     walk(child, value[key], childPath, unknown);
-    if (props?.[key] && !schema.required?.includes(key) && isEmptyCollection(child, value[key])) delete value[key];
   }
-}
-
-/** An empty list where the schema wants a list, or an empty map (patternProperties, as Type.Record makes). */
-function isEmptyCollection(schema: SchemaNode, v: unknown): boolean {
-  if (Array.isArray(v)) return v.length === 0 && schema.type === 'array';
-  return isPlainObject(v) && !!schema.patternProperties && Object.keys(v).length === 0;
 }

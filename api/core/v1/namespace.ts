@@ -9,27 +9,34 @@ const P = 'io.orch.api.core.v1';
 export const NamespacePhases = ['Active', 'Terminating'] as const;
 
 export const NamespaceCondition = object(`${P}.NamespaceCondition`, {
-  type: str(1),
-  status: enumOf(2, ['True', 'False', 'Unknown'] as const),
-  lastTransitionTime: opt(time(4)),
-  reason: opt(str(5)),
-  message: opt(str(6)),
-}, { required: ['type', 'status'] });
+  type: str(1, { description: 'Type of the condition, such as NamespaceDeletionContentFailure.' }),
+  status: enumOf(2, ['True', 'False', 'Unknown'] as const, { description: 'True, False or Unknown.' }),
+  lastTransitionTime: opt(time(4, { 'x-orch-emit': 'always', description: 'When the condition last changed status.' })),
+  reason: opt(str(5, { description: 'Machine-readable reason for the last transition.' })),
+  message: opt(str(6, { description: 'Human-readable details about the last transition.' })),
+}, { required: ['type', 'status'], description: 'One aspect of the state of a namespace, such as a failure to delete its content.' });
 export type NamespaceCondition = Static<typeof NamespaceCondition>;
 
 export const NamespaceSpec = object(`${P}.NamespaceSpec`, {
-  finalizers: opt(stringList(1, { listType: 'atomic' })),
-});
+  finalizers: opt(stringList(1, { listType: 'atomic' }, {
+    description: 'Names of the parties that must clean up before the namespace is removed; changed only through the finalize sub-resource.',
+  })),
+}, { description: 'The desired state of a namespace.' });
 
 export const NamespaceStatus = object(`${P}.NamespaceStatus`, {
-  phase: opt(enumOf(1, NamespacePhases, { default: 'Active' })),
-  conditions: opt(list(2, NamespaceCondition, { listType: 'map', mapKeys: ['type'], patchStrategy: 'merge', patchMergeKey: 'type' })),
-});
+  phase: opt(enumOf(1, NamespacePhases, {
+    default: 'Active',
+    description: 'Active, or Terminating once deletion was requested and its content is being removed.',
+  })),
+  conditions: opt(list(2, NamespaceCondition, { listType: 'map', mapKeys: ['type'], patchStrategy: 'merge', patchMergeKey: 'type' }, {
+    description: 'Latest observations of the state of the namespace.',
+  })),
+}, { description: 'The observed state of a namespace.' });
 
 export const Namespace = topLevel(`${P}.Namespace`, {
-  spec: opt(field(2, NamespaceSpec)),
-  status: opt(field(3, NamespaceStatus)),
-});
+  spec: opt(field(2, NamespaceSpec, { 'x-orch-emit': 'always', description: 'The desired state of the namespace: its finalizers.' })),
+  status: opt(field(3, NamespaceStatus, { 'x-orch-emit': 'always', description: 'The observed state of the namespace: its phase and conditions.' })),
+}, { description: 'A scope for names: most objects live in a namespace, and deleting the namespace deletes them.' });
 export type Namespace = Static<typeof Namespace>;
 
 /** The label every namespace carries with its own name, so selectors can pick namespaces by name. */

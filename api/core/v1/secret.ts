@@ -4,11 +4,21 @@ import { topLevel } from '../../meta/v1/types.js';
 import type { ApiDomain } from '../../domain.js';
 
 export const Secret = topLevel('io.orch.api.core.v1.Secret', {
-  immutable: opt(bool(5)),
-  data: opt(mapOf(2, Type.String({ format: 'byte' }))),
-  stringData: opt(stringMap(4)),
-  type: opt(str(3, { default: 'Opaque' })),
-});
+  immutable: opt(bool(5, {
+    'x-orch-emit': 'pointer',
+    description: 'When true, data can no longer be changed (only the Secret deleted); once set it cannot be unset.',
+  })),
+  data: opt(mapOf(2, Type.String({ format: 'byte' }), {
+    description: 'The secret values by key, base64-encoded in JSON. Keys are letters, digits, "-", "_" or ".".',
+  })),
+  stringData: opt(stringMap(4, {
+    description: 'Write-only convenience: plain-text values merged into data on write (winning over data for the same key); never read back.',
+  })),
+  type: opt(str(3, {
+    default: 'Opaque',
+    description: 'Type of the secret, which decides the keys it must hold (such as tls.crt and tls.key for a TLS secret). Defaults to Opaque; cannot be changed.',
+  })),
+}, { description: 'Holds sensitive data, such as passwords, tokens or keys, for pods and controllers to use.' });
 export type Secret = Static<typeof Secret>;
 
 /** The secret type needing no particular keys. */

@@ -12,48 +12,50 @@ const P = 'io.orch.apimachinery.pkg.apis.meta.v1';
 const jsonOnly = { 'x-orch-protobuf': false } as const;
 
 export const TableColumnDefinition = object(`${P}.TableColumnDefinition`, {
-  /** Human-readable column name (Title Case; clients may upper-case it). */
-  name: Type.String(),
-  /** OpenAPI type of the cells: string, integer, number, boolean or date. */
-  type: Type.String(),
-  /** OpenAPI format modifier; `name` marks the column holding the object's name. */
-  format: Type.String(),
-  description: Type.String(),
-  /** 0 is always shown; higher numbers are shown only when asked for (kubectl -o wide). */
-  priority: Type.Integer({ format: 'int32' }),
-}, { ...jsonOnly, required: ['name', 'type', 'format', 'description', 'priority'] });
+  name: Type.String({ description: 'Human-readable column name, in Title Case; clients may upper-case it.' }),
+  type: Type.String({ description: 'OpenAPI type of the cells: string, integer, number, boolean or date.' }),
+  format: Type.String({ description: 'OpenAPI format modifier of the cells; name marks the column holding the object name.' }),
+  description: Type.String({ description: 'Human-readable description of the column.' }),
+  priority: Type.Integer({
+    format: 'int32',
+    description: 'Importance of the column: 0 is always shown, higher numbers only in wide output (kubectl -o wide).',
+  }),
+}, { ...jsonOnly, required: ['name', 'type', 'format', 'description', 'priority'], description: 'One column of a Table.' });
 export type TableColumnDefinition = Static<typeof TableColumnDefinition>;
 
 export const TableRowCondition = object(`${P}.TableRowCondition`, {
-  /** The only defined type is `Completed`. */
-  type: Type.String(),
-  status: Type.Union([Type.Literal('True'), Type.Literal('False'), Type.Literal('Unknown')]),
-  reason: opt(Type.String()),
-  message: opt(Type.String()),
-}, { ...jsonOnly, required: ['type', 'status'] });
+  type: Type.String({ description: 'Type of the condition; the only one defined is Completed.' }),
+  status: Type.Union([Type.Literal('True'), Type.Literal('False'), Type.Literal('Unknown')], { description: 'True, False or Unknown.' }),
+  reason: opt(Type.String({ description: 'Machine-readable reason for the condition.' })),
+  message: opt(Type.String({ description: 'Human-readable details about the condition.' })),
+}, { ...jsonOnly, required: ['type', 'status'], description: 'A condition of a Table row, such as a finished object.' });
 export type TableRowCondition = Static<typeof TableRowCondition>;
 
 export const TableRow = object(`${P}.TableRow`, {
-  /** One value per column definition, in the same order: strings, numbers, booleans or null. */
-  cells: Type.Array(Type.Unknown()),
-  conditions: opt(Type.Array(TableRowCondition)),
-  /** The object as the request's includeObject asked for: absent, PartialObjectMetadata, or the object. */
-  object: opt(Type.Unknown({ 'x-orch-preserve-unknown-fields': true })),
-}, { ...jsonOnly, required: ['cells'] });
+  cells: Type.Array(Type.Unknown(), {
+    description: 'One value per column definition, in the same order: strings, numbers, booleans or null.',
+  }),
+  conditions: opt(Type.Array(TableRowCondition, { description: 'Conditions of the row, such as Completed for a finished object.' })),
+  object: opt(Type.Unknown({
+    'x-orch-preserve-unknown-fields': true,
+    'x-orch-emit': 'always',
+    description: 'The object of the row as includeObject asked for: absent, its metadata as PartialObjectMetadata, or the whole object.',
+  })),
+}, { ...jsonOnly, required: ['cells'], description: 'One row of a Table: the cells of one object.' });
 export type TableRow = Static<typeof TableRow>;
 
 export const Table = object(`${P}.Table`, {
-  kind: Type.Literal('Table'),
-  apiVersion: Type.String({ description: 'meta.<domain>/v1, or meta.k8s.io/v1 when asked so' }),
-  metadata: ListMeta,
-  columnDefinitions: Type.Array(TableColumnDefinition),
-  rows: Type.Array(TableRow),
-}, { ...jsonOnly, required: ['kind', 'apiVersion', 'metadata', 'columnDefinitions', 'rows'] });
+  kind: Type.Literal('Table', { 'x-orch-emit': 'omitempty', description: 'Always Table.' }),
+  apiVersion: Type.String({ 'x-orch-emit': 'omitempty', description: 'The meta API group and version of the Table: meta.<domain>/v1, or meta.k8s.io/v1 when asked in that group.' }),
+  metadata: Type.Unsafe<Static<typeof ListMeta>>({ ...ListMeta, description: 'List metadata of the listed objects (resourceVersion, continue).' }),
+  columnDefinitions: Type.Array(TableColumnDefinition, { description: 'The columns of the table, in order; may be left out of later pages.' }),
+  rows: Type.Array(TableRow, { description: 'One row per object.' }),
+}, { ...jsonOnly, required: ['kind', 'apiVersion', 'metadata', 'columnDefinitions', 'rows'], description: 'A tabular view of objects, as kubectl get prints it.' });
 export type Table = Static<typeof Table>;
 
 export const PartialObjectMetadata = object(`${P}.PartialObjectMetadata`, {
-  kind: Type.Literal('PartialObjectMetadata'),
-  apiVersion: Type.String({ description: 'meta.<domain>/v1, or meta.k8s.io/v1 when asked so' }),
-  metadata: opt(field(1, ObjectMeta)),
-}, { required: ['kind', 'apiVersion'] });
+  kind: Type.Literal('PartialObjectMetadata', { 'x-orch-emit': 'omitempty', description: 'Always PartialObjectMetadata.' }),
+  apiVersion: Type.String({ 'x-orch-emit': 'omitempty', description: 'The meta API group and version: meta.<domain>/v1, or meta.k8s.io/v1 when asked in that group.' }),
+  metadata: opt(field(1, ObjectMeta, { 'x-orch-emit': 'always', description: "The object's metadata." })),
+}, { required: ['kind', 'apiVersion'], description: 'Only the metadata of an object, as served when a client asks for metadata alone.' });
 export type PartialObjectMetadata = Static<typeof PartialObjectMetadata>;

@@ -4,11 +4,13 @@ import { object, opt, str } from '../../schema.js';
 export const SubjectKinds = ['ServiceAccount', 'User', 'Group'] as const;
 
 export const Subject = object('io.orch.api.rbac.v1.Subject', {
-  kind: str(1),
-  apiGroup: opt(str(2)),
-  name: str(3),
-  namespace: opt(str(4)),
-}, { required: ['kind', 'name'], 'x-orch-map-type': 'atomic' });
+  kind: str(1, { description: 'User, Group or ServiceAccount.' }),
+  apiGroup: opt(str(2, {
+    description: 'API group of the subject: empty for ServiceAccount, the RBAC group for User and Group (the defaults).',
+  })),
+  name: str(3, { description: 'Name of the user, group or service account.' }),
+  namespace: opt(str(4, { description: 'Namespace of a ServiceAccount subject; must be empty for users and groups.' })),
+}, { required: ['kind', 'name'], 'x-orch-map-type': 'atomic', description: 'Who a binding grants its role to: a user, a group or a service account.' });
 export type Subject = Static<typeof Subject>;
 
 /** Upstream SetDefaults_Subject: apiGroup "" for ServiceAccount, the RBAC group for User and Group. */

@@ -93,26 +93,30 @@ test('PodSpec.containers is a map list merged by name (what kubectl apply comput
   }
 });
 
-test('IntOrString, Quantity and Time are referenced where used and published as formatted strings', () => {
+test('IntOrString and Quantity are referenced where used and published in upstream\'s exact forms', () => {
   const ios = 'io.orch.apimachinery.pkg.util.intstr.IntOrString';
+  const qty = 'io.orch.apimachinery.pkg.api.resource.Quantity';
   const apps = v3Defs('apis/apps/v1');
   const rolling = (apps['io.orch.api.apps.v1.RollingUpdateStatefulSetStrategy']!.properties as Record<string, JsonObject>).maxUnavailable!;
-  assert.deepEqual(rolling, { $ref: `#/components/schemas/${ios}` });
-  assert.equal(apps[ios]!.type, 'string');
-  assert.equal(apps[ios]!.format, 'int-or-string');
-  assert.equal(apps[ios]!['x-kubernetes-int-or-string'], true);
-  assert.equal(v2Defs[ios]!.format, 'int-or-string');
-  assert.equal(v2Defs[ios]!.type, 'string');
-  const quantity = v2Defs['io.orch.apimachinery.pkg.api.resource.Quantity']!;
-  assert.equal(quantity.type, 'string');
-  assert.ok(String(quantity.description).length > 50);
+  assert.deepEqual(rolling.allOf, [{ $ref: `#/components/schemas/${ios}` }]);
+  const { description: iosV3Description, ...iosV3 } = apps[ios]!;
+  assert.deepEqual(iosV3, { format: 'int-or-string', oneOf: [{ type: 'integer' }, { type: 'string' }] });
+  assert.equal(typeof iosV3Description, 'string');
+  const { description: _d2, ...iosV2 } = v2Defs[ios]!;
+  assert.deepEqual(iosV2, { type: 'string', format: 'int-or-string' });
+  const { description: qtyV2Description, ...qtyV2 } = v2Defs[qty]!;
+  assert.deepEqual(qtyV2, { type: 'string' });
+  assert.ok(String(qtyV2Description).length > 50);
+  const { description: _d3, ...qtyV3 } = apps[qty]!;
+  assert.deepEqual(qtyV3, { oneOf: [{ type: 'string' }, { type: 'number' }] });
   const overhead = (v2Defs['io.orch.api.core.v1.PodSpec']!.properties as Record<string, JsonObject>).overhead!;
   assert.deepEqual(overhead, { type: 'object', additionalProperties: { $ref: '#/definitions/io.orch.apimachinery.pkg.api.resource.Quantity' } });
   const time = v2Defs['io.orch.apimachinery.pkg.apis.meta.v1.Time']!;
   assert.deepEqual([time.type, time.format], ['string', 'date-time']);
   const meta = v2Defs['io.orch.apimachinery.pkg.apis.meta.v1.ObjectMeta']!.properties as Record<string, JsonObject>;
-  assert.deepEqual(meta.creationTimestamp, { $ref: '#/definitions/io.orch.apimachinery.pkg.apis.meta.v1.Time' });
-  assert.deepEqual(meta.labels, { type: 'object', additionalProperties: { type: 'string' } });
+  assert.equal(meta.creationTimestamp!.$ref, '#/definitions/io.orch.apimachinery.pkg.apis.meta.v1.Time');
+  assert.equal(typeof meta.creationTimestamp!.description, 'string', 'the field\'s description beside the $ref');
+  assert.deepEqual(meta.labels!.additionalProperties, { type: 'string' });
 });
 
 test('defaults are published in v3 and not in v2', () => {

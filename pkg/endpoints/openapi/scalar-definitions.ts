@@ -1,6 +1,7 @@
-// Named scalar shapes whose wire form is a string: the schema of the Go-side type says little to a
-// client (a union, or a bare string), so they are published the way upstream publishes them,
-// with a description of the format.
+// Named scalar shapes with a wire form of their own: the schema of the Go-side type says little to
+// a client, so they are published exactly as upstream's generated documents spell them (Swagger
+// 2.0 has no unions: a string with a format; OpenAPI 3.0 lists the JSON types with oneOf), with a
+// description of the format.
 import { IntOrString, MicroTime, Quantity, Time } from '../../../api/meta/v1/primitives.js';
 import type { Dialect, JsonObject } from './types.js';
 
@@ -22,17 +23,17 @@ const microTimeDescription = 'A point in time, written as an RFC 3339 string in 
 const intOrStringDescription =
   'A value that is either a 32-bit integer or a string, such as a port number or a port name, or a count or a percentage like "25%".';
 
+const oneOfTypes = (...types: string[]): JsonObject[] => types.map((type) => ({ type }));
+
 const scalars = new Map<string, (dialect: Dialect) => JsonObject>([
-  [nameOf(Quantity), () => ({ type: 'string', description: quantityDescription })],
+  [nameOf(Quantity), (dialect): JsonObject => (dialect === 'v2'
+    ? { type: 'string', description: quantityDescription }
+    : { oneOf: oneOfTypes('string', 'number'), description: quantityDescription })],
   [nameOf(Time), () => ({ type: 'string', format: 'date-time', description: timeDescription })],
   [nameOf(MicroTime), () => ({ type: 'string', format: 'date-time', description: microTimeDescription })],
-  [nameOf(IntOrString), (dialect) => ({
-    type: 'string',
-    format: 'int-or-string',
-    description: intOrStringDescription,
-    'x-orch-int-or-string': true,
-    ...(dialect === 'v3' ? { 'x-kubernetes-int-or-string': true } : {}),
-  })],
+  [nameOf(IntOrString), (dialect): JsonObject => (dialect === 'v2'
+    ? { type: 'string', format: 'int-or-string', description: intOrStringDescription }
+    : { format: 'int-or-string', oneOf: oneOfTypes('integer', 'string'), description: intOrStringDescription })],
 ]);
 
 /** The published definition of a named scalar shape, or undefined for every other name. */

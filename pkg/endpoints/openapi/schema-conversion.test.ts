@@ -83,7 +83,7 @@ test('maps become additionalProperties', () => {
   assert.deepEqual(p.limits, { type: 'object', additionalProperties: { type: 'string', format: 'byte' } });
 });
 
-test('IntOrString, Quantity and Time are string definitions with their formats', () => {
+test('IntOrString and Quantity: formatted strings in Swagger 2.0, oneOf their JSON types in OpenAPI 3.0 (as upstream)', () => {
   for (const dialect of ['v2', 'v3'] as const) {
     const { defs, outer } = build(dialect);
     const prefix = dialect === 'v2' ? '#/definitions/' : '#/components/schemas/';
@@ -91,15 +91,14 @@ test('IntOrString, Quantity and Time are string definitions with their formats',
     assert.deepEqual(p.port, { $ref: `${prefix}io.orch.apimachinery.pkg.util.intstr.IntOrString` });
     assert.deepEqual(p.size, { $ref: `${prefix}io.orch.apimachinery.pkg.api.resource.Quantity` });
     assert.deepEqual(p.at, { $ref: `${prefix}io.orch.apimachinery.pkg.apis.meta.v1.Time` });
-    const ios = defs.get('io.orch.apimachinery.pkg.util.intstr.IntOrString')!;
-    assert.equal(ios.type, 'string');
-    assert.equal(ios.format, 'int-or-string');
-    assert.equal(ios.anyOf, undefined);
-    assert.equal(ios['x-kubernetes-int-or-string'], dialect === 'v3' ? true : undefined);
-    const q = defs.get('io.orch.apimachinery.pkg.api.resource.Quantity')!;
-    assert.equal(q.type, 'string');
-    assert.match(String(q.description), /Gi/);
-    assert.equal(q.anyOf, undefined);
+    const { description: iosDescription, ...ios } = defs.get('io.orch.apimachinery.pkg.util.intstr.IntOrString')!;
+    assert.match(String(iosDescription), /integer/);
+    assert.deepEqual(ios, dialect === 'v2'
+      ? { type: 'string', format: 'int-or-string' }
+      : { format: 'int-or-string', oneOf: [{ type: 'integer' }, { type: 'string' }] });
+    const { description: qDescription, ...q } = defs.get('io.orch.apimachinery.pkg.api.resource.Quantity')!;
+    assert.match(String(qDescription), /Gi/);
+    assert.deepEqual(q, dialect === 'v2' ? { type: 'string' } : { oneOf: [{ type: 'string' }, { type: 'number' }] });
     assert.equal(defs.get('io.orch.apimachinery.pkg.apis.meta.v1.Time')!.format, 'date-time');
   }
 });
@@ -135,4 +134,30 @@ test('two different shapes under one name are refused', () => {
   assert.throws(() => defs.add(B), /two different schemas are named io\.orch\.test\.v1\.Same/);
   // The same shape used again (a clone with its own field number) is fine.
   defs.add(object('io.orch.test.v1.Holder', { x: opt(field(7, A)) }));
+});
+
+test("a shape's description goes on its definition, a field's beside the $ref; the encoding marker is never published", () => {
+  const Shape = object('io.orch.test.v1.Described', { n: opt(int32(1, { description: 'A count.', 'x-orch-emit': 'pointer' })) }, { description: 'The shape.' });
+  const Holder = object('io.orch.test.v1.Holder', {
+    plain: opt(field(1, Shape)),
+    told: opt(field(2, Shape, { description: 'What this field holds.', 'x-orch-emit': 'always' })),
+    at: opt(time(3, { description: 'When.' })),
+  }, { description: 'Holds shapes.' });
+  for (const dialect of ['v2', 'v3'] as const) {
+    const defs = new DefinitionSet(dialect);
+    defs.add(Holder);
+    const prefix = dialect === 'v2' ? '#/definitions/' : '#/components/schemas/';
+    const holder = defs.get('io.orch.test.v1.Holder')!;
+    assert.equal(holder.description, 'Holds shapes.');
+    const p = props(holder);
+    assert.deepEqual(p.plain, { $ref: `${prefix}io.orch.test.v1.Described` }, dialect);
+    assert.deepEqual(p.told, dialect === 'v2'
+      ? { $ref: `${prefix}io.orch.test.v1.Described`, description: 'What this field holds.' }
+      : { allOf: [{ $ref: `${prefix}io.orch.test.v1.Described` }], description: 'What this field holds.' });
+    assert.equal(p.at!.description, 'When.');
+    assert.deepEqual(defs.get('io.orch.test.v1.Described'), {
+      type: 'object', description: 'The shape.', properties: { n: { type: 'integer', format: 'int32', minimum: -2147483648, maximum: 2147483647, description: 'A count.' } },
+    });
+    assert.doesNotMatch(JSON.stringify([...defs.names()].map((n) => defs.get(n))), /x-orch-emit|x-orch-type-description/);
+  }
 });

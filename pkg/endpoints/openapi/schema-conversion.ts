@@ -10,13 +10,17 @@ export function refPrefix(dialect: Dialect): string {
   return dialect === 'v2' ? '#/definitions/' : '#/components/schemas/';
 }
 
-/** Protobuf codec internals and the naming marker (a named shape becomes a definition instead). */
-const droppedKeys = new Set(['x-proto', 'x-orch-proto-embedded', 'x-orch-protobuf', 'x-orch-type', '$id', '$schema']);
+/**
+ * Protobuf codec internals, the JSON encoding marker (how the server writes the field, not what
+ * a client may send) and the naming markers (a named shape becomes a definition instead).
+ */
+const droppedKeys = new Set([
+  'x-proto', 'x-orch-proto-embedded', 'x-orch-protobuf', 'x-orch-emit', 'x-orch-type', 'x-orch-type-description', '$id', '$schema',
+]);
 
 /**
  * Keys that describe the field holding a named shape rather than the shape itself
  * (`field(2, LabelSelector, { 'x-orch-patch-strategy': 'replace' })`), so they stay beside the $ref.
- * A description cannot be told apart (a clone carries the shape's own), so it stays with the shape.
  */
 const useSiteKeys = new Set(['default', 'x-orch-patch-strategy', 'x-orch-patch-merge-key']);
 
@@ -43,7 +47,16 @@ export function convertSchema(schema: unknown, ctx: ConversionContext): JsonObje
   if (typeof name !== 'string') return convertInline(schema, ctx);
   const shape: JsonObject = {};
   const site: JsonObject = {};
-  for (const [k, v] of Object.entries(schema)) (useSiteKeys.has(k) ? site : shape)[k] = v;
+  // The shape's own description goes on the definition; a different one is the field's, beside the $ref.
+  const own = schema['x-orch-type-description'];
+  for (const [k, v] of Object.entries(schema)) {
+    if (k === 'description') {
+      if (v !== own) site[k] = v;
+    } else {
+      (useSiteKeys.has(k) ? site : shape)[k] = v;
+    }
+  }
+  if (typeof own === 'string') shape.description = own;
   ctx.define(name, scalarDefinition(name, ctx.dialect) ?? convertInline(shape, ctx));
   return reference(name, convertInline(site, ctx), ctx.dialect);
 }

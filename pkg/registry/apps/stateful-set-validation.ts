@@ -2,11 +2,12 @@
 // ValidateStatefulSetStatusUpdate), plus the pod template and claim templates validated as the
 // pods and claims made from them will be.
 import { isDeepStrictEqual } from 'node:util';
-import type { StatefulSet, StatefulSetSpec } from '../../../api/apps/v1/stateful-set.js';
+import { StatefulSetSpec, type StatefulSet } from '../../../api/apps/v1/stateful-set.js';
 import { forbidden, invalid, notSupported, Path, type FieldError } from '../../runtime/field-errors.js';
 import { validatePersistentVolumeClaimTemplate } from '../core/persistent-volume-claim-validation.js';
 import { validatePodTemplateSpec } from '../core/pod-template-validation.js';
 import type { ResourceNames } from '../core/resource-names.js';
+import { shapedCopy } from '../../runtime/wire-shape.js';
 import type { KindValidation } from '../validation/kind-validation.js';
 import { validateLabelSelector } from '../validation/label-selector.js';
 import { nameIsDNSLabel } from '../validation/names.js';
@@ -121,7 +122,9 @@ function validateUpdate(sts: StatefulSet, old: StatefulSet, names: ResourceNames
     for (const f of mutableSpecFields) delete copy[f];
     return copy;
   };
-  if (!isDeepStrictEqual(normalized(frozen(sts.spec)), normalized(frozen(old.spec)))) {
+  // Both as written: the stored spec carries zero values filled in at write that a client may leave out.
+  const comparable = (s: StatefulSetSpec | undefined) => normalized(shapedCopy(StatefulSetSpec, frozen(s)));
+  if (!isDeepStrictEqual(comparable(sts.spec), comparable(old.spec))) {
     errs.push(forbidden(specPath,
       "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden"));
   }

@@ -24,6 +24,7 @@ import { invalid } from '../../runtime/field-errors.js';
 import { matchesFields, parseFieldSelector } from '../../runtime/field-selector.js';
 import { matchesLabels, parseLabelSelector } from '../../runtime/label-selector.js';
 import type { ResourceInfo } from '../../runtime/scheme.js';
+import { shapeForWrite } from '../../runtime/wire-shape.js';
 import { isStorageError, StorageError } from '../../storage/errors.js';
 import type { Storage, StoredObject } from '../../storage/interface.js';
 import { preconditionFailure } from '../../storage/preconditions.js';
@@ -315,6 +316,8 @@ export class Store {
     this.strategy.prepareForCreate(obj);
     this.checkInvalid(obj, this.strategy.validate(obj));
     await opts.validate?.(obj, null);
+    // Only now: a zero filled in earlier would hide a missing required field from validation.
+    shapeForWrite(this.info.schema, obj);
     return { obj, generated };
   }
 
@@ -363,6 +366,7 @@ export class Store {
       strategy.prepareForUpdate(obj, current);
       this.checkInvalid(obj, strategy.validateUpdate(obj, current));
       await opts.validate?.(obj, current);
+      shapeForWrite(this.info.schema, obj);
       // The last finalizer of a terminating object is gone: the object goes, in this same write.
       if (obj.metadata.deletionTimestamp && !strategy.hasPendingFinalizers(obj)) throw new FinalizersEmptied(obj, current);
       return obj;

@@ -1,9 +1,9 @@
 // The strategy every kind starts from, built from its scheme entry and its validation rules;
 // kinds with extra behaviour override single hooks (see ../strategies.ts).
-import { isDeepStrictEqual } from 'node:util';
 import type { Subresource } from '../../../api/registration.js';
 import type { ResourceInfo } from '../../runtime/scheme.js';
 import type { SchemaValidator } from '../../runtime/schema-validator.js';
+import { sameOnWire } from '../../runtime/wire-shape.js';
 import type { StoredObject } from '../../storage/interface.js';
 import type { Strategy } from '../rest/strategy.js';
 import type { KindValidation } from '../validation/kind-validation.js';
@@ -38,6 +38,7 @@ export function newStrategy(
 ): Strategy {
   const hasStatusSubresource = info.subresources.includes('status');
   const tracksGeneration = hasProperty(info, 'spec');
+  const specSchema = info.schema.properties.spec;
   const extraFields = overrides.selectableFields ?? {};
   const schemaErrors = (obj: StoredObject) => schemas.check(info.schema, obj).fieldErrors;
   const finalizers = standardFinalizers(info.domain.namespaceFinalizer);
@@ -65,7 +66,8 @@ export function newStrategy(
         else obj.status = old.status;
       }
       if (tracksGeneration) {
-        const changed = !isDeepStrictEqual(obj.spec ?? null, old.spec ?? null);
+        // The stored spec carries the zero values filled in at write; the sent one may not.
+        const changed = !sameOnWire(specSchema!, obj.spec, old.spec);
         obj.metadata.generation = (old.metadata.generation ?? 1) + (changed ? 1 : 0);
       } else if (old.metadata.generation !== undefined) {
         obj.metadata.generation = old.metadata.generation;

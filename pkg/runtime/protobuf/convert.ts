@@ -118,7 +118,12 @@ export function toProtoMessage(plan: MessagePlan, json: Json, path = plan.name):
   for (const field of plan.fields) {
     if (!has(json, field.json)) continue;
     const v = json[field.json];
-    if (v === null || v === undefined) continue;
+    if (v === undefined) continue;
+    if (v === null) {
+      // A zero time is null in JSON (a non-pointer metav1.Time); upstream writes it as an empty message.
+      if (field.shape === 'single' && field.value.kind === 'time') out[field.proto] = {};
+      continue;
+    }
     out[field.proto] = toProtoField(field, v, `${path}.${field.json}`);
   }
   for (const e of plan.embedded) {
@@ -152,7 +157,7 @@ function field(msg: Json, name: string): unknown {
   return has(msg, name) ? msg[name] : undefined;
 }
 
-/** The JSON value of one wire value; undefined when the value stands for "unset" (a zero Time). */
+/** The JSON value of one wire value: null for a zero Time, as upstream's JSON has it. */
 function fromProtoValue(plan: ValuePlan, v: unknown): unknown {
   switch (plan.kind) {
     case 'scalar':
@@ -174,11 +179,11 @@ function fromProtoValue(plan: ValuePlan, v: unknown): unknown {
       }
       break;
     case 'time': {
-      // Upstream writes a zero time as an empty message; its JSON is null, so the field is left out.
+      // Upstream writes a zero time as an empty message; its JSON is null (creationTimestamp: null).
       if (!isObject(v)) return undefined;
       const seconds = field(v, 'seconds');
       const nanos = field(v, 'nanos');
-      if (seconds === undefined && nanos === undefined) return undefined;
+      if (seconds === undefined && nanos === undefined) return null;
       const ts = { seconds: seconds === undefined ? 0 : toNumber(seconds), nanos: nanos === undefined ? 0 : toNumber(nanos) };
       if (!Number.isInteger(ts.seconds) || ts.seconds < minSeconds || ts.seconds > maxSeconds) {
         throw new ProtobufDecodeError(`time out of range: ${ts.seconds} seconds`);

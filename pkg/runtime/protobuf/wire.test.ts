@@ -351,7 +351,7 @@ test('watch frames: 4-byte big-endian length, then a bare WatchEvent {type = 1, 
   assert.deepEqual(decodeUpstream('Status', Buffer.from(errorUnknown.raw, 'base64')), { status: 'Failure', reason: 'Expired', code: 410 });
 });
 
-test('upstream zero values: an empty Time message means unset; explicit empty strings, zeros and false are kept; empty Quantity and IntOrString are 0', () => {
+test('upstream zero values: an empty Time message is a null time; explicit empty strings, zeros and false are kept; empty Quantity and IntOrString are 0', () => {
   // What a Go client writes for a mostly empty object: every non-pointer field, zero-valued.
   const hand = envelope('v1', 'Namespace', message(
     sub(1, str(1, 'ns'), str(2, ''), str(3, ''), str(4, ''), str(5, ''), str(6, ''), varint(7, 0), sub(8)),
@@ -360,13 +360,16 @@ test('upstream zero values: an empty Time message means unset; explicit empty st
   ));
   assert.deepStrictEqual(codec.decodeObject(infoOf('Namespace'), hand), {
     apiVersion: 'v1', kind: 'Namespace',
-    metadata: { name: 'ns', generateName: '', namespace: '', selfLink: '', uid: '', resourceVersion: '', generation: 0 },
+    metadata: { name: 'ns', generateName: '', namespace: '', selfLink: '', uid: '', resourceVersion: '', generation: 0, creationTimestamp: null },
     spec: {},
     status: { phase: '' },
   });
+  // And back: a null time (what JSON shows for a zero one) is written as the empty message.
+  const again = codec.encodeObject(infoOf('Namespace'), { metadata: { name: 'ns', creationTimestamp: null } });
+  assert.deepStrictEqual(codec.decodeObject(infoOf('Namespace'), again), { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns', creationTimestamp: null } });
   const pdb = envelope('policy/v1', 'PodDisruptionBudget', message(sub(2, sub(1)), sub(3, msgEntry(2, 'p'), varint(3, 0))));
   assert.deepStrictEqual(codec.decodeObject(infoOf('PodDisruptionBudget'), pdb), {
-    apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', spec: { minAvailable: 0 }, status: { disruptedPods: {}, disruptionsAllowed: 0 },
+    apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', spec: { minAvailable: 0 }, status: { disruptedPods: { p: null }, disruptionsAllowed: 0 },
   });
   const quota = envelope('v1', 'ResourceQuota', message(sub(2, msgEntry(1, 'pods'))));
   assert.deepStrictEqual(codec.decodeObject(infoOf('ResourceQuota'), quota), {
