@@ -411,7 +411,7 @@ const volumeSource = {
   awsElasticBlockStore: opt(field(4, AWSElasticBlockStoreVolumeSource, { description: 'An AWS EBS volume. Deprecated.' })),
   gitRepo: opt(field(5, GitRepoVolumeSource, { description: 'A clone of a git repository. Deprecated.' })),
   secret: opt(field(6, SecretVolumeSource, { description: 'The keys of a Secret as files.' })),
-  nfs: opt(field(7, NFSVolumeSource, { description: 'An NFS export.' })),
+  nfs: opt(field(7, NFSVolumeSource, { description: 'An NFS export mounted into the pod.' })),
   iscsi: opt(field(8, ISCSIVolumeSource, { description: 'An iSCSI disk.' })),
   glusterfs: opt(field(9, GlusterfsVolumeSource, { description: 'A Glusterfs volume. Deprecated.' })),
   persistentVolumeClaim: opt(field(10, PersistentVolumeClaimVolumeSource, {

@@ -109,8 +109,9 @@ test('IntOrString and Quantity are referenced where used and published in upstre
   assert.ok(String(qtyV2Description).length > 50);
   const { description: _d3, ...qtyV3 } = apps[qty]!;
   assert.deepEqual(qtyV3, { oneOf: [{ type: 'string' }, { type: 'number' }] });
-  const overhead = (v2Defs['io.orch.api.core.v1.PodSpec']!.properties as Record<string, JsonObject>).overhead!;
+  const { description: overheadDescription, ...overhead } = (v2Defs['io.orch.api.core.v1.PodSpec']!.properties as Record<string, JsonObject>).overhead!;
   assert.deepEqual(overhead, { type: 'object', additionalProperties: { $ref: '#/definitions/io.orch.apimachinery.pkg.api.resource.Quantity' } });
+  assert.ok(String(overheadDescription).length > 0, 'the field keeps its own description beside the map');
   const time = v2Defs['io.orch.apimachinery.pkg.apis.meta.v1.Time']!;
   assert.deepEqual([time.type, time.format], ['string', 'date-time']);
   const meta = v2Defs['io.orch.apimachinery.pkg.apis.meta.v1.ObjectMeta']!.properties as Record<string, JsonObject>;
