@@ -67,6 +67,8 @@ export interface GroupVersionRegistration {
   group: string;
   version: string;
   stability: Stability;
+  /** Served unless --runtime-config turns it off; by default only stable versions are (spec 9.2: betas before 1.22 too). */
+  enabledByDefault?: boolean;
   kinds: KindRegistration[];
 }
 

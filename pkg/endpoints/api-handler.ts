@@ -1,6 +1,7 @@
 // Routes API requests (discovery and resources) from the scheme: a path is served exactly when
 // the scheme says the group, version, resource and sub-resource exist.
 import type { Request, Response } from 'express';
+import type { Subresource } from '../../api/registration.js';
 import { newBadRequest, StatusError } from '../runtime/errors.js';
 import type { Scheme } from '../runtime/scheme.js';
 import type { Store } from '../registry/generic/store.js';
@@ -20,7 +21,9 @@ import {
   patchResource,
   updateResource,
   updateScaleResource,
+  createVirtual,
   type HandlerContext,
+  type VirtualHandler,
   type ResourceRequest,
 } from './resource-handlers.js';
 import { setStatusWriter } from './responses.js';
@@ -34,6 +37,11 @@ export interface APIHandlerConfig extends HandlerContext {
   watch: WatchServerOptions;
   /** host:port clients reach this server at, for /api. */
   serverAddress: string;
+  /**
+   * Handlers of the virtual kinds, keyed `<group>/<resource>`, and of sub-resources speaking their
+   * own kind, keyed `<group>/<resource>/<sub-resource>`; a kind without one is not served.
+   */
+  virtual?: ReadonlyMap<string, VirtualHandler>;
 }
 
 const notFound = () => new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
@@ -75,6 +83,12 @@ export function newAPIHandler(cfg: APIHandlerConfig): APIHandler {
     if (!cfg.scheme.groupVersion(info.apiGroup, info.apiVersion)) throw notFound();
     const resource = cfg.scheme.resource(info.apiGroup, info.apiVersion, info.resource);
     if (!resource) throw notFound();
+    if (resource.virtual) {
+      const handler = cfg.virtual?.get(`${resource.group}/${resource.resource}`);
+      if (!handler || info.parts[0] === 'namespaces' || info.name) throw notFound();
+      if (info.verb !== 'create') throw methodNotAllowed();
+      return createVirtual(cfg, { req, res, info, resource, query, out }, handler);
+    }
     const store = cfg.stores.get(`${resource.group}/${resource.resource}`);
     if (!store) throw notFound();
     const namespacedPath = info.parts[0] === 'namespaces' && info.resource !== 'namespaces';
@@ -92,6 +106,13 @@ export function newAPIHandler(cfg: APIHandlerConfig): APIHandler {
     if (info.subresource === 'finalize') {
       if (info.verb !== 'update') throw unsupported();
       return updateResource(cfg, r);
+    }
+    const subKind = info.subresource ? resource.subresourceKinds[info.subresource as Subresource] : undefined;
+    const subHandler = subKind?.verbs.includes('create') ? cfg.virtual?.get(`${resource.group}/${resource.resource}/${info.subresource}`) : undefined;
+    if (subKind && subKind.verbs.includes('create')) {
+      if (!subHandler) throw notFound();
+      if (info.verb !== 'create') throw unsupported();
+      return createVirtual(cfg, { req, res, info, resource: subKind, query, out }, subHandler, store);
     }
     if (info.subresource === 'scale') {
       switch (info.verb) {

@@ -19,7 +19,9 @@ import type { StoredObject } from '../storage/interface.js';
 import { bodyFormat, patchType, type PatchType } from './negotiation.js';
 import { Query } from './query.js';
 import type { RequestInfo } from './request-info.js';
+import { requestUser } from './request-user.js';
 import { addWarnings } from './responses.js';
+import type { UserInfo } from '../runtime/user.js';
 import type { ProtobufEncoder, ResponseWriter } from './output.js';
 
 /** Protobuf encoding of responses and decoding of request bodies. */
@@ -33,22 +35,45 @@ export interface HandlerContext {
   protobuf: ProtobufCodecLike;
 }
 
-export interface ResourceRequest {
+/** A request for one resource (or the kind one of its sub-resources speaks), before any store is involved. */
+export interface KindRequest {
   req: Request;
   res: Response;
   info: RequestInfo;
   resource: ResourceInfo;
-  store: Store;
   query: Query;
   out: ResponseWriter;
 }
+
+export interface ResourceRequest extends KindRequest {
+  store: Store;
+}
+
+/**
+ * What a virtual kind's create is given: a review (TokenReview, SelfSubjectReview) or a
+ * sub-resource speaking its own kind (serviceaccounts/token), answered by the server, never stored.
+ */
+export interface VirtualRequest {
+  /** The decoded request body. */
+  obj: StoredObject;
+  user: UserInfo | undefined;
+  namespace: string;
+  /** The parent's name, for a sub-resource. */
+  name: string;
+  dryRun: boolean;
+  /** The parent's store, for a sub-resource. */
+  parent?: Store;
+}
+
+/** Answers a virtual kind's create with the object to return (its status filled in). */
+export type VirtualHandler = (req: VirtualRequest) => Promise<StoredObject>;
 
 function body(req: Request): Buffer {
   return Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
 }
 
 /** Decodes a create/update body into an object, applying the fieldValidation level to unknown and duplicate fields. */
-function decodeObject(ctx: HandlerContext, r: ResourceRequest): StoredObject {
+function decodeObject(ctx: HandlerContext, r: KindRequest): StoredObject {
   const level = r.query.fieldValidation();
   const raw = body(r.req);
   if (raw.length === 0) throw newBadRequest('the request body is empty: an object is required');
@@ -62,7 +87,7 @@ function decodeObject(ctx: HandlerContext, r: ResourceRequest): StoredObject {
 }
 
 /** Ignore drops unknown and duplicate fields silently, Warn adds one Warning each, Strict answers 400 naming all. */
-function applyFieldValidation(r: ResourceRequest, level: 'Ignore' | 'Warn' | 'Strict', parsed: ParsedBody, unknownFields: string[]): void {
+function applyFieldValidation(r: KindRequest, level: 'Ignore' | 'Warn' | 'Strict', parsed: ParsedBody, unknownFields: string[]): void {
   if (level === 'Ignore') return;
   const unknown = unknownFields.map((f) => `unknown field ${JSON.stringify(f)}`);
   if (parsed.duplicates.length === 0 && unknown.length === 0) return;
@@ -284,6 +309,16 @@ export async function deleteResource(ctx: HandlerContext, r: ResourceRequest): P
     details: { name: r.info.name, group: r.resource.group, kind: r.resource.resource, ...(object.metadata.uid ? { uid: object.metadata.uid } : {}) },
   };
   r.out.status(200, status);
+}
+
+/** POST of a virtual kind, or of a sub-resource speaking its own kind: decoded, answered by `handler` with 201. */
+export async function createVirtual(ctx: HandlerContext, r: KindRequest, handler: VirtualHandler, parent?: Store): Promise<void> {
+  const dryRun = r.query.dryRun();
+  const obj = decodeObject(ctx, r);
+  const answer = await handler({
+    obj, user: requestUser(r.res), namespace: r.info.namespace, name: r.info.name, dryRun, ...(parent ? { parent } : {}),
+  });
+  r.out.object(201, r.resource, answer);
 }
 
 export async function deleteCollection(ctx: HandlerContext, r: ResourceRequest): Promise<void> {

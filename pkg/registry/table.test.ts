@@ -102,7 +102,8 @@ const expected: Record<string, Expected> = {
 };
 
 test('every served kind prints its columns and cells for a realistic object', () => {
-  const kinds = scheme.resources().map((r) => r.kind);
+  // Reviews are never read back, so they have no table.
+  const kinds = scheme.resources().filter((r) => !r.virtual).map((r) => r.kind);
   assert.deepEqual(kinds.filter((k) => !(k in expected)), [], 'kinds without expectations');
   for (const kind of kinds) {
     const want = expected[kind]!;

@@ -55,7 +55,7 @@ export function applyRuntimeConfig(registrations: GroupVersionRegistration[], en
   const served: GroupVersionRegistration[] = [];
   for (const gv of registrations) {
     const levelSetting = last(['api/all', ...Object.entries(levelKeys).filter(([, l]) => l === gv.stability).map(([k]) => k)]);
-    const gvEnabled = last(groupVersionOf(gv)) ?? levelSetting ?? gv.stability === 'stable';
+    const gvEnabled = last(groupVersionOf(gv)) ?? levelSetting ?? gv.enabledByDefault ?? gv.stability === 'stable';
     const kinds = gv.kinds.filter((k) => last(groupVersionOf(gv).map((key) => `${key}/${k.resource}`)) ?? gvEnabled);
     if (kinds.length > 0) served.push({ ...gv, kinds });
   }

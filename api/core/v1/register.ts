@@ -1,6 +1,7 @@
 // The core group (served at /api/v1): the kinds of this group and version.
 import { ageColumn, nameColumn } from '../../printer-column.js';
 import type { ApiDomain } from '../../domain.js';
+import { tokenRequestKind } from '../../authentication/v1/register.js';
 import { defineKind, type GroupVersionRegistration } from '../../registration.js';
 import { ConfigMap } from './config-map.js';
 import { LimitRange, defaultLimitRange } from './limit-range.js';
@@ -49,7 +50,7 @@ export const coreV1 = (d: ApiDomain): GroupVersionRegistration => ({
     }),
     defineKind({
       kind: 'ServiceAccount', resource: 'serviceaccounts', singular: 'serviceaccount', namespaced: true,
-      shortNames: ['sa'], schema: ServiceAccount,
+      shortNames: ['sa'], schema: ServiceAccount, subresources: ['token'], subresourceKinds: { token: tokenRequestKind(d) },
       printerColumns: [
         nameColumn,
         { name: 'Secrets', type: 'string', description: 'Number of secrets listed for the service account.', priority: 0,

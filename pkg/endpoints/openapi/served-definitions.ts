@@ -18,7 +18,8 @@ export function servedDefinitions(scheme: Scheme, dialect: Dialect): DefinitionS
   };
   for (const r of scheme.resources()) {
     mark(defs.add(r.schema), { group: r.group, kind: r.kind, version: r.version });
-    mark(defs.add(listSchemaOf(r)), { group: r.group, kind: r.listKind, version: r.version });
+    // A virtual kind (a review) is never listed, so it has no List, as upstream's have none.
+    if (!r.virtual) mark(defs.add(listSchemaOf(r)), { group: r.group, kind: r.listKind, version: r.version });
     for (const k of Object.values(r.subresourceKinds)) mark(defs.add(k.schema), { group: k.group, kind: k.kind, version: k.version });
   }
   // The meta kinds are served in the core version of every group; the shared ones name every served group/version, as upstream.

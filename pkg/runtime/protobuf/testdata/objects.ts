@@ -396,6 +396,19 @@ export function objectsByKind(): Record<string, Record<string, unknown>> {
       },
       status: { conditions: [{ type: 'Enforced', status: 'True', observedGeneration: 3, lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'Programmed', message: '' }] },
     },
+    TokenReview: {
+      apiVersion: 'authentication.orch.io/v1', kind: 'TokenReview', metadata: { creationTimestamp: '2026-01-01T00:00:00Z' },
+      spec: { token: 'abc.def', audiences: ['https://orch.example', 'vault'] },
+      status: {
+        authenticated: true,
+        user: { username: 'system:serviceaccount:default:ci', uid: 'f3a9', groups: ['system:serviceaccounts', 'system:authenticated'], extra: { 'authentication.orch.io/pod-name': ['web-0'], empty: [] } },
+        audiences: ['vault'],
+      },
+    },
+    SelfSubjectReview: {
+      apiVersion: 'authentication.orch.io/v1', kind: 'SelfSubjectReview', metadata: { creationTimestamp: '2026-01-01T00:00:00Z' },
+      status: { userInfo: { username: 'jane', groups: ['devs', 'system:authenticated'], extra: { scopes: ['read', 'write'] } } },
+    },
     PodDisruptionBudget: {
       apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: fullMetadata('web-pdb', 'default'),
       spec: { minAvailable: 2, selector: { matchLabels: { app: 'web' } }, maxUnavailable: '25%', unhealthyPodEvictionPolicy: 'AlwaysAllow' },
