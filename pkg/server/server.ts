@@ -13,6 +13,7 @@ import { clientErrors } from './client-errors.js';
 import { ConnectionResponses } from './connection-responses.js';
 import { dropBodyFraming, requestFromHead, serveDetached } from './detached-request.js';
 import { requestInfoOf, requestLabels, withInflightLimit, withRequestInfo } from './filters.js';
+import { withAuthentication, type RequestAuthentication } from './authentication-filter.js';
 import { healthHandler, type HealthCheck } from './healthz.js';
 import type { Lifecycle } from './lifecycle.js';
 import { writePlainAnswer } from './plain-answers.js';
@@ -51,6 +52,10 @@ export interface ServerConfig {
   logger: Logger;
   /** Requests (not watches) taking longer are logged as slow; upstream traces requests over 500 ms. */
   slowRequestMs?: number;
+  /** Who each request is from; without it requests go on unauthenticated (tests of the layers below). */
+  authenticate?: RequestAuthentication;
+  /** PEM CA certificates a client certificate is asked for against (the client CA and the request-header CA). */
+  clientCAs?: string[];
 }
 
 export interface ShutdownOptions {
@@ -154,7 +159,8 @@ export class APIServer {
       next();
     });
     app.use(withInflightLimit(cfg.maxRequestsInflight, cfg.maxMutatingRequestsInflight, (kind, n) => cfg.metrics.setInflight(kind, n)));
-    // Authentication, audit, impersonation and authorization join the chain here, in that order.
+    if (cfg.authenticate) app.use(withAuthentication(cfg.authenticate, cfg.logger));
+    // Audit, impersonation and authorization join the chain here, in that order.
     const livez = () => [...cfg.healthChecks, ...cfg.lifecycle.hookChecks(true)];
     const readyz = () => [...cfg.healthChecks, ...cfg.lifecycle.hookChecks(false), cfg.lifecycle.shutdownCheck()];
     const healthz = () => [...cfg.healthChecks, ...cfg.lifecycle.hookChecks(false)];
@@ -247,6 +253,9 @@ export class APIServer {
       cert: cfg.cert.cert,
       key: cfg.cert.key,
       minVersion: 'TLSv1.2',
+      // Client certificates are asked for and checked by the authenticators, not by TLS: a request
+      // without one (or with one of another CA) may still authenticate otherwise, or as anonymous.
+      ...(cfg.clientCAs && cfg.clientCAs.length > 0 ? { requestCert: true, rejectUnauthorized: false, ca: cfg.clientCAs } : {}),
       maxHeaderSize: maxRequestHeadBytes,
       // Checked by protocolViolation, with Go's answer.
       requireHostHeader: false,

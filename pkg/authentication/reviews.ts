@@ -1,0 +1,60 @@
+// The authentication review APIs (authentication.<domain>): TokenReview answered by the configured
+// token authenticators, SelfSubjectReview by the identity the request itself was authenticated as.
+// Both are answered, never stored.
+import { formatTime } from '../../api/meta/v1/primitives.js';
+import type { VirtualHandler } from '../endpoints/resource-handlers.js';
+import { newBadRequest } from '../runtime/errors.js';
+import type { UserInfo } from '../runtime/user.js';
+import type { StoredObject } from '../storage/interface.js';
+import type { TokenAuthenticator } from './authenticator.js';
+
+/** UserInfo as the review kinds spell it. */
+function userInfo(user: UserInfo) {
+  return {
+    username: user.name,
+    ...(user.uid ? { uid: user.uid } : {}),
+    ...(user.groups.length > 0 ? { groups: user.groups } : {}),
+    ...(Object.keys(user.extra).length > 0 ? { extra: user.extra } : {}),
+  };
+}
+
+const created = () => ({ creationTimestamp: formatTime(new Date()) });
+
+/**
+ * TokenReview: the token checked by `tokens` for the audiences asked (the API server's own,
+ * `apiAudiences`, when none are). A refused token is `authenticated: false` with the reason in
+ * `status.error`, never an error answer.
+ */
+export function tokenReviewHandler(tokens: TokenAuthenticator, apiAudiences: readonly string[]): VirtualHandler {
+  return async ({ obj }) => {
+    const spec = (obj.spec ?? {}) as { token?: string; audiences?: string[] };
+    if (!spec.token) throw newBadRequest('token is required for TokenReview in authentication');
+    const asked = spec.audiences ?? [];
+    const result = await tokens.authenticateToken(spec.token, asked.length > 0 ? asked : apiAudiences);
+    const review: StoredObject = { ...obj, metadata: { ...obj.metadata, ...created() } };
+    if (result.outcome === 'authenticated') {
+      review.status = {
+        authenticated: true,
+        user: userInfo(result.user),
+        ...(asked.length > 0 ? { audiences: result.audiences ?? asked } : {}),
+      };
+    } else {
+      review.status = {
+        authenticated: false,
+        ...(result.outcome === 'failed' ? { error: result.reason } : {}),
+      };
+    }
+    // The token itself never goes back, and is not kept.
+    review.spec = { ...(asked.length > 0 ? { audiences: asked } : {}) };
+    return review;
+  };
+}
+
+/** SelfSubjectReview: the user the request was authenticated (or impersonated) as. */
+export function selfSubjectReviewHandler(): VirtualHandler {
+  return async ({ obj, user }) => ({
+    ...obj,
+    metadata: { ...obj.metadata, ...created() },
+    status: { userInfo: user ? userInfo(user) : {} },
+  });
+}
