@@ -1,0 +1,187 @@
+// The --authentication-token-webhook-config-file: a kubeconfig naming the remote service
+// (clusters[].cluster) and the API server's credentials for it (users[].user), loaded as
+// upstream's webhook client loads it (client-go clientcmd with no overrides): the
+// current-context selects the cluster and user, relative file names are relative to the
+// kubeconfig's directory, and the same combinations are refused at start-up. Without a
+// current-context nothing is selected, so upstream refuses the file; so do we.
+import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { createSecureContext } from 'node:tls';
+import { parse } from 'yaml';
+
+/** What the webhook client needs to reach the service. Holds credentials: never log it. */
+export interface WebhookClientConfig {
+  /** The URL TokenReviews are POSTed to, exactly as configured (path included). */
+  server: string;
+  /** PEM bundle to verify the service with; the host's roots when absent. */
+  ca?: string;
+  insecureSkipTLSVerify: boolean;
+  /** tls-server-name: the name to verify the serving certificate for, instead of the URL's host. */
+  serverName?: string;
+  /** PEM client certificate and key. */
+  cert?: string;
+  key?: string;
+  /** The bearer token (token, or tokenFile read again at most once a minute, as client-go does). */
+  bearerToken?: () => string;
+  basicAuth?: { username: string; password: string };
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function str(o: Obj, key: string, where: string): string {
+  const v = o[key];
+  if (v === undefined || v === null) return '';
+  if (typeof v !== 'string') throw new Error(`${where}.${key}: expected a string`);
+  return v;
+}
+
+function named(doc: Obj, list: string, inner: string): Map<string, Obj> {
+  const out = new Map<string, Obj>();
+  const v = doc[list];
+  if (v === undefined || v === null) return out;
+  if (!Array.isArray(v)) throw new Error(`${list}: expected a list`);
+  for (const [i, e] of v.entries()) {
+    if (!isObj(e)) throw new Error(`${list}[${i}]: expected an object`);
+    const name = str(e, 'name', `${list}[${i}]`);
+    if (out.has(name)) throw new Error(`duplicate name ${JSON.stringify(name)} in ${list}`);
+    const body = e[inner];
+    if (body !== undefined && body !== null && !isObj(body)) throw new Error(`${list}[${i}].${inner}: expected an object`);
+    out.set(name, (body as Obj | undefined) ?? {});
+  }
+  return out;
+}
+
+function fromBase64(o: Obj, key: string, where: string): string {
+  const v = str(o, key, where);
+  if (!v) return '';
+  if (!/^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(v)) throw new Error(`${where}.${key}: illegal base64 data`);
+  return Buffer.from(v, 'base64').toString('utf8');
+}
+
+function aggregate(errs: string[]): Error {
+  return new Error(`invalid configuration: ${errs.length === 1 ? errs[0] : `[${errs.join(', ')}]`}`);
+}
+
+/** Parses kubeconfig text; `baseDir` resolves relative file names. Throws on what upstream refuses. */
+export function parseWebhookKubeconfig(text: string, baseDir: string, now: () => number = Date.now): WebhookClientConfig {
+  let doc: unknown;
+  try {
+    doc = parse(text);
+  } catch (e) {
+    throw new Error(`error parsing the webhook kubeconfig: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+  }
+  if (doc === null || doc === undefined) throw aggregate(['no configuration has been provided']);
+  if (!isObj(doc)) throw new Error('error parsing the webhook kubeconfig: not a kubeconfig object');
+  const clusters = named(doc, 'clusters', 'cluster');
+  const users = named(doc, 'users', 'user');
+  const contexts = named(doc, 'contexts', 'context');
+  const contextName = str(doc, 'current-context', 'kubeconfig');
+  const errs: string[] = [];
+  const context = contexts.get(contextName);
+  if (contextName && !context) errs.push(`context was not found for specified context: ${contextName}`);
+  const clusterName = context ? str(context, 'cluster', `contexts[${contextName}]`) : '';
+  const userName = context ? str(context, 'user', `contexts[${contextName}]`) : '';
+  const cluster = clusters.get(clusterName) ?? {};
+  const user = users.get(userName) ?? {};
+  const path = (p: string) => (p && !isAbsolute(p) ? resolve(baseDir, p) : p);
+  const readFile = (p: string, what: string): string => {
+    try {
+      return readFileSync(path(p), 'utf8');
+    } catch (e) {
+      errs.push(`unable to read ${what} ${p} due to ${e instanceof Error ? e.message : String(e)}`);
+      return '';
+    }
+  };
+
+  // users[].user, validated as client-go's validateAuthInfo.
+  const uw = `users[${userName}].user`;
+  const token = str(user, 'token', uw);
+  const tokenFile = str(user, 'tokenFile', uw);
+  const username = str(user, 'username', uw);
+  const password = str(user, 'password', uw);
+  const certFile = str(user, 'client-certificate', uw);
+  const keyFile = str(user, 'client-key', uw);
+  const certData = fromBase64(user, 'client-certificate-data', uw);
+  const keyData = fromBase64(user, 'client-key-data', uw);
+  const methods: string[] = [];
+  if (token) methods.push('token');
+  if (username || password) methods.push('basicAuth');
+  let cert = '';
+  let key = '';
+  if (certFile || certData) {
+    if (certFile && certData) errs.push(`client-cert-data and client-cert are both specified for ${userName}. client-cert-data will override.`);
+    if (keyFile && keyData) errs.push(`client-key-data and client-key are both specified for ${userName}; client-key-data will override`);
+    if (!keyFile && !keyData) errs.push(`client-key-data or client-key must be specified for ${userName} to use the clientCert authentication method.`);
+    cert = certData || readFile(certFile, 'client-cert');
+    key = keyData || (keyFile ? readFile(keyFile, 'client-key') : '');
+  }
+  if (methods.length > 1) errs.push(`more than one authentication method found for ${userName}; found [${methods.join(' ')}], only one is allowed`);
+
+  // clusters[].cluster, validated as client-go's validateClusterInfo.
+  const cw = `clusters[${clusterName}].cluster`;
+  const server = str(cluster, 'server', cw);
+  const caFile = str(cluster, 'certificate-authority', cw);
+  const caData = fromBase64(cluster, 'certificate-authority-data', cw);
+  const insecure = cluster['insecure-skip-tls-verify'];
+  if (insecure !== undefined && insecure !== null && typeof insecure !== 'boolean') throw new Error(`${cw}.insecure-skip-tls-verify: expected a boolean`);
+  const serverName = str(cluster, 'tls-server-name', cw);
+  if (Object.keys(cluster).length === 0) {
+    if (errs.length === 0) throw aggregate(['no configuration has been provided']);
+    errs.push('cluster has no server defined');
+  } else if (!server) {
+    errs.push(clusterName ? `no server found for cluster ${JSON.stringify(clusterName)}` : 'default cluster has no server defined');
+  }
+  if (caFile && caData) errs.push(`certificate-authority-data and certificate-authority are both specified for ${clusterName}. certificate-authority-data will override.`);
+  const ca = caData || (caFile ? readFile(caFile, 'certificate-authority') : '');
+  if (errs.length) throw aggregate(errs);
+
+  let url: URL;
+  try {
+    url = new URL(server);
+  } catch {
+    throw new Error(`invalid server URL ${JSON.stringify(server)} in the webhook kubeconfig`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`invalid server URL ${JSON.stringify(server)}: the scheme must be https or http`);
+  if (insecure === true && ca) throw new Error('specifying a root certificates file with the insecure flag is not allowed');
+  if (cert || key) {
+    try {
+      createSecureContext({ cert, key });
+    } catch (e) {
+      throw new Error(`invalid client certificate or key for ${userName}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  const out: WebhookClientConfig = { server, insecureSkipTLSVerify: insecure === true };
+  if (ca) out.ca = ca;
+  if (serverName) out.serverName = serverName;
+  if (cert) {
+    out.cert = cert;
+    out.key = key;
+  }
+  if (token) {
+    out.bearerToken = () => token;
+  } else if (tokenFile) {
+    const file = path(tokenFile);
+    let cached = readFileSync(file, 'utf8').trim();
+    let readAt = now();
+    out.bearerToken = () => {
+      if (now() - readAt >= 60_000) {
+        readAt = now();
+        try {
+          cached = readFileSync(file, 'utf8').trim();
+        } catch {
+          // client-go keeps the token it has when the file cannot be read
+        }
+      }
+      return cached;
+    };
+  }
+  if (username || password) out.basicAuth = { username, password };
+  return out;
+}
+
+/** Reads and parses the file named by --authentication-token-webhook-config-file. */
+export function loadWebhookKubeconfig(file: string, now: () => number = Date.now): WebhookClientConfig {
+  return parseWebhookKubeconfig(readFileSync(file, 'utf8'), dirname(resolve(file)), now);
+}
