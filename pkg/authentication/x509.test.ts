@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
 import { createHash, X509Certificate } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request, createServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TLSSocket } from 'node:tls';
 import { test } from 'node:test';
 import { apiDomain, defaultApiDomain } from '../../api/domain.js';
 import type { AuthenticationRequest, AuthenticationResult } from './authenticator.js';
 import { TestCA } from './testing/ca.js';
-import { ClientCertificateVerifier, loadCABundle, parseCABundle, peerCertificateChain, tlsClientCAs, x509Authenticator } from './x509.js';
+import { startTLSServer } from './testing/tls-server.js';
+import { ClientCertificateVerifier, loadCABundle, parseCABundle, tlsClientCAs, x509Authenticator } from './x509.js';
 
 const root = TestCA.root({ commonName: 'client-ca' });
 const otherRoot = TestCA.root({ commonName: 'client-ca' }); // same name, different key
@@ -160,42 +158,22 @@ test('a bundle of several CAs accepts each; the verifier is exported for reuse',
 });
 
 test('over a real TLS handshake: the server requests a certificate, reads the presented chain, and verifies it', async () => {
-  const serverCA = TestCA.root({ commonName: 'serving-ca' });
-  const serving = serverCA.server(['127.0.0.1']);
   const proxyCA = TestCA.root({ commonName: 'proxy-ca' });
   const intermediate = root.intermediate({ commonName: 'issuing-ca' });
-  const cas = tlsClientCAs([root.certificate], [proxyCA.certificate, root.certificate]);
-  assert.equal(cas.length, 2, 'each CA once');
+  assert.equal(tlsClientCAs([root.certificate], [proxyCA.certificate, root.certificate], undefined).length, 2, 'each CA once');
   const auth = x509Authenticator({ clientCA: [root.certificate], domain: defaultApiDomain });
-  const server = createServer({ cert: serving.certPem, key: serving.keyPem, ca: cas, requestCert: true, rejectUnauthorized: false }, (rq, rs) => {
-    const chain = peerCertificateChain(rq.socket as TLSSocket);
-    void auth.authenticate({ headers: rq.headers, rawHeaders: rq.rawHeaders, peerCertificates: chain }).then((r) => {
-      rs.end(JSON.stringify({ presented: chain.length, result: r }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  const call = (cert?: { chainPem: string; keyPem: string }) =>
-    new Promise<{ presented: number; result: AuthenticationResult }>((resolve, reject) => {
-      const r = request({ host: '127.0.0.1', port, path: '/', ca: serverCA.certPem, agent: false, ...(cert ? { cert: cert.chainPem, key: cert.keyPem } : {}) }, (res) => {
-        let body = '';
-        res.on('data', (d) => (body += d));
-        res.on('end', () => resolve(JSON.parse(body)));
-      });
-      r.on('error', reject);
-      r.end();
-    });
+  const server = await startTLSServer([[root.certificate], [proxyCA.certificate]], async (r) => ({ presented: r.peerCertificates.length, result: await auth.authenticate(r) }));
+  const call = (cert?: { chainPem: string; keyPem: string }) => server.call(cert ? { cert } : {}) as Promise<{ presented: number; result: AuthenticationResult }>;
   try {
     const bob = intermediate.client('bob', ['builders']);
     const withChain = await call(bob);
     assert.ok(withChain.presented >= 2, 'the intermediate the client sent reaches the authenticator');
     assert.equal(withChain.result.outcome, 'authenticated');
     if (withChain.result.outcome === 'authenticated') assert.deepEqual([withChain.result.user.name, withChain.result.user.groups], ['bob', ['builders']]);
-    const without = await call();
-    assert.deepEqual(without, { presented: 0, result: { outcome: 'skipped' } });
+    assert.deepEqual(await call(), { presented: 0, result: { outcome: 'skipped' } });
     const stranger = await call(otherRoot.client('admin', ['system:masters']));
     assert.equal(stranger.result.outcome, 'failed', 'the handshake accepts any certificate; authentication refuses it');
   } finally {
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
   }
 });
