@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { createHash, X509Certificate } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { TLSSocket } from 'node:tls';
 import { test } from 'node:test';
 import { apiDomain, defaultApiDomain } from '../../api/domain.js';
 import type { AuthenticationRequest, AuthenticationResult } from './authenticator.js';
@@ -174,6 +176,26 @@ test('over a real TLS handshake: the server requests a certificate, reads the pr
     const stranger = await call(otherRoot.client('admin', ['system:masters']));
     assert.equal(stranger.result.outcome, 'failed', 'the handshake accepts any certificate; authentication refuses it');
   } finally {
+    await server.close();
+  }
+});
+
+test('over real TLS with session resumption: a resumed session still verifies through the intermediate', async () => {
+  const intermediate = root.intermediate({ commonName: 'resumption-ca' });
+  const carol = intermediate.client('carol');
+  const auth = x509Authenticator({ clientCA: [root.certificate], domain: defaultApiDomain });
+  const server = await startTLSServer([[root.certificate]], async (r, raw) => ({
+    reused: (raw.socket as TLSSocket).isSessionReused(),
+    outcome: (await auth.authenticate(r)).outcome,
+  }));
+  const agent = new Agent({ keepAlive: false, maxCachedSessions: 10 });
+  try {
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push((await server.call({ cert: carol, agent })) as { reused: boolean; outcome: string });
+    assert.ok(answers.some((a) => a.reused), `the client resumed a session: ${JSON.stringify(answers)}`);
+    assert.deepEqual(answers.map((a) => a.outcome), ['authenticated', 'authenticated', 'authenticated']);
+  } finally {
+    agent.destroy();
     await server.close();
   }
 });

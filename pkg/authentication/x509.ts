@@ -239,7 +239,19 @@ export function tlsClientCAs(...bundles: ReadonlyArray<readonly X509Certificate[
   return out;
 }
 
-/** The chain the TLS client presented, leaf first (Node's peer chain, each certificate once). */
+/**
+ * The rest of the chains clients sent with their certificates, by leaf fingerprint. A resumed TLS
+ * session gives Node only the leaf (Go keeps the whole chain in its session state), so a client
+ * whose certificate hangs below an intermediate would fail on every resumed connection. The
+ * intermediates are only path-building hints: trust still comes from the roots alone.
+ */
+const presentedIntermediates = new Map<string, X509Certificate[]>();
+const maxRememberedChains = 1024;
+
+/**
+ * The chain the TLS client presented, leaf first (Node's peer chain, each certificate once); on a
+ * resumed session, the leaf with the intermediates it came with when the session was made.
+ */
 export function peerCertificateChain(socket: TLSSocket): X509Certificate[] {
   const out: X509Certificate[] = [];
   const seen = new Set<string>();
@@ -250,6 +262,16 @@ export function peerCertificateChain(socket: TLSSocket): X509Certificate[] {
     seen.add(c.fingerprint256);
     out.push(c);
     cur = cur.issuerCertificate as typeof cur;
+  }
+  const leaf = out[0];
+  if (!leaf) return out;
+  if (out.length > 1) {
+    presentedIntermediates.delete(leaf.fingerprint256);
+    presentedIntermediates.set(leaf.fingerprint256, out.slice(1));
+    if (presentedIntermediates.size > maxRememberedChains) presentedIntermediates.delete(presentedIntermediates.keys().next().value!);
+  } else if (socket.isSessionReused()) {
+    const rest = presentedIntermediates.get(leaf.fingerprint256);
+    if (rest) out.push(...rest);
   }
   return out;
 }

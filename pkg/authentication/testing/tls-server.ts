@@ -2,7 +2,7 @@
 // server does, and hands each request to a test's handler as an AuthenticationRequest built from
 // the real IncomingMessage; plus a client that calls it with chosen certificates and headers.
 import type { X509Certificate } from 'node:crypto';
-import { createServer, request, type Server } from 'node:https';
+import { createServer, request, type Agent, type Server } from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
@@ -15,7 +15,7 @@ export interface TestTLSServer {
   /** The CA of the server's certificate, for clients. */
   servingCA: TestCA;
   /** Sends a GET with the given client certificate chain and headers; resolves with the handler's JSON answer. */
-  call(o?: { cert?: { chainPem: string; keyPem: string }; headers?: Record<string, string | string[]> }): Promise<unknown>;
+  call(o?: { cert?: { chainPem: string; keyPem: string }; headers?: Record<string, string | string[]>; agent?: Agent }): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -51,7 +51,7 @@ export async function startTLSServer(
     call: (o = {}) =>
       new Promise((resolve, reject) => {
         const r = request(
-          { host: '127.0.0.1', port, path: '/', ca: servingCA.certPem, agent: false, headers: o.headers ?? {}, ...(o.cert ? { cert: o.cert.chainPem, key: o.cert.keyPem } : {}) },
+          { host: '127.0.0.1', port, path: '/', ca: servingCA.certPem, agent: o.agent ?? false, headers: o.headers ?? {}, ...(o.cert ? { cert: o.cert.chainPem, key: o.cert.keyPem } : {}) },
           (res) => {
             let body = '';
             res.setEncoding('utf8');
