@@ -9,7 +9,7 @@
 // unknown key id, at most once per minKeyRefetchIntervalMs.
 //
 // The audiences argument is not read: OIDC tokens are for the API server itself. Upstream wraps
-// this authenticator so it only answers for the API server's audiences; see audience-agnostic.ts.
+// this authenticator so it only answers for the API server's audiences; see audiences.ts.
 import { authenticated, failed, skipped, type AuthenticationResult, type TokenAuthenticator } from '../authenticator.js';
 import { userFromClaims } from './claims.js';
 import { discoverJWKSURL } from './discovery.js';
