@@ -12,12 +12,10 @@ export type AllowedAlgorithm = (typeof AllowedAlgorithms)[number];
 
 const base64url = /^[A-Za-z0-9_-]*$/;
 
-/** Unpadded base64url, strictly (Go's RawURLEncoding): undefined on anything else. */
+/** Unpadded base64url as Go's RawURLEncoding reads it (no padding, no other characters): undefined on anything else. */
 export function decodeBase64url(s: string): Buffer | undefined {
   if (!base64url.test(s) || s.length % 4 === 1) return undefined;
-  const out = Buffer.from(s, 'base64url');
-  // Reject non-canonical trailing bits, as Go's strict decoder does.
-  return out.toString('base64url') === s ? out : undefined;
+  return Buffer.from(s, 'base64url');
 }
 
 function jsonObject(bytes: Buffer): Record<string, unknown> | undefined {
