@@ -76,3 +76,74 @@ test('an immutable secret keeps its data and its flag', () => {
   // A mutable secret may become immutable and change data in the same update.
   assert.deepEqual(updateErrors(kind, secret({ immutable: true, data: { a: b64('2') } }), secret({ data: { a: b64('1') } })), []);
 });
+
+const bootstrap = (data: Record<string, string>, name = 'bootstrap-token-abcdef') =>
+  secret({
+    type: 'bootstrap.orch.io/token',
+    metadata: { name, namespace: 'orch-system' },
+    data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, b64(v)])),
+  });
+const token = { 'token-id': 'abcdef', 'token-secret': '0123456789abcdef' };
+
+test('a well-formed bootstrap token secret is accepted', () => {
+  assert.deepEqual(createErrors(kind, bootstrap(token)), []);
+  const full = {
+    ...token,
+    description: 'anything at all',
+    expiration: '2026-01-02T03:04:05Z',
+    'usage-bootstrap-authentication': 'true',
+    'usage-bootstrap-signing': 'false',
+    'auth-extra-groups': 'system:bootstrappers:worker,system:bootstrappers:kubeadm:default-node-token',
+  };
+  assert.deepEqual(createErrors(kind, bootstrap(full)), []);
+  assert.deepEqual(createErrors(kind, bootstrap({ ...token, expiration: '2026-01-02T03:04:05.5+02:00', 'auth-extra-groups': '' })), []);
+  // stringData counts as data.
+  assert.deepEqual(createErrors(kind, { ...bootstrap({}), stringData: token }), []);
+});
+
+test('a bootstrap token secret needs its id and secret, each of the right shape', () => {
+  assert.deepEqual(summary(createErrors(kind, bootstrap({}))), ['FieldValueRequired data[token-id]', 'FieldValueRequired data[token-secret]']);
+  const bad = createErrors(kind, bootstrap({ 'token-id': 'ABCDEF', 'token-secret': 'tooshort' }));
+  assert.deepEqual(summary(bad), ['FieldValueInvalid data[token-id]', 'FieldValueInvalid data[token-secret]']);
+  assert.equal(bad[0]!.badValue, 'ABCDEF');
+  assert.equal(bad[0]!.detail, 'must be 6 characters of [a-z0-9]');
+  // The secret part never comes back in the cause.
+  assert.equal(bad[1]!.badValue, '<secret contents redacted>');
+  assert.equal(bad[1]!.detail, 'must be 16 characters of [a-z0-9]');
+  assert.deepEqual(summary(createErrors(kind, bootstrap({ 'token-id': 'abcdefg', 'token-secret': '0123456789abcdef0' }))), [
+    'FieldValueInvalid data[token-id]',
+    'FieldValueInvalid data[token-secret]',
+  ]);
+});
+
+test('a bootstrap token secret is named for its token id', () => {
+  const errs = createErrors(kind, bootstrap(token, 'bootstrap-token-zzzzzz'));
+  assert.deepEqual(summary(errs), ['FieldValueInvalid metadata.name']);
+  assert.match(errs[0]!.detail, /bootstrap-token-abcdef/);
+  assert.deepEqual(summary(createErrors(kind, bootstrap(token, 'my-token'))), ['FieldValueInvalid metadata.name']);
+  // A bad id is reported once, on the id.
+  assert.deepEqual(summary(createErrors(kind, bootstrap({ ...token, 'token-id': 'ABC' }, 'my-token'))), ['FieldValueInvalid data[token-id]']);
+});
+
+test('expiration, usages and extra groups of a bootstrap token secret', () => {
+  const exp = createErrors(kind, bootstrap({ ...token, expiration: '2026-01-02 03:04:05' }));
+  assert.deepEqual(summary(exp), ['FieldValueInvalid data[expiration]']);
+  assert.equal(exp[0]!.badValue, '2026-01-02 03:04:05');
+
+  const usage = createErrors(kind, bootstrap({ ...token, 'usage-bootstrap-authentication': 'yes', 'usage-bootstrap-signing': 'True', 'usage-bootstrap-magic': 'true' }));
+  assert.deepEqual(summary(usage), ['FieldValueNotSupported data[usage-bootstrap-authentication]', 'FieldValueNotSupported data[usage-bootstrap-signing]', 'FieldValueInvalid data[usage-bootstrap-magic]']);
+  assert.equal(usage[0]!.detail, 'supported values: "true", "false"');
+  assert.equal(usage[2]!.detail, 'invalid bootstrap token usage string: magic, valid usage options: signing,authentication');
+
+  const groups = createErrors(kind, bootstrap({ ...token, 'auth-extra-groups': 'system:bootstrappers:ok,system:masters,also-bad' }));
+  assert.deepEqual(summary(groups), ['FieldValueInvalid data[auth-extra-groups]']);
+  assert.match(groups[0]!.detail, /^bootstrap group "system:masters" is invalid \(must match /);
+  assert.deepEqual(summary(createErrors(kind, bootstrap({ ...token, 'auth-extra-groups': 'system:bootstrappers:a,' }))), ['FieldValueInvalid data[auth-extra-groups]']);
+});
+
+test('bootstrap token rules apply on update too, and only to that type', () => {
+  const errs = updateErrors(kind, bootstrap({ ...token, 'token-secret': 'x' }), bootstrap(token));
+  assert.deepEqual(summary(errs), ['FieldValueInvalid data[token-secret]']);
+  assert.deepEqual(createErrors(kind, secret({ data: { 'token-id': b64('ABC') } })), []);
+  assert.deepEqual(createErrors(kind, secret({ type: 'bootstrap.kubernetes.io/token', data: { 'token-id': b64('ABC') } })), []);
+});

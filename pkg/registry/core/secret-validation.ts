@@ -7,6 +7,7 @@ import { validateImmutableField } from '../validation/immutable.js';
 import type { KindValidation } from '../validation/kind-validation.js';
 import { nameIsDNSSubdomain } from '../validation/names.js';
 import { MaxDataSize, isConfigMapKey } from './config-key.js';
+import { validateBootstrapTokenSecret } from './bootstrap-token-secret-validation.js';
 
 /** The decoded data, with any `stringData` not yet folded in (it wins, as on write). */
 function effectiveData(s: Secret): Map<string, Buffer> {
@@ -80,6 +81,9 @@ function validateSecret(s: Secret, d: ApiDomain): FieldError[] {
     case types.tls:
       if (!data.has(SecretKeys.tlsCert)) errs.push(required(dataPath.key(SecretKeys.tlsCert)));
       if (!data.has(SecretKeys.tlsKey)) errs.push(required(dataPath.key(SecretKeys.tlsKey)));
+      break;
+    case types.bootstrapToken:
+      errs.push(...validateBootstrapTokenSecret(s.metadata?.name ?? '', data));
       break;
     default:
       break;
