@@ -63,6 +63,8 @@ export interface VirtualRequest {
   dryRun: boolean;
   /** The parent's store, for a sub-resource. */
   parent?: Store;
+  /** Adds a Warning header to the answer. */
+  warn(text: string): void;
 }
 
 /** Answers a virtual kind's create with the object to return (its status filled in). */
@@ -317,6 +319,7 @@ export async function createVirtual(ctx: HandlerContext, r: KindRequest, handler
   const obj = decodeObject(ctx, r);
   const answer = await handler({
     obj, user: requestUser(r.res), namespace: r.info.namespace, name: r.info.name, dryRun, ...(parent ? { parent } : {}),
+    warn: (text) => addWarnings(r.res, [text]),
   });
   r.out.object(201, r.resource, answer);
 }

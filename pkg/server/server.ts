@@ -33,6 +33,14 @@ export interface VersionInfo {
   platform: string;
 }
 
+/** A fixed document served at a path (the service account issuer's OpenID discovery documents). */
+export interface StaticDocument {
+  path: string;
+  contentType: string;
+  cacheControl: string;
+  body: string;
+}
+
 export interface ServerConfig {
   bindAddress: string;
   securePort: number;
@@ -56,6 +64,8 @@ export interface ServerConfig {
   authenticate?: RequestAuthentication;
   /** PEM CA certificates a client certificate is asked for against (the client CA and the request-header CA). */
   clientCAs?: string[];
+  /** Fixed documents served by GET at their paths. */
+  documents?: StaticDocument[];
 }
 
 export interface ShutdownOptions {
@@ -176,6 +186,14 @@ export class APIServer {
       res.status(200).setHeader('Content-Type', contentType);
       res.end(body);
     });
+    for (const doc of cfg.documents ?? []) {
+      app.all(doc.path, (req, res) => {
+        if (req.method !== 'GET') throw methodNotAllowed();
+        res.status(200).setHeader('Content-Type', doc.contentType);
+        res.setHeader('Cache-Control', doc.cacheControl);
+        res.end(doc.body);
+      });
+    }
     app.use(cfg.openapi);
     app.use(['/api', '/apis'], express.raw({ type: () => true, limit: cfg.maxRequestBodyBytes }));
     app.use(async (req: Request, res: Response, next: NextFunction) => {

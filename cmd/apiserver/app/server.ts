@@ -25,6 +25,7 @@ import { Etcd3Storage } from '../../../pkg/storage/etcd3/store.js';
 import { jsonStorageCodec } from '../../../pkg/storage/json-codec.js';
 import { WatchHub } from '../../../pkg/storage/watch-hub.js';
 import type { Store } from '../../../pkg/registry/generic/store.js';
+import { buildAuthentication } from './authentication.js';
 import type { APIServerOptions } from './options.js';
 
 
@@ -118,6 +119,10 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
   const schemas = new SchemaValidator();
   const version = versionInfo();
   const stores = buildStores(scheme, storage, schemas, kindValidations(domain));
+  const serverAddress = `${opts.bindAddress === '0.0.0.0' ? '127.0.0.1' : opts.bindAddress}:${opts.securePort}`;
+  const authentication = await buildAuthentication(opts.authentication, {
+    domain, stores, tlsPrivateKeyFile: opts.tlsPrivateKeyFile, externalAddress: serverAddress, logger,
+  });
   let stopCompaction = () => undefined as void;
   const lifecycle = new Lifecycle([
     { name: 'start-system-namespaces', run: () => ensureSystemNamespaces(stores, logger) },
@@ -133,7 +138,6 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
     },
   ], opts.livezGracePeriodMs);
   const etcdCheck: HealthCheck = { name: 'etcd', check: async () => ((await storage.healthy()) ? undefined : 'etcd is not reachable') };
-  const serverAddress = `${opts.bindAddress === '0.0.0.0' ? '127.0.0.1' : opts.bindAddress}:${opts.securePort}`;
   const server: APIServer = new APIServer({
     bindAddress: opts.bindAddress,
     securePort: opts.securePort,
@@ -148,6 +152,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
       schemas,
       protobuf: new ProtobufCodec(scheme),
       serverAddress,
+      virtual: authentication.virtual,
       watch: {
         minRequestTimeoutSeconds: opts.minRequestTimeout,
         track: (stop) => server.trackLongRunning(stop),
@@ -164,6 +169,9 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
     metrics,
     version,
     logger,
+    authenticate: authentication.authenticate,
+    clientCAs: authentication.clientCAs,
+    documents: authentication.documents,
   });
   const port = await server.start();
   logger.info('serving securely', { address: `${opts.bindAddress}:${port}` });
@@ -175,6 +183,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
     stop: async () => {
       await server.shutdown({ delayMs: opts.shutdownDelayMs, drainMs: REQUEST_DRAIN_MS });
       stopCompaction();
+      await authentication.stop();
       await storage.close();
       logger.info('the API server stopped');
     },

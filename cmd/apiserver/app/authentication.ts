@@ -1,0 +1,236 @@
+// Builds authentication from the flags (spec 5, kube-apiserver's authenticator config): the
+// request authenticators in upstream's order (request header, x509, bearer and websocket tokens
+// over the token authenticators), anonymous last, the review APIs, the TokenRequest sub-resource
+// and the service account issuer's discovery documents. Secrets and service accounts are read
+// from in-process caches, never from etcd per request.
+import type { ApiDomain } from '../../../api/domain.js';
+import { authenticationGroup } from '../../../api/authentication/v1/register.js';
+import { formatTime } from '../../../api/meta/v1/primitives.js';
+import type { TokenAuthenticator } from '../../../pkg/authentication/authenticator.js';
+import { newAuthenticate } from '../../../pkg/authentication/authenticate.js';
+import { audienceAgnosticToken } from '../../../pkg/authentication/audiences.js';
+import { bearerTokenAuthenticator, websocketTokenAuthenticator } from '../../../pkg/authentication/bearer-token.js';
+import { bootstrapTokenAuthenticator, DefaultBootstrapTokenNamespace } from '../../../pkg/authentication/bootstrap/authenticator.js';
+import type { BootstrapSecretLike } from '../../../pkg/authentication/bootstrap/secret.js';
+import { OIDCAuthenticator } from '../../../pkg/authentication/oidc/authenticator.js';
+import { requestHeaderAuthenticator } from '../../../pkg/authentication/request-header.js';
+import { selfSubjectReviewHandler, tokenReviewHandler } from '../../../pkg/authentication/reviews.js';
+import { serviceAccountTokenAuthenticator } from '../../../pkg/authentication/serviceaccount/authenticator.js';
+import { openIDMetadata, JWKSPath, OpenIDConfigPath, DiscoveryCacheControl, JWKSMediaType } from '../../../pkg/authentication/serviceaccount/discovery.js';
+import { ServiceAccountTokenIssuer, type BoundObject } from '../../../pkg/authentication/serviceaccount/issuer.js';
+import { loadPublicKeys, privateKeyFromFile, serviceAccountKeyFiles } from '../../../pkg/authentication/serviceaccount/keys.js';
+import { apiAudiences as defaultAPIAudiences, serviceAccountFlagErrors, serviceAccountFlagWarnings } from '../../../pkg/authentication/serviceaccount/options.js';
+import { loadTokenFile } from '../../../pkg/authentication/token-file.js';
+import { unionTokenAuthenticator } from '../../../pkg/authentication/union.js';
+import { WebhookTokenAuthenticator } from '../../../pkg/authentication/webhook/authenticator.js';
+import { loadCABundle, tlsClientCAs, x509Authenticator } from '../../../pkg/authentication/x509.js';
+import type { RequestAuthenticator } from '../../../pkg/authentication/authenticator.js';
+import type { VirtualHandler } from '../../../pkg/endpoints/resource-handlers.js';
+import type { Logger } from '../../../pkg/log/logger.js';
+import { ObjectCache } from '../../../pkg/registry/generic/object-cache.js';
+import type { Store } from '../../../pkg/registry/generic/store.js';
+import { newBadRequest, newConflict, newNotFound } from '../../../pkg/runtime/errors.js';
+import type { RequestAuthentication } from '../../../pkg/server/authentication-filter.js';
+import type { StaticDocument } from '../../../pkg/server/server.js';
+import type { AuthenticationOptions } from './authentication-options.js';
+
+export interface Authentication {
+  authenticate: RequestAuthentication;
+  /** CA certificates (PEM) client certificates are asked for against. */
+  clientCAs: string[];
+  /** Handlers of the review kinds and of serviceaccounts/token. */
+  virtual: Map<string, VirtualHandler>;
+  /** The service account issuer's discovery documents, when the issuer is a URL. */
+  documents: StaticDocument[];
+  stop(): Promise<void>;
+}
+
+export interface AuthenticationDeps {
+  domain: ApiDomain;
+  /** Stores by `<group>/<resource>`. */
+  stores: ReadonlyMap<string, Store>;
+  /** --tls-private-key-file, the service account key fallback. */
+  tlsPrivateKeyFile: string;
+  /** host:port the server is reached at, for the default JWKS URI. */
+  externalAddress: string;
+  logger: Logger;
+}
+
+/** Start-up problems with the authentication flags that need the files read (the rest is validateAuthenticationOptions). */
+export class AuthenticationConfigError extends Error {}
+
+export async function buildAuthentication(o: AuthenticationOptions, deps: AuthenticationDeps): Promise<Authentication> {
+  const { domain, logger } = deps;
+  const caches: ObjectCache[] = [];
+  const stoppers: (() => void)[] = [];
+  const cacheOf = async (resource: string): Promise<ObjectCache | undefined> => {
+    const store = deps.stores.get(`/${resource}`);
+    if (!store) return undefined;
+    const cache = new ObjectCache(store, { onError: (err) => logger.warn('an authentication cache lost its watch; it resumes', { resource, err: err instanceof Error ? err.message : String(err) }) });
+    caches.push(cache);
+    await cache.start();
+    return cache;
+  };
+
+  // Service accounts: the issuer signs TokenRequests, the authenticator verifies bound and legacy tokens.
+  const keyFiles = serviceAccountKeyFiles({ keyFiles: o.serviceAccountKeyFiles, tlsPrivateKeyFile: deps.tlsPrivateKeyFile });
+  if (keyFiles.warning) logger.warn(keyFiles.warning);
+  const serviceAccountsConfigured = o.serviceAccountIssuers.length > 0 || keyFiles.files.length > 0;
+  const apiAudiences = defaultAPIAudiences(o.apiAudiences, o.serviceAccountIssuers);
+  const tokens: TokenAuthenticator[] = [];
+  const agnostic = (t: TokenAuthenticator) => audienceAgnosticToken(t, apiAudiences);
+
+  if (o.tokenAuthFile) tokens.push(agnostic(loadTokenFile(o.tokenAuthFile, { warn: (m) => logger.warn(m) })));
+
+  const secrets = await cacheOf('secrets');
+  if (o.enableBootstrapTokenAuth) {
+    if (!secrets) throw new AuthenticationConfigError('--enable-bootstrap-token-auth needs the secrets resource, which --runtime-config turned off');
+    tokens.push(agnostic(bootstrapTokenAuthenticator({
+      domain, namespace: DefaultBootstrapTokenNamespace, // Stored Secrets passed decoding and validation as Secrets, so the shape holds.
+      getSecret: (ns, name) => secrets.get(ns, name) as BootstrapSecretLike | undefined, logger,
+    })));
+  }
+
+  let issuer: ServiceAccountTokenIssuer | undefined;
+  const documents: Authentication['documents'] = [];
+  if (serviceAccountsConfigured) {
+    const errs = serviceAccountFlagErrors({
+      issuers: o.serviceAccountIssuers, keyFiles: keyFiles.files,
+      jwksUri: o.serviceAccountJWKSURI, maxExpirationSeconds: o.serviceAccountMaxTokenExpirationMs / 1000,
+    });
+    if (errs.length > 0) throw new AuthenticationConfigError(errs.join('; '));
+    for (const w of serviceAccountFlagWarnings(o.serviceAccountExtendTokenExpiration, o.serviceAccountMaxTokenExpirationMs / 1000)) logger.warn(w);
+    const keys = loadPublicKeys(keyFiles.files);
+    const serviceAccounts = await cacheOf('serviceaccounts');
+    tokens.push(serviceAccountTokenAuthenticator({
+      domain, issuers: o.serviceAccountIssuers, keys, apiAudiences, lookup: o.serviceAccountLookup,
+      getter: {
+        getServiceAccount: (ns, name) => serviceAccounts?.get(ns, name),
+        getSecret: (ns, name) => secrets?.get(ns, name),
+        getPod: () => undefined, // Pods are not served yet: a token bound to one never validates
+      },
+    }));
+    if (o.serviceAccountSigningKeyFile) {
+      issuer = new ServiceAccountTokenIssuer({
+        domain, issuer: o.serviceAccountIssuers[0]!, signingKey: privateKeyFromFile(o.serviceAccountSigningKeyFile), apiAudiences,
+        maxExpirationSeconds: o.serviceAccountMaxTokenExpirationMs / 1000, extendExpiration: o.serviceAccountExtendTokenExpiration,
+      });
+    }
+    try {
+      const meta = openIDMetadata({ issuer: o.serviceAccountIssuers[0]!, ...(o.serviceAccountJWKSURI ? { jwksUri: o.serviceAccountJWKSURI } : {}), externalAddress: deps.externalAddress, keys });
+      documents.push(
+        { path: OpenIDConfigPath, contentType: 'application/json', cacheControl: DiscoveryCacheControl, body: JSON.stringify(meta.configuration) },
+        { path: JWKSPath, contentType: JWKSMediaType, cacheControl: DiscoveryCacheControl, body: JSON.stringify(meta.keySet) },
+      );
+    } catch (e) {
+      logger.info('the service account issuer discovery documents are not served', { reason: (e as Error).message });
+    }
+  }
+
+  if (o.oidc.issuerURL) {
+    const oidc = new OIDCAuthenticator({
+      domain, issuerURL: o.oidc.issuerURL, clientID: o.oidc.clientID, usernameClaim: o.oidc.usernameClaim,
+      usernamePrefix: o.oidc.usernamePrefix, groupsClaim: o.oidc.groupsClaim, groupsPrefix: o.oidc.groupsPrefix,
+      requiredClaims: o.oidc.requiredClaims, signingAlgs: o.oidc.signingAlgs, ...(o.oidc.caFile ? { caFile: o.oidc.caFile } : {}),
+    }, logger);
+    stoppers.push(() => oidc.close());
+    tokens.push(agnostic(oidc));
+  }
+  if (o.webhookConfigFile) {
+    tokens.push(new WebhookTokenAuthenticator({
+      domain, configFile: o.webhookConfigFile, version: o.webhookVersion as 'v1' | 'v1beta1', cacheTTLMs: o.webhookCacheTTLMs, apiAudiences,
+    }));
+  }
+
+  // Request authenticators, in upstream's order.
+  const request: RequestAuthenticator[] = [];
+  const requestHeaderCA = o.requestHeader.clientCAFile ? loadCABundle(o.requestHeader.clientCAFile) : undefined;
+  if (requestHeaderCA) {
+    request.push(requestHeaderAuthenticator({
+      clientCA: requestHeaderCA, allowedNames: o.requestHeader.allowedNames, usernameHeaders: o.requestHeader.usernameHeaders,
+      groupHeaders: o.requestHeader.groupHeaders, extraHeaderPrefixes: o.requestHeader.extraHeadersPrefix,
+    }));
+  }
+  const clientCA = o.clientCAFile ? loadCABundle(o.clientCAFile) : undefined;
+  if (clientCA) request.push(x509Authenticator({ clientCA, domain }));
+  if (tokens.length > 0) {
+    request.push(bearerTokenAuthenticator({ authenticators: tokens, apiAudiences }));
+    request.push(websocketTokenAuthenticator({ authenticators: tokens, apiAudiences, domain }));
+  }
+  const authenticate = newAuthenticate({
+    authenticators: request, anonymous: o.anonymousAuth, apiAudiences,
+    requestHeaderNames: { usernameHeaders: o.requestHeader.usernameHeaders, groupHeaders: o.requestHeader.groupHeaders, extraHeaderPrefixes: o.requestHeader.extraHeadersPrefix },
+  });
+  logger.info('authentication configured', {
+    methods: [requestHeaderCA && 'requestheader', clientCA && 'x509', ...tokens.map((t) => t.name), o.anonymousAuth && 'anonymous'].filter(Boolean).join(','),
+    apiAudiences: apiAudiences.join(','),
+  });
+
+  const virtual = new Map<string, VirtualHandler>();
+  const group = authenticationGroup(domain);
+  const tokenUnion = unionTokenAuthenticator(tokens, 'token');
+  virtual.set(`${group}/tokenreviews`, tokenReviewHandler(tokenUnion, apiAudiences));
+  virtual.set(`${group}/selfsubjectreviews`, selfSubjectReviewHandler());
+  if (issuer) virtual.set('/serviceaccounts/token', tokenRequestHandler(issuer, deps.stores, domain));
+
+  return {
+    authenticate: async (req) => {
+      const outcome = await authenticate(req);
+      return 'error' in outcome ? { error: outcome.error } : { user: outcome.user };
+    },
+    clientCAs: tlsClientCAs(clientCA, requestHeaderCA),
+    virtual,
+    documents,
+    stop: async () => {
+      for (const stop of stoppers) stop();
+      await Promise.all(caches.map((c) => c.stop()));
+    },
+  };
+}
+
+interface TokenRequestBody {
+  spec?: { audiences?: string[]; expirationSeconds?: number; boundObjectRef?: { kind?: string; apiVersion?: string; name?: string; uid?: string } };
+}
+
+/** serviceaccounts/token: a TokenRequest answered with a token for the account, bound to a Secret when asked. */
+function tokenRequestHandler(issuer: ServiceAccountTokenIssuer, stores: ReadonlyMap<string, Store>, domain: ApiDomain): VirtualHandler {
+  return async ({ obj, namespace, name, parent, dryRun, warn }) => {
+    if (!parent) throw newNotFound({ group: '', resource: 'serviceaccounts' }, name);
+    const sa = await parent.get(namespace, name);
+    const spec = (obj as TokenRequestBody).spec ?? {};
+    let boundObject: BoundObject | undefined;
+    const ref = spec.boundObjectRef;
+    if (ref) {
+      const kind = `${ref.apiVersion ?? ''}/${ref.kind ?? ''}`;
+      if (kind !== 'v1/Secret') {
+        // Pods are not served yet, so a token can be bound to a Secret only.
+        throw newBadRequest(`cannot bind token for serviceaccount ${JSON.stringify(name)} to object of type ${ref.apiVersion ?? ''}, Kind=${ref.kind ?? ''}`);
+      }
+      const secret = await stores.get('/secrets')!.get(namespace, ref.name ?? '');
+      if (ref.uid && ref.uid !== secret.metadata.uid) {
+        throw newConflict({ group: '', resource: 'secrets' }, ref.name ?? '', `the UID in the bound object reference (${ref.uid}) does not match the UID in record. The object might have been deleted and then recreated`);
+      }
+      boundObject = { kind: 'Secret', name: secret.metadata.name!, uid: secret.metadata.uid! };
+    }
+    const answer = {
+      ...obj,
+      apiVersion: `${authenticationGroup(domain)}/v1`,
+      kind: 'TokenRequest',
+      metadata: { name, namespace, creationTimestamp: formatTime(new Date()) },
+    };
+    if (dryRun) return { ...answer, spec: { ...spec, audiences: spec.audiences ?? [] } };
+    const issued = await issuer.issue({
+      namespace,
+      serviceAccount: { name, uid: sa.metadata.uid! },
+      ...(spec.audiences ? { audiences: spec.audiences } : {}),
+      ...(spec.expirationSeconds !== undefined ? { expirationSeconds: spec.expirationSeconds } : {}),
+      ...(boundObject ? { boundObject } : {}),
+    });
+    for (const w of issued.warnings) warn(w);
+    return {
+      ...answer,
+      spec: { ...spec, audiences: issued.audiences, expirationSeconds: issued.expirationSeconds },
+      status: { token: issued.token, expirationTimestamp: issued.expirationTimestamp },
+    };
+  };
+}
