@@ -8,6 +8,9 @@ ETCD_PORT=${ETCD_PORT:-2379}
 ETCD_PEER_PORT=${ETCD_PEER_PORT:-2380}
 API_PORT=${API_PORT:-6443}
 mkdir -p "$LOCAL/etcd" "$LOCAL/certs"
+PKI="$LOCAL/pki"
+# Client CA, the admin's client certificate (system:masters), service account keys, a token file.
+node _output/dist/hack/local-pki.js "$PKI"
 
 pids=()
 cleanup() {
@@ -28,7 +31,10 @@ pids+=($!)
 
 echo "starting the API server on https://127.0.0.1:$API_PORT (log in $LOCAL/apiserver.log)"
 _output/bin/apiserver --bind-address 127.0.0.1 --secure-port "$API_PORT" --cert-dir "$LOCAL/certs" \
-  --etcd-servers "http://127.0.0.1:$ETCD_PORT" >"$LOCAL/apiserver.log" 2>&1 &
+  --etcd-servers "http://127.0.0.1:$ETCD_PORT" \
+  --client-ca-file "$PKI/ca.crt" --token-auth-file "$PKI/tokens.csv" --enable-bootstrap-token-auth \
+  --service-account-issuer "https://127.0.0.1:$API_PORT" --service-account-key-file "$PKI/sa.pub" \
+  --service-account-signing-key-file "$PKI/sa.key" >"$LOCAL/apiserver.log" 2>&1 &
 pids+=($!)
 
 for _ in $(seq 1 120); do
@@ -38,10 +44,10 @@ for _ in $(seq 1 120); do
 done
 
 ca=$(base64 -w0 < "$LOCAL/certs/apiserver.crt")
-# The admin's bearer token. The server does not authenticate yet (a later issue adds
-# --token-auth-file); kubectl needs some credential or it prompts for a password.
-[ -s "$LOCAL/admin.token" ] || head -c 24 /dev/urandom | base64 | tr -dc 'a-zA-Z0-9' > "$LOCAL/admin.token"
-token=$(cat "$LOCAL/admin.token")
+# The admin authenticates with a client certificate in system:masters; the same user also has a
+# static token (the first column of $PKI/tokens.csv) for tools that want one.
+cert=$(base64 -w0 < "$PKI/admin.crt")
+key=$(base64 -w0 < "$PKI/admin.key")
 cat > "$LOCAL/admin.kubeconfig" <<KUBECONFIG
 apiVersion: v1
 kind: Config
@@ -53,7 +59,8 @@ clusters:
 users:
 - name: admin
   user:
-    token: $token
+    client-certificate-data: $cert
+    client-key-data: $key
 contexts:
 - name: local
   context:
@@ -70,9 +77,15 @@ The control plane is up.
   kubeconfig:  $LOCAL/admin.kubeconfig
   CA:          $LOCAL/certs/apiserver.crt
 
+Credentials (in $PKI): the admin's client certificate (CN orch-admin, O system:masters) is in the
+kubeconfig; a static token for the same user is the first field of tokens.csv; service account
+tokens are signed with sa.key (issuer https://127.0.0.1:$API_PORT).
+
 Try:
   kubectl --kubeconfig $LOCAL/admin.kubeconfig get namespaces
-  curl --cacert $LOCAL/certs/apiserver.crt https://127.0.0.1:$API_PORT/apis/apps/v1/namespaces/default/statefulsets
+  kubectl --kubeconfig $LOCAL/admin.kubeconfig auth whoami
+  kubectl --kubeconfig $LOCAL/admin.kubeconfig create serviceaccount demo && kubectl --kubeconfig $LOCAL/admin.kubeconfig create token demo
+  curl --cacert $LOCAL/certs/apiserver.crt --cert $PKI/admin.crt --key $PKI/admin.key https://127.0.0.1:$API_PORT/apis/apps/v1/namespaces/default/statefulsets
 
 Press Ctrl-C to stop.
 MSG

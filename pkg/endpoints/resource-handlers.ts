@@ -8,6 +8,7 @@ import { PatchError } from '../patch/patch-error.js';
 import { applyStrategicMergePatch, StrategicMergePatchError } from '../patch/strategic-merge-patch.js';
 import { parseBody, type ObjectDecoder, type ParsedBody } from '../runtime/decoder.js';
 import { newBadRequest, newInvalid, newNotFound, newUnsupportedMediaType, StatusError } from '../runtime/errors.js';
+import { decodeEnvelope } from '../runtime/protobuf/envelope.js';
 import { ProtobufDecodeError } from '../runtime/protobuf/errors.js';
 import { invalid, notSupported } from '../runtime/field-errors.js';
 import { pruneUnknownFields } from '../runtime/prune.js';
@@ -76,16 +77,51 @@ function body(req: Request): Buffer {
 
 /** Decodes a create/update body into an object, applying the fieldValidation level to unknown and duplicate fields. */
 function decodeObject(ctx: HandlerContext, r: KindRequest): StoredObject {
+  return decodeObjectAs(ctx, r, () => r.resource).obj;
+}
+
+/**
+ * Decodes the body as the kind `infoFor` picks by the apiVersion the body names (its JSON field,
+ * or the protobuf envelope's), so a kind may also be spoken under another group's name.
+ */
+function decodeObjectAs(ctx: HandlerContext, r: KindRequest, infoFor: (apiVersion: unknown) => ResourceInfo): { obj: StoredObject; info: ResourceInfo } {
   const level = r.query.fieldValidation();
   const raw = body(r.req);
   if (raw.length === 0) throw newBadRequest('the request body is empty: an object is required');
   const format = bodyFormat(r.req.headers['content-type'], r.resource.domain);
-  const parsed: ParsedBody = format === 'protobuf'
-    ? { value: decodeProtobuf(ctx, r.resource, raw), format: 'json', duplicates: [] }
-    : parseBody(raw, format, level !== 'Ignore');
-  const decoded = ctx.decoder.decode(r.resource, parsed.value);
+  let info = r.resource;
+  let parsed: ParsedBody;
+  if (format === 'protobuf') {
+    info = infoFor(envelopeAPIVersion(raw));
+    parsed = { value: decodeProtobuf(ctx, info, raw), format: 'json', duplicates: [] };
+  } else {
+    parsed = parseBody(raw, format, level !== 'Ignore');
+    info = infoFor((parsed.value as { apiVersion?: unknown } | null)?.apiVersion);
+  }
+  const decoded = ctx.decoder.decode(info, parsed.value);
   applyFieldValidation(r, level, parsed, decoded.unknownFields);
-  return decoded.obj;
+  return { obj: decoded.obj, info };
+}
+
+/** The apiVersion a protobuf body's envelope names, or undefined when it cannot be read (decoding reports why). */
+function envelopeAPIVersion(raw: Buffer): string | undefined {
+  try {
+    return decodeEnvelope(raw).apiVersion;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A kind of one of our domain's groups spoken under upstream's group name (authentication.k8s.io
+ * for authentication.orch.io): stock clients such as `kubectl create token` send and expect that
+ * name, whatever our domain. Undefined when the kind is already upstream's.
+ */
+function upstreamAlias(info: ResourceInfo): ResourceInfo | undefined {
+  const suffix = `.${info.domain.name}`;
+  if (info.domain.name === 'k8s.io' || !info.group.endsWith(suffix)) return undefined;
+  const group = `${info.group.slice(0, -suffix.length)}.k8s.io`;
+  return { ...info, group, apiVersion: `${group}/${info.version}` };
 }
 
 /** Ignore drops unknown and duplicate fields silently, Warn adds one Warning each, Strict answers 400 naming all. */
@@ -316,12 +352,14 @@ export async function deleteResource(ctx: HandlerContext, r: ResourceRequest): P
 /** POST of a virtual kind, or of a sub-resource speaking its own kind: decoded, answered by `handler` with 201. */
 export async function createVirtual(ctx: HandlerContext, r: KindRequest, handler: VirtualHandler, parent?: Store): Promise<void> {
   const dryRun = r.query.dryRun();
-  const obj = decodeObject(ctx, r);
+  const alias = upstreamAlias(r.resource);
+  // Answered in the group the request was spoken in, so a client decodes its own type.
+  const { obj, info } = decodeObjectAs(ctx, r, (apiVersion) => (alias && apiVersion === alias.apiVersion ? alias : r.resource));
   const answer = await handler({
     obj, user: requestUser(r.res), namespace: r.info.namespace, name: r.info.name, dryRun, ...(parent ? { parent } : {}),
     warn: (text) => addWarnings(r.res, [text]),
   });
-  r.out.object(201, r.resource, answer);
+  r.out.object(201, info, { ...answer, apiVersion: info.apiVersion });
 }
 
 export async function deleteCollection(ctx: HandlerContext, r: ResourceRequest): Promise<void> {

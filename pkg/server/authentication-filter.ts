@@ -40,7 +40,7 @@ export function peerCertificates(socket: unknown): X509Certificate[] {
   return chain;
 }
 
-const unauthorized = () => new StatusError(401, 'Unauthorized', 'Unauthorized', {});
+const unauthorized = () => new StatusError(401, 'Unauthorized', 'Unauthorized');
 
 /** Express middleware: authenticates every request, answering 401 when the credentials are refused. */
 export function withAuthentication(authenticate: RequestAuthentication, logger: Logger) {

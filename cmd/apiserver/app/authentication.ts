@@ -171,7 +171,7 @@ export async function buildAuthentication(o: AuthenticationOptions, deps: Authen
   const tokenUnion = unionTokenAuthenticator(tokens, 'token');
   virtual.set(`${group}/tokenreviews`, tokenReviewHandler(tokenUnion, apiAudiences));
   virtual.set(`${group}/selfsubjectreviews`, selfSubjectReviewHandler());
-  if (issuer) virtual.set('/serviceaccounts/token', tokenRequestHandler(issuer, deps.stores, domain));
+  if (issuer) virtual.set('/serviceaccounts/token', tokenRequestHandler(issuer, deps.stores));
 
   return {
     authenticate: async (req) => {
@@ -193,7 +193,7 @@ interface TokenRequestBody {
 }
 
 /** serviceaccounts/token: a TokenRequest answered with a token for the account, bound to a Secret when asked. */
-function tokenRequestHandler(issuer: ServiceAccountTokenIssuer, stores: ReadonlyMap<string, Store>, domain: ApiDomain): VirtualHandler {
+function tokenRequestHandler(issuer: ServiceAccountTokenIssuer, stores: ReadonlyMap<string, Store>): VirtualHandler {
   return async ({ obj, namespace, name, parent, dryRun, warn }) => {
     if (!parent) throw newNotFound({ group: '', resource: 'serviceaccounts' }, name);
     const sa = await parent.get(namespace, name);
@@ -212,12 +212,7 @@ function tokenRequestHandler(issuer: ServiceAccountTokenIssuer, stores: Readonly
       }
       boundObject = { kind: 'Secret', name: secret.metadata.name!, uid: secret.metadata.uid! };
     }
-    const answer = {
-      ...obj,
-      apiVersion: `${authenticationGroup(domain)}/v1`,
-      kind: 'TokenRequest',
-      metadata: { name, namespace, creationTimestamp: formatTime(new Date()) },
-    };
+    const answer = { ...obj, metadata: { name, namespace, creationTimestamp: formatTime(new Date()) } };
     if (dryRun) return { ...answer, spec: { ...spec, audiences: spec.audiences ?? [] } };
     const issued = await issuer.issue({
       namespace,
