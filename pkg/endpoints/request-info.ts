@@ -1,5 +1,6 @@
 // What a request addresses, read off its path and method the way upstream's RequestInfoFactory
 // does; authorization, routing and metrics all use it.
+import { queryBool } from './query.js';
 
 export interface RequestInfo {
   isResourceRequest: boolean;
@@ -26,7 +27,6 @@ const namespaceSubresources = new Set(['status', 'finalize']);
 export function parseRequestInfo(method: string, rawURL: string): RequestInfo {
   const path = rawURL.split('?')[0]!;
   const query = new URL(rawURL, 'https://localhost').searchParams;
-  const watch = query.get('watch') ?? undefined;
   const info: RequestInfo = {
     isResourceRequest: false, path, verb: method.toLowerCase(), apiPrefix: '', apiGroup: '', apiVersion: '',
     namespace: '', resource: '', subresource: '', name: '', parts: [], query,
@@ -62,7 +62,8 @@ export function parseRequestInfo(method: string, rawURL: string): RequestInfo {
   if (rest.length >= 2) info.name = rest[1]!;
   if (rest.length >= 3) info.subresource = rest[2]!;
   if (rest.length > 3) info.subresource = rest.slice(2).join('/');
-  const watching = watch === '1' || watch === 'true';
+  // The same conversion as every boolean query parameter: `watch=True` (python clients) and `watch=` watch.
+  const watching = queryBool(query.getAll('watch'));
   switch (method.toUpperCase()) {
     case 'GET':
     case 'HEAD':

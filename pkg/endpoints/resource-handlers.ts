@@ -6,13 +6,19 @@ import { applyJSONPatch } from '../patch/json-patch.js';
 import { applyMergePatch } from '../patch/merge-patch.js';
 import { PatchError } from '../patch/patch-error.js';
 import { applyStrategicMergePatch, StrategicMergePatchError } from '../patch/strategic-merge-patch.js';
+import type { NumberLiteral } from '../runtime/body-scan.js';
+import { MAX_NESTING_DEPTH, valueTooDeep } from '../runtime/body-scan.js';
 import { parseBody, type ObjectDecoder, type ParsedBody } from '../runtime/decoder.js';
-import { newBadRequest, newInvalid, newNotFound, newUnsupportedMediaType, StatusError } from '../runtime/errors.js';
+import {
+  newBadRequest, newInvalid, newNotFound, newRequestEntityTooLarge, newUnsupportedMediaType, StatusError,
+} from '../runtime/errors.js';
 import { ProtobufDecodeError } from '../runtime/protobuf/errors.js';
 import { invalid, notSupported } from '../runtime/field-errors.js';
+import { findNumberProblem, formatPath } from '../runtime/number-check.js';
 import { pruneUnknownFields } from '../runtime/prune.js';
 import type { ResourceInfo } from '../runtime/scheme.js';
 import type { SchemaValidator } from '../runtime/schema-validator.js';
+import type { Logger } from '../log/logger.js';
 import type { ListParams, Store } from '../registry/generic/store.js';
 import type { StoredObject } from '../storage/interface.js';
 import { bodyFormat, patchType, protobufMediaType, type PatchType } from './negotiation.js';
@@ -30,7 +36,15 @@ export interface HandlerContext {
   decoder: ObjectDecoder;
   schemas: SchemaValidator;
   protobuf: ProtobufCodecLike;
+  /** Where requests that outlive their timeout are reported. */
+  logger?: Logger;
 }
+
+/** The group of CreateOptions, UpdateOptions, PatchOptions and DeleteOptions (upstream's meta.k8s.io). */
+const optionsGroup = 'meta.orch.io';
+
+/** Upstream's cap on the operations of one JSON patch. */
+const MAX_JSON_PATCH_OPERATIONS = 10_000;
 
 export interface ResourceRequest {
   req: Request;
@@ -47,15 +61,16 @@ function body(req: Request): Buffer {
 }
 
 /** Decodes a create/update body into an object, applying the fieldValidation level to unknown and duplicate fields. */
-function decodeObject(ctx: HandlerContext, r: ResourceRequest): StoredObject {
+function decodeObject(ctx: HandlerContext, r: ResourceRequest, optionsKind: 'CreateOptions' | 'UpdateOptions'): StoredObject {
+  checkFieldManager(r, optionsKind);
   const level = r.query.fieldValidation();
   const raw = body(r.req);
   if (raw.length === 0) throw newBadRequest('the request body is empty: an object is required');
   const format = bodyFormat(r.req.headers['content-type']);
   const parsed: ParsedBody = format === 'protobuf'
-    ? { value: decodeProtobuf(ctx, r.resource, raw), format: 'json', duplicates: [] }
+    ? { value: decodeProtobuf(ctx, r.resource, raw), format: 'json', duplicates: [], numbers: [] }
     : parseBody(raw, format, level !== 'Ignore');
-  const decoded = ctx.decoder.decode(r.resource, parsed.value);
+  const decoded = ctx.decoder.decode(r.resource, parsed.value, parsed.numbers);
   applyFieldValidation(r, level, parsed, decoded.unknownFields);
   return decoded.obj;
 }
@@ -75,6 +90,12 @@ function applyFieldValidation(r: ResourceRequest, level: 'Ignore' | 'Warn' | 'St
   throw newBadRequest(`strict decoding error: ${[...duplicates, ...unknown].join(', ')}`);
 }
 
+/** fieldManager of a write, validated as upstream's ValidateFieldManager does (422 on the options kind). */
+function checkFieldManager(r: ResourceRequest, optionsKind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions'): void {
+  const errs = r.query.fieldManagerErrors();
+  if (errs.length > 0) throw newInvalid(optionsKind, optionsGroup, '', errs);
+}
+
 function listParams(q: Query): ListParams {
   const p: ListParams = {};
   const set = <K extends keyof ListParams>(k: K, v: ListParams[K] | undefined) => {
@@ -88,6 +109,8 @@ function listParams(q: Query): ListParams {
   const limit = q.int('limit');
   if (limit !== undefined && limit < 0) throw newBadRequest('limit: Invalid value: must be greater than or equal to 0');
   set('limit', limit);
+  // Part of the same ListOptions upstream decodes: a malformed value fails the list too.
+  q.int('timeoutSeconds');
   return p;
 }
 
@@ -111,7 +134,7 @@ export async function listResource(r: ResourceRequest): Promise<void> {
 
 export async function createResource(ctx: HandlerContext, r: ResourceRequest): Promise<void> {
   const dryRun = r.query.dryRun();
-  const obj = decodeObject(ctx, r);
+  const obj = decodeObject(ctx, r, 'CreateOptions');
   checkNamespace(r, obj);
   const created = await r.store.create(r.info.namespace, obj, { dryRun });
   r.out.object(201, r.resource, created);
@@ -119,7 +142,7 @@ export async function createResource(ctx: HandlerContext, r: ResourceRequest): P
 
 export async function updateResource(ctx: HandlerContext, r: ResourceRequest): Promise<void> {
   const dryRun = r.query.dryRun();
-  const obj = decodeObject(ctx, r);
+  const obj = decodeObject(ctx, r, 'UpdateOptions');
   if (obj.metadata.name !== r.info.name) {
     throw newBadRequest(`the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${r.info.name})`);
   }
@@ -135,18 +158,31 @@ export async function patchResource(ctx: HandlerContext, r: ResourceRequest): Pr
   const dryRun = r.query.dryRun();
   const level = r.query.fieldValidation();
   const type = patchType(r.req.headers['content-type']);
+  checkFieldManager(r, 'PatchOptions');
   const raw = body(r.req);
   if (raw.length === 0) throw newBadRequest('the request body is empty: a patch is required');
-  const parsed = parseBody(raw, 'json', level !== 'Ignore' && type !== 'json');
+  const parsed = parseBody(raw, 'json', level !== 'Ignore' && type !== 'json', 'patch');
   const patch = parsed.value;
   if (type !== 'json' && (typeof patch !== 'object' || patch === null || Array.isArray(patch))) {
     throw newBadRequest(`a ${type === 'merge' ? 'merge' : 'strategic merge'} patch must be a JSON object`);
   }
+  if (type === 'json' && Array.isArray(patch) && patch.length > MAX_JSON_PATCH_OPERATIONS) {
+    throw newRequestEntityTooLarge(`Request entity too large: The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${patch.length}`);
+  }
+  // A number the patch cannot carry exactly is refused wherever it would land.
+  const inexact = parsed.numbers.find((n) => n.inexact);
+  if (inexact) throw newBadRequest(`invalid JSON patch: ${inexactMessage(inexact)}`);
+  // A merge patch puts every value at its own path in the result, so its literals can be checked there.
+  const literals = type === 'merge' ? parsed.numbers : [];
   let unknownFields: string[] = [];
   const { object } = await r.store.update(r.info.namespace, r.info.name, async (current) => {
     if (!current) throw newNotFound(r.resource.groupResource, r.info.name);
     const patched = applyPatch(type, current, patch, r.resource);
-    const decoded = ctx.decoder.decode(r.resource, patched);
+    // A JSON patch can nest deeper than its own text (a value added at a deep path, copies of copies).
+    if (valueTooDeep(patched)) {
+      throw new StatusError(422, 'Invalid', `the patch could not be applied: the patched object exceeds the max depth of ${MAX_NESTING_DEPTH}`);
+    }
+    const decoded = ctx.decoder.decode(r.resource, patched, literals);
     unknownFields = decoded.unknownFields;
     // Strict must reject before the write; warnings are added once, after it.
     if (level === 'Strict') applyFieldValidation(r, level, parsed, unknownFields);
@@ -160,14 +196,23 @@ export async function patchResource(ctx: HandlerContext, r: ResourceRequest): Pr
   r.out.object(200, r.resource, object);
 }
 
+function inexactMessage(n: NumberLiteral): string {
+  return `${formatPath(n.path) || '<root>'}: the number ${n.literal} cannot be represented exactly`;
+}
+
 /** A protobuf body of `info`'s kind as the JSON-shaped object the decoder takes; bad bytes are a 400. */
 function decodeProtobuf(ctx: HandlerContext, info: ResourceInfo, raw: Buffer): Record<string, unknown> {
+  const cannot = (why: string) => newBadRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: ${why}`);
+  let value: Record<string, unknown>;
   try {
-    return ctx.protobuf.decodeObject(info, raw);
+    value = ctx.protobuf.decodeObject(info, raw);
   } catch (e) {
-    if (e instanceof ProtobufDecodeError) throw newBadRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: ${e.message}`);
+    if (e instanceof ProtobufDecodeError) throw cannot(e.message);
     throw e;
   }
+  // Free-form fields (managedFields' fieldsV1) carry JSON inside the protobuf, nested as deep as it likes.
+  if (valueTooDeep(value)) throw cannot(`exceeded max depth of ${MAX_NESTING_DEPTH}`);
+  return value;
 }
 
 /** Applies a patch of the given type; a malformed patch is 400, one that does not apply is 422. */
@@ -192,12 +237,15 @@ function deleteOptions(ctx: HandlerContext, r: ResourceRequest): { options: Dele
   if (raw.length > 0) {
     const format = bodyFormat(r.req.headers['content-type']);
     if (format === 'protobuf') throw newUnsupportedMediaType(protobufMediaType, ['application/json', 'application/yaml']);
-    const data = parseBody(raw, format, false).value;
+    const parsed = parseBody(raw, format, false);
+    const data = parsed.value;
     if (typeof data !== 'object' || data === null || Array.isArray(data)) throw newBadRequest('DeleteOptions must be a JSON object');
     pruneUnknownFields(DeleteOptionsSchema, data);
+    const numberProblem = findNumberProblem(DeleteOptionsSchema, data, parsed.numbers);
+    if (numberProblem) throw newBadRequest(`DeleteOptions cannot be decoded: ${numberProblem}`);
     const { decodeErrors, fieldErrors } = ctx.schemas.check(DeleteOptionsSchema, data);
     if (decodeErrors.length > 0) throw newBadRequest(`DeleteOptions cannot be decoded: ${decodeErrors.join('; ')}`);
-    if (fieldErrors.length > 0) throw newInvalid('DeleteOptions', 'meta.orch.io', '', fieldErrors);
+    if (fieldErrors.length > 0) throw newInvalid('DeleteOptions', optionsGroup, '', fieldErrors);
     options = data as DeleteOptions;
   }
   const grace = r.query.int('gracePeriodSeconds');
@@ -205,12 +253,12 @@ function deleteOptions(ctx: HandlerContext, r: ResourceRequest): { options: Dele
   const policy = r.query.str('propagationPolicy');
   if (policy !== undefined && policy !== '') {
     if (policy !== 'Orphan' && policy !== 'Background' && policy !== 'Foreground') {
-      throw newInvalid('DeleteOptions', 'meta.orch.io', '', [notSupported('propagationPolicy', policy, ['Foreground', 'Background', 'Orphan'])]);
+      throw newInvalid('DeleteOptions', optionsGroup, '', [notSupported('propagationPolicy', policy, ['Foreground', 'Background', 'Orphan'])]);
     }
     options.propagationPolicy = policy;
   }
   if (options.orphanDependents !== undefined && options.propagationPolicy !== undefined) {
-    throw newInvalid('DeleteOptions', 'meta.orch.io', '', [invalid('propagationPolicy', options.propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set')]);
+    throw newInvalid('DeleteOptions', optionsGroup, '', [invalid('propagationPolicy', options.propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set')]);
   }
   let dryRun = r.query.dryRun();
   for (const v of options.dryRun ?? []) {

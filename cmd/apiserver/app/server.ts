@@ -137,6 +137,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
       decoder: new ObjectDecoder(schemas),
       schemas,
       protobuf: new ProtobufCodec(scheme),
+      logger,
       serverAddress,
       watch: {
         minRequestTimeoutSeconds: opts.minRequestTimeout,
