@@ -356,6 +356,12 @@ export function scanJSONNumbers(text: string): NumberLiteral[] {
   while (i < n) {
     const c = text.charCodeAt(i);
     switch (c) {
+      case 0x20: // space
+      case 0x09: // \t
+      case 0x0a: // \n
+      case 0x0d: // \r
+        i++;
+        break;
       case 0x7b: // {
       case 0x5b: // [
         isObject[depth] = c === 0x7b;
