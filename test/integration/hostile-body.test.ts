@@ -155,6 +155,15 @@ describe('hostile bodies, numbers, nulls, patches, Content-Type and query parame
     assert.deepEqual(exact.body.metadata.managedFields[0].fieldsV1, { a: 9007199254740992, b: 1e308, c: 5e-324 });
   });
 
+  test('2b. a YAML body keeps its timestamps as strings: what GET gives as YAML can be PUT back', async () => {
+    const c = t.client;
+    const got = await c.get(`${cms}/target`, { headers: { Accept: YAML } });
+    assert.match(got.text, /creationTimestamp: "?\d{4}-/);
+    const put = await c.request('PUT', `${cms}/target`, { raw: got.text, contentType: YAML });
+    assert.equal(put.status, 200, put.text);
+    assert.equal(put.body.metadata.creationTimestamp, (await c.get(`${cms}/target`)).body.metadata.creationTimestamp);
+  });
+
   test('3. null: a field is unset, a map value or list element is its zero value, and validation judges the result', async () => {
     const lr = fixture('LimitRange').make('nulls') as any;
     lr.spec.limits[0].max = { cpu: null };
