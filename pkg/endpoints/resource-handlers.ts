@@ -6,8 +6,7 @@ import { applyJSONPatch } from '../patch/json-patch.js';
 import { applyMergePatch } from '../patch/merge-patch.js';
 import { PatchError } from '../patch/patch-error.js';
 import { applyStrategicMergePatch, StrategicMergePatchError } from '../patch/strategic-merge-patch.js';
-import type { NumberLiteral } from '../runtime/body-scan.js';
-import { MAX_NESTING_DEPTH, valueTooDeep } from '../runtime/body-scan.js';
+import { MAX_NESTING_DEPTH, valueTooDeep, type NumberLiteral } from '../runtime/body-scan.js';
 import { parseBody, type ObjectDecoder, type ParsedBody } from '../runtime/decoder.js';
 import {
   newBadRequest, newInvalid, newNotFound, newRequestEntityTooLarge, newUnsupportedMediaType, StatusError,
