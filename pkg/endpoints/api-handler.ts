@@ -26,6 +26,7 @@ import {
   type VirtualHandler,
   type ResourceRequest,
 } from './resource-handlers.js';
+import { requestTimeoutMs, runWithDeadline } from './request-timeout.js';
 import { setStatusWriter } from './responses.js';
 import type { IncludeObject } from '../registry/table.js';
 import { serveWatch, type WatchServerOptions } from './watch.js';
@@ -56,6 +57,22 @@ const routedMethods = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 export type APIHandler = (req: Request, res: Response, info: RequestInfo) => Promise<void>;
 
 export function newAPIHandler(cfg: APIHandlerConfig): APIHandler {
+  const serve = serveAPI(cfg);
+  // Every request but a watch runs under a deadline, as upstream's timeout filter runs it.
+  return async (req, res, info) => {
+    if (info.verb === 'watch') return serve(req, res, info);
+    const ms = requestTimeoutMs(info.query.get('timeout') ?? undefined);
+    return runWithDeadline(ms, res, () => serve(req, res, info), {
+      timedOut: () => cfg.logger?.warn('request did not complete within the allotted timeout', { method: req.method, path: info.path, timeout: `${ms}ms` }),
+      late: ({ elapsedMs, error }) => cfg.logger?.warn('post-timeout activity', {
+        method: req.method, path: info.path, timeElapsed: `${elapsedMs}ms`,
+        result: error === undefined ? 'completed' : error instanceof Error ? error.message : String(error),
+      }),
+    });
+  };
+}
+
+function serveAPI(cfg: APIHandlerConfig): APIHandler {
   return async (req, res, info) => {
     const query = new Query(info.query);
     const negotiate = (formats: readonly MediaFormat[], conversions: readonly Conversion[]) => {

@@ -124,24 +124,102 @@ const patchTypes: Record<string, PatchType> = {
   'application/strategic-merge-patch+json': 'strategic',
 };
 
-function mediaType(contentType: string | undefined): string {
-  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+/**
+ * The media type of a Content-Type header, lower-cased, as Go's mime.ParseMediaType reads it
+ * (upstream negotiates request bodies with it), and its charset parameter if any; null when the
+ * header does not parse: `application/json;;;;`, `application/json; charset`, `; charset=utf-8`,
+ * `application/json/x`, duplicate parameters with different values, unterminated quotes.
+ */
+function mediaType(contentType: string): { type: string; charset?: string } | null {
+  const isTokenChar = (c: number) => c > 0x20 && c < 0x80 && !'()<>@,;:\\"/[]?='.includes(String.fromCharCode(c));
+  const isSpace = (c: number) => c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0x85 || c === 0xa0;
+  const token = (s: string, from: number): number => {
+    let i = from;
+    while (i < s.length && isTokenChar(s.charCodeAt(i))) i++;
+    return i;
+  };
+  const skipSpace = (s: string, from: number): number => {
+    let i = from;
+    while (i < s.length && isSpace(s.charCodeAt(i))) i++;
+    return i;
+  };
+  const semi = contentType.indexOf(';');
+  const base = (semi < 0 ? contentType : contentType.slice(0, semi)).toLowerCase().trim();
+  // type, or type/subtype, both tokens and nothing after them
+  const typeEnd = token(base, 0);
+  if (typeEnd === 0) return null;
+  if (typeEnd < base.length) {
+    if (base[typeEnd] !== '/') return null;
+    const subEnd = token(base, typeEnd + 1);
+    if (subEnd === typeEnd + 1 || subEnd !== base.length) return null;
+  }
+  const params = new Map<string, string>();
+  let rest = semi < 0 ? '' : contentType.slice(semi);
+  for (;;) {
+    let i = skipSpace(rest, 0);
+    if (i >= rest.length) break;
+    const failAt = rest.slice(i);
+    // ; name = value
+    const bad = () => failAt.trim() === ';'; // a single trailing semicolon is tolerated
+    if (rest[i] !== ';') return bad() ? { type: base, ...charsetOf(params) } : null;
+    i = skipSpace(rest, i + 1);
+    const nameEnd = token(rest, i);
+    if (nameEnd === i) return bad() ? { type: base, ...charsetOf(params) } : null;
+    const name = rest.slice(i, nameEnd).toLowerCase();
+    i = skipSpace(rest, nameEnd);
+    if (rest[i] !== '=') return null;
+    i = skipSpace(rest, i + 1);
+    let value: string;
+    if (rest[i] === '"') {
+      let j = i + 1;
+      value = '';
+      for (; j < rest.length && rest[j] !== '"'; j++) {
+        if (rest[j] === '\\' && j + 1 < rest.length && '()<>@,;:\\"/[]?='.includes(rest[j + 1]!)) value += rest[++j];
+        else if (rest[j] === '\r' || rest[j] === '\n') return null;
+        else value += rest[j];
+      }
+      if (j >= rest.length) return null; // no closing quote
+      i = j + 1;
+    } else {
+      const valueEnd = token(rest, i);
+      if (valueEnd === i) return null;
+      value = rest.slice(i, valueEnd);
+      i = valueEnd;
+    }
+    if (params.has(name) && params.get(name) !== value) return null; // duplicate parameter
+    params.set(name, value);
+    rest = rest.slice(i);
+  }
+  return { type: base, ...charsetOf(params) };
+
+  function charsetOf(p: Map<string, string>): { charset?: string } {
+    const c = p.get('charset');
+    return c === undefined ? {} : { charset: c };
+  }
 }
 
-/** The format of a create/update body by its Content-Type (JSON when none is given); 415 otherwise. */
+/** Charsets a body may declare: we read bodies as UTF-8, of which US-ASCII is a subset. */
+function readableCharset(charset: string | undefined): boolean {
+  return charset === undefined || ['utf-8', 'utf8', 'us-ascii'].includes(charset.toLowerCase());
+}
+
+/**
+ * The format of a create/update body by its Content-Type (JSON when none is given); 415 for a
+ * type not served, a header that does not parse, or a charset other than UTF-8.
+ */
 export function bodyFormat(contentType: string | undefined, domain: ApiDomain = defaultApiDomain): ObjectBodyFormat {
+  if (contentType === undefined || contentType.trim() === '') return 'json';
   const mt = mediaType(contentType);
-  if (mt === '') return 'json';
   const types = bodyTypes(domain);
-  const f = types[mt];
-  if (!f) throw newUnsupportedMediaType(mt, Object.keys(types));
+  const f = mt && readableCharset(mt.charset) ? types[mt.type] : undefined;
+  if (!f) throw newUnsupportedMediaType(contentType.trim(), Object.keys(types));
   return f;
 }
 
-/** The kind of patch by its Content-Type; 415 for anything not served (server-side apply comes later). */
+/** The kind of patch by its Content-Type, parsed as bodyFormat parses it; 415 for anything not served (server-side apply comes later). */
 export function patchType(contentType: string | undefined): PatchType {
-  const mt = mediaType(contentType);
-  const t = patchTypes[mt];
-  if (!t) throw newUnsupportedMediaType(mt, Object.keys(patchTypes));
+  const mt = contentType === undefined ? null : mediaType(contentType);
+  const t = mt && readableCharset(mt.charset) ? patchTypes[mt.type] : undefined;
+  if (!t) throw newUnsupportedMediaType((contentType ?? '').trim(), Object.keys(patchTypes));
   return t;
 }

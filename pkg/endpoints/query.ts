@@ -1,5 +1,31 @@
-// Query parameters of API requests, checked once at the edge.
+// Query parameters of API requests, checked once at the edge, converted as upstream's parameter
+// codec converts them (k8s.io/apimachinery/pkg/runtime/conversion.go).
+import { goQuote } from '../runtime/duplicate-fields.js';
 import { newBadRequest } from '../runtime/errors.js';
+import { invalid, tooLong, type FieldError } from '../runtime/field-errors.js';
+
+/** Upstream's FieldManagerMaxLength, in bytes. */
+const FIELD_MANAGER_MAX_BYTES = 128;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+/** Characters Go's unicode.IsPrint accepts: letters, marks, numbers, punctuation, symbols and the ASCII space. */
+const GO_PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+
+/**
+ * A boolean query parameter as upstream converts it: false when absent, or when its first value
+ * is `0` or `false` in any case (Go's strings.EqualFold, under which U+017F, the long s, is an
+ * `s`); anything else, the empty value included, is true. So `watch=True` and `watch=` watch.
+ */
+export function queryBool(values: readonly string[]): boolean {
+  if (values.length === 0) return false;
+  const v = values[0]!;
+  return !(v === '0' || (v.length === 5 && v.toLowerCase().replaceAll('\u017f', 's') === 'false'));
+}
+
+/** Go's strconv.ParseBool: true only for 1, t, T, TRUE, true, True (an error counts as false here). */
+function parseGoBool(v: string): boolean {
+  return ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v);
+}
 
 export class Query {
   constructor(private readonly params: URLSearchParams) {}
@@ -17,26 +43,29 @@ export class Query {
     return this.params.getAll(name);
   }
 
-  /** A non-negative integer parameter; anything else is a 400. */
+  /**
+   * An int64 parameter (limit, timeoutSeconds, gracePeriodSeconds) as strconv.ParseInt reads it;
+   * anything else, the empty value included, is a 400 with Go's error text, as upstream answers.
+   */
   int(name: string): number | undefined {
     const v = this.str(name);
-    if (v === undefined || v === '') return undefined;
-    if (!/^-?\d+$/.test(v)) throw newBadRequest(`invalid value for ${name}: ${JSON.stringify(v)}: must be an integer`);
-    return Number(v);
+    if (v === undefined) return undefined;
+    const fail = (why: string) => newBadRequest(`strconv.ParseInt: parsing ${goQuote(v)}: ${why}`);
+    if (!/^[+-]?[0-9]+$/.test(v)) throw fail('invalid syntax');
+    const n = BigInt(v);
+    if (n < INT64_MIN || n > INT64_MAX) throw fail('value out of range');
+    return Number(n);
   }
 
+  /** A boolean parameter, converted as upstream converts query booleans (see queryBool). */
   bool(name: string): boolean {
-    const v = this.str(name);
-    if (v === undefined) return false;
-    if (v === '' || v === '1' || v.toLowerCase() === 'true') return true;
-    if (v === '0' || v.toLowerCase() === 'false') return false;
-    throw newBadRequest(`invalid value for ${name}: ${JSON.stringify(v)}: must be a boolean`);
+    return queryBool(this.all(name));
   }
 
-  /** `pretty`, which upstream treats as on for any value but false/0. */
+  /** `pretty`, on when strconv.ParseBool reads it as true, as upstream's isPrettyPrint. */
   pretty(): boolean {
     const v = this.str('pretty');
-    return v !== undefined && v !== 'false' && v !== '0';
+    return v !== undefined && parseGoBool(v);
   }
 
   /** dryRun: empty or `All`; anything else is a 400. */
@@ -54,5 +83,25 @@ export class Query {
     if (v === undefined || v === '') return 'Warn';
     if (v === 'Ignore' || v === 'Warn' || v === 'Strict') return v;
     throw newBadRequest(`fieldValidation: Unsupported value: ${JSON.stringify(v)}: supported values: "Ignore", "Strict", "Warn"`);
+  }
+
+  /**
+   * What upstream's ValidateFieldManager finds wrong with `fieldManager`: more than 128 bytes,
+   * and each character Go does not consider printable (with its byte position).
+   */
+  fieldManagerErrors(): FieldError[] {
+    const v = this.str('fieldManager') ?? '';
+    const errs: FieldError[] = [];
+    if (Buffer.byteLength(v, 'utf8') > FIELD_MANAGER_MAX_BYTES) errs.push(tooLong('fieldManager', '', FIELD_MANAGER_MAX_BYTES));
+    let at = 0;
+    for (const ch of v) {
+      const r = ch.codePointAt(0)!;
+      if (!GO_PRINTABLE.test(ch)) {
+        const shown = r >= 0xd800 && r <= 0xdfff ? 0xfffd : r; // a lone surrogate is what Go calls RuneError
+        errs.push(invalid('fieldManager', v, `invalid character U+${shown.toString(16).toUpperCase().padStart(4, '0')} (at position ${at})`));
+      }
+      at += Buffer.byteLength(ch, 'utf8');
+    }
+    return errs;
   }
 }

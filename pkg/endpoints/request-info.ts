@@ -1,5 +1,6 @@
 // What a request addresses, read off its path and method the way upstream's RequestInfoFactory
 // does; authorization, routing and metrics all use it.
+import { queryBool } from './query.js';
 
 export interface RequestInfo {
   isResourceRequest: boolean;
@@ -29,7 +30,6 @@ export function parseRequestInfo(method: string, rawURL: string): RequestInfo {
   // Read from the raw query as Go does (a `#` is part of it): resolving the target as a URL would
   // throw on targets such as `//[`, which are still valid request paths.
   const query = new URLSearchParams(q < 0 ? '' : rawURL.slice(q + 1));
-  const watch = query.get('watch') ?? undefined;
   const info: RequestInfo = {
     isResourceRequest: false, path, verb: method.toLowerCase(), apiPrefix: '', apiGroup: '', apiVersion: '',
     namespace: '', resource: '', subresource: '', name: '', parts: [], query,
@@ -65,7 +65,8 @@ export function parseRequestInfo(method: string, rawURL: string): RequestInfo {
   if (rest.length >= 2) info.name = rest[1]!;
   if (rest.length >= 3) info.subresource = rest[2]!;
   if (rest.length > 3) info.subresource = rest.slice(2).join('/');
-  const watching = watch === '1' || watch === 'true';
+  // The same conversion as every boolean query parameter: `watch=True` (python clients) and `watch=` watch.
+  const watching = queryBool(query.getAll('watch'));
   switch (method.toUpperCase()) {
     case 'GET':
     case 'HEAD':

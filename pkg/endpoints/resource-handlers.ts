@@ -7,13 +7,18 @@ import { applyMergePatch } from '../patch/merge-patch.js';
 import { PatchError } from '../patch/patch-error.js';
 import { applyStrategicMergePatch, StrategicMergePatchError } from '../patch/strategic-merge-patch.js';
 import { parseBody, type ObjectDecoder, type ParsedBody } from '../runtime/decoder.js';
-import { newBadRequest, newInvalid, newNotFound, newUnsupportedMediaType, StatusError } from '../runtime/errors.js';
+import { MAX_NESTING_DEPTH, valueTooDeep, type NumberLiteral } from '../runtime/body-scan.js';
+import {
+  newBadRequest, newInvalid, newNotFound, newRequestEntityTooLarge, newUnsupportedMediaType, StatusError,
+} from '../runtime/errors.js';
+import { findNumberProblem, formatPath } from '../runtime/number-check.js';
 import { decodeEnvelope } from '../runtime/protobuf/envelope.js';
 import { ProtobufDecodeError } from '../runtime/protobuf/errors.js';
 import { invalid, notSupported } from '../runtime/field-errors.js';
 import { pruneUnknownFields } from '../runtime/prune.js';
 import type { ResourceInfo } from '../runtime/scheme.js';
 import type { SchemaValidator } from '../runtime/schema-validator.js';
+import type { Logger } from '../log/logger.js';
 import { getScale, updateScale } from '../registry/generic/scale.js';
 import type { ListParams, Store } from '../registry/generic/store.js';
 import type { StoredObject } from '../storage/interface.js';
@@ -34,7 +39,14 @@ export interface HandlerContext {
   decoder: ObjectDecoder;
   schemas: SchemaValidator;
   protobuf: ProtobufCodecLike;
+  /** Where requests that outlive their timeout are reported. */
+  logger?: Logger;
 }
+
+/** Upstream's cap on the operations of one JSON patch. */
+const MAX_JSON_PATCH_OPERATIONS = 10_000;
+
+type OptionsKind = 'CreateOptions' | 'UpdateOptions' | 'PatchOptions';
 
 /** A request for one resource (or the kind one of its sub-resources speaks), before any store is involved. */
 export interface KindRequest {
@@ -76,15 +88,16 @@ function body(req: Request): Buffer {
 }
 
 /** Decodes a create/update body into an object, applying the fieldValidation level to unknown and duplicate fields. */
-function decodeObject(ctx: HandlerContext, r: KindRequest): StoredObject {
-  return decodeObjectAs(ctx, r, () => r.resource).obj;
+function decodeObject(ctx: HandlerContext, r: KindRequest, optionsKind: OptionsKind): StoredObject {
+  return decodeObjectAs(ctx, r, optionsKind, () => r.resource).obj;
 }
 
 /**
  * Decodes the body as the kind `infoFor` picks by the apiVersion the body names (its JSON field,
  * or the protobuf envelope's), so a kind may also be spoken under another group's name.
  */
-function decodeObjectAs(ctx: HandlerContext, r: KindRequest, infoFor: (apiVersion: unknown) => ResourceInfo): { obj: StoredObject; info: ResourceInfo } {
+function decodeObjectAs(ctx: HandlerContext, r: KindRequest, optionsKind: OptionsKind, infoFor: (apiVersion: unknown) => ResourceInfo): { obj: StoredObject; info: ResourceInfo } {
+  checkFieldManager(r, optionsKind);
   const level = r.query.fieldValidation();
   const raw = body(r.req);
   if (raw.length === 0) throw newBadRequest('the request body is empty: an object is required');
@@ -93,12 +106,12 @@ function decodeObjectAs(ctx: HandlerContext, r: KindRequest, infoFor: (apiVersio
   let parsed: ParsedBody;
   if (format === 'protobuf') {
     info = infoFor(envelopeAPIVersion(raw));
-    parsed = { value: decodeProtobuf(ctx, info, raw), format: 'json', duplicates: [] };
+    parsed = { value: decodeProtobuf(ctx, info, raw), format: 'json', duplicates: [], numbers: [] };
   } else {
     parsed = parseBody(raw, format, level !== 'Ignore');
     info = infoFor((parsed.value as { apiVersion?: unknown } | null)?.apiVersion);
   }
-  const decoded = ctx.decoder.decode(info, parsed.value);
+  const decoded = ctx.decoder.decode(info, parsed.value, parsed.numbers);
   applyFieldValidation(r, level, parsed, decoded.unknownFields);
   return { obj: decoded.obj, info };
 }
@@ -122,6 +135,12 @@ function upstreamAlias(info: ResourceInfo): ResourceInfo | undefined {
   if (info.domain.name === 'k8s.io' || !info.group.endsWith(suffix)) return undefined;
   const group = `${info.group.slice(0, -suffix.length)}.k8s.io`;
   return { ...info, group, apiVersion: `${group}/${info.version}` };
+}
+
+/** fieldManager of a write, validated as upstream's ValidateFieldManager does (422 on the options kind). */
+function checkFieldManager(r: KindRequest, optionsKind: OptionsKind): void {
+  const errs = r.query.fieldManagerErrors();
+  if (errs.length > 0) throw newInvalid(optionsKind, r.resource.domain.metaGroup, '', errs);
 }
 
 /** Ignore drops unknown and duplicate fields silently, Warn adds one Warning each, Strict answers 400 naming all. */
@@ -152,6 +171,8 @@ function listParams(q: Query): ListParams {
   const limit = q.int('limit');
   if (limit !== undefined && limit < 0) throw newBadRequest('limit: Invalid value: must be greater than or equal to 0');
   set('limit', limit);
+  // Part of the same ListOptions upstream decodes: a malformed value fails the list too.
+  q.int('timeoutSeconds');
   return p;
 }
 
@@ -175,7 +196,7 @@ export async function listResource(r: ResourceRequest): Promise<void> {
 
 export async function createResource(ctx: HandlerContext, r: ResourceRequest): Promise<void> {
   const dryRun = r.query.dryRun();
-  const obj = decodeObject(ctx, r);
+  const obj = decodeObject(ctx, r, 'CreateOptions');
   checkNamespace(r, obj);
   const created = await r.store.create(r.info.namespace, obj, { dryRun });
   r.out.object(201, r.resource, created);
@@ -183,7 +204,7 @@ export async function createResource(ctx: HandlerContext, r: ResourceRequest): P
 
 export async function updateResource(ctx: HandlerContext, r: ResourceRequest): Promise<void> {
   const dryRun = r.query.dryRun();
-  const obj = decodeObject(ctx, r);
+  const obj = decodeObject(ctx, r, 'UpdateOptions');
   if (obj.metadata.name !== r.info.name) {
     throw newBadRequest(`the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${r.info.name})`);
   }
@@ -200,19 +221,33 @@ export async function updateResource(ctx: HandlerContext, r: ResourceRequest): P
  * (run inside the store's retry loop), `done` adds the Warn-level warnings after the write.
  */
 function readPatch(ctx: HandlerContext, r: ResourceRequest): { apply(current: StoredObject): StoredObject; done(): void } {
+  checkFieldManager(r, 'PatchOptions');
   const level = r.query.fieldValidation();
   const type = patchType(r.req.headers['content-type']);
   const raw = body(r.req);
   if (raw.length === 0) throw newBadRequest('the request body is empty: a patch is required');
-  const parsed = parseBody(raw, 'json', level !== 'Ignore' && type !== 'json');
+  const parsed = parseBody(raw, 'json', level !== 'Ignore' && type !== 'json', 'patch');
   const patch = parsed.value;
   if (type !== 'json' && (typeof patch !== 'object' || patch === null || Array.isArray(patch))) {
     throw newBadRequest(`a ${type === 'merge' ? 'merge' : 'strategic merge'} patch must be a JSON object`);
   }
+  if (type === 'json' && Array.isArray(patch) && patch.length > MAX_JSON_PATCH_OPERATIONS) {
+    throw newRequestEntityTooLarge(`Request entity too large: The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${patch.length}`);
+  }
+  // A number the patch cannot carry exactly is refused wherever it would land.
+  const inexact = parsed.numbers.find((n) => n.inexact);
+  if (inexact) throw newBadRequest(`invalid JSON patch: ${inexactMessage(inexact)}`);
+  // A merge patch puts every value at its own path in the result, so its literals can be checked there.
+  const literals = type === 'merge' ? parsed.numbers : [];
   let unknownFields: string[] = [];
   return {
     apply(current) {
-      const decoded = ctx.decoder.decode(r.resource, applyPatch(type, current, patch, r.resource));
+      const patched = applyPatch(type, current, patch, r.resource);
+      // A JSON patch can nest deeper than its own text (a value added at a deep path, copies of copies).
+      if (valueTooDeep(patched)) {
+        throw new StatusError(422, 'Invalid', `the patch could not be applied: the patched object exceeds the max depth of ${MAX_NESTING_DEPTH}`);
+      }
+      const decoded = ctx.decoder.decode(r.resource, patched, literals);
       unknownFields = decoded.unknownFields;
       // Strict must reject before the write; warnings are added once, after it.
       if (level === 'Strict') applyFieldValidation(r, level, parsed, unknownFields);
@@ -239,6 +274,10 @@ export async function patchResource(ctx: HandlerContext, r: ResourceRequest): Pr
   r.out.object(200, r.resource, object);
 }
 
+function inexactMessage(n: NumberLiteral): string {
+  return `${formatPath(n.path) || '<root>'}: the number ${n.literal} cannot be represented exactly`;
+}
+
 /** The request as one for the autoscaling/v1 Scale of its object: decoded, patched and written as a Scale. */
 function asScaleRequest(r: ResourceRequest): ResourceRequest {
   const info = r.resource.subresourceKinds.scale;
@@ -254,7 +293,7 @@ export async function getScaleResource(r: ResourceRequest): Promise<void> {
 export async function updateScaleResource(ctx: HandlerContext, r: ResourceRequest): Promise<void> {
   const s = asScaleRequest(r);
   const dryRun = r.query.dryRun();
-  const wanted = decodeObject(ctx, s);
+  const wanted = decodeObject(ctx, s, 'UpdateOptions');
   const scale = await updateScale(r.store, r.info.namespace, r.info.name, async () => wanted, { dryRun });
   s.out.object(200, s.resource, scale);
 }
@@ -270,12 +309,17 @@ export async function patchScaleResource(ctx: HandlerContext, r: ResourceRequest
 
 /** A protobuf body of `info`'s kind as the JSON-shaped object the decoder takes; bad bytes are a 400. */
 function decodeProtobuf(ctx: HandlerContext, info: ResourceInfo, raw: Buffer): Record<string, unknown> {
+  const cannot = (why: string) => newBadRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: ${why}`);
+  let value: Record<string, unknown>;
   try {
-    return ctx.protobuf.decodeObject(info, raw);
+    value = ctx.protobuf.decodeObject(info, raw);
   } catch (e) {
-    if (e instanceof ProtobufDecodeError) throw newBadRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: ${e.message}`);
+    if (e instanceof ProtobufDecodeError) throw cannot(e.message);
     throw e;
   }
+  // Free-form fields (managedFields' fieldsV1) carry JSON inside the protobuf, nested as deep as it likes.
+  if (valueTooDeep(value)) throw cannot(`exceeded max depth of ${MAX_NESTING_DEPTH}`);
+  return value;
 }
 
 /** Applies a patch of the given type; a malformed patch is 400, one that does not apply is 422. */
@@ -300,9 +344,12 @@ function deleteOptions(ctx: HandlerContext, r: ResourceRequest): { options: Dele
   if (raw.length > 0) {
     const format = bodyFormat(r.req.headers['content-type'], r.resource.domain);
     if (format === 'protobuf') throw newUnsupportedMediaType(r.resource.domain.protobufMediaType, ['application/json', 'application/yaml']);
-    const data = parseBody(raw, format, false).value;
+    const parsed = parseBody(raw, format, false);
+    const data = parsed.value;
     if (typeof data !== 'object' || data === null || Array.isArray(data)) throw newBadRequest('DeleteOptions must be a JSON object');
     pruneUnknownFields(DeleteOptionsSchema, data);
+    const numberProblem = findNumberProblem(DeleteOptionsSchema, data, parsed.numbers);
+    if (numberProblem) throw newBadRequest(`DeleteOptions cannot be decoded: ${numberProblem}`);
     const { decodeErrors, fieldErrors } = ctx.schemas.check(DeleteOptionsSchema, data);
     if (decodeErrors.length > 0) throw newBadRequest(`DeleteOptions cannot be decoded: ${decodeErrors.join('; ')}`);
     if (fieldErrors.length > 0) throw newInvalid('DeleteOptions', r.resource.domain.metaGroup, '', fieldErrors);
@@ -354,7 +401,7 @@ export async function createVirtual(ctx: HandlerContext, r: KindRequest, handler
   const dryRun = r.query.dryRun();
   const alias = upstreamAlias(r.resource);
   // Answered in the group the request was spoken in, so a client decodes its own type.
-  const { obj, info } = decodeObjectAs(ctx, r, (apiVersion) => (alias && apiVersion === alias.apiVersion ? alias : r.resource));
+  const { obj, info } = decodeObjectAs(ctx, r, 'CreateOptions', (apiVersion) => (alias && apiVersion === alias.apiVersion ? alias : r.resource));
   const answer = await handler({
     obj, user: requestUser(r.res), namespace: r.info.namespace, name: r.info.name, dryRun, ...(parent ? { parent } : {}),
     warn: (text) => addWarnings(r.res, [text]),

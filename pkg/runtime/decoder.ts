@@ -1,9 +1,14 @@
 // Turns a parsed request body into an object of a resource: type and version checked, unknown
-// fields dropped and reported, wrong JSON types rejected (400), defaults applied, and empty values
-// upstream omits dropped.
-import { parseDocument } from 'yaml';
+// fields dropped and reported, wrong JSON types and numbers upstream's decoder refuses rejected
+// (400), defaults applied.
+import { parseDocument, type Tags } from 'yaml';
+import {
+  documentProblem, findJSONTooDeep, findYAMLTooDeep, jsonTooDeepMessage, MAX_NESTING_DEPTH, scanJSONNumbers, yamlNumbers,
+  type NumberLiteral,
+} from './body-scan.js';
 import { findDuplicateFieldMessagesJSON, findDuplicateFieldMessagesYAML } from './duplicate-fields.js';
 import { newBadRequest } from './errors.js';
+import { findNumberProblem } from './number-check.js';
 import { pruneUnknownFields } from './prune.js';
 import type { ResourceInfo } from './scheme.js';
 import type { SchemaValidator } from './schema-validator.js';
@@ -23,25 +28,55 @@ export interface ParsedBody {
   format: BodyFormat;
   /** Duplicated fields in upstream's wording (`duplicate field "a.b"`, or `line 3: key "b" already set in map` for YAML). */
   duplicates: string[];
+  /** Number literals JSON.parse or the YAML parser may not have carried faithfully, for the decoder to check. */
+  numbers: NumberLiteral[];
 }
 
-/** Parses a body as JSON or YAML (duplicates reported, not rejected); malformed input is a 400. */
-export function parseBody(body: Buffer, format: BodyFormat, findDuplicates = true): ParsedBody {
+/**
+ * Parses a body as JSON or YAML (duplicates reported, not rejected); malformed input, and input
+ * nested deeper than MAX_NESTING_DEPTH, is a 400. The depth is checked by linear scans before
+ * anything recursive runs. A `patch` body's errors are worded as upstream words a bad patch.
+ */
+export function parseBody(body: Buffer, format: BodyFormat, findDuplicates = true, what: 'object' | 'patch' = 'object'): ParsedBody {
   const text = body.toString('utf8');
-  try {
-    if (format === 'yaml') {
-      // YAML 1.1 as kubectl reads it: `defaultMode: 0644` is octal.
-      const doc = parseDocument(text, { version: '1.1', uniqueKeys: false, keepSourceTokens: findDuplicates });
-      if (doc.errors.length > 0) throw doc.errors[0];
-      const value = doc.toJS({ maxAliasCount: 100 }) as unknown;
-      return { value, format, duplicates: findDuplicates ? findDuplicateFieldMessagesYAML(text, doc) : [] };
+  const prefix = what === 'patch' ? 'invalid JSON patch' : `error decoding ${format === 'yaml' ? 'YAML' : 'JSON'}`;
+  const fail = (why: string) => newBadRequest(`${prefix}: ${why}`);
+  if (format === 'yaml') {
+    const line = findYAMLTooDeep(text);
+    if (line !== null) throw fail(`yaml: line ${line}: exceeded max depth of ${MAX_NESTING_DEPTH}`);
+    let doc;
+    try {
+      // YAML 1.1 as kubectl reads it: `defaultMode: 0644` is octal. Timestamps stay strings, as
+      // go-yaml leaves them when decoding into interface{} (a Date would fail every time field).
+      doc = parseDocument(text, { version: '1.1', uniqueKeys: false, keepSourceTokens: findDuplicates, customTags: withoutTimestamps });
+    } catch (e) {
+      throw fail((e as Error).message.split('\n')[0]!);
     }
-    const value = JSON.parse(text) as unknown;
-    return { value, format, duplicates: findDuplicates ? findDuplicateFieldMessagesJSON(text) : [] };
-  } catch (e) {
-    throw newBadRequest(`error decoding ${format === 'yaml' ? 'YAML' : 'JSON'}: ${(e as Error).message.split('\n')[0]}`);
+    if (doc.errors.length > 0) throw fail(doc.errors[0]!.message.split('\n')[0]!);
+    // Aliases can nest a value deeper than its text, or inside itself.
+    const problem = documentProblem(doc);
+    if (problem?.tooDeep) throw fail(`yaml: exceeded max depth of ${MAX_NESTING_DEPTH}`);
+    if (problem) throw fail(`yaml: anchor '${problem.anchor}' value contains itself`);
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount: 100 }) as unknown;
+    } catch (e) {
+      throw fail((e as Error).message.split('\n')[0]!);
+    }
+    return { value, format, duplicates: findDuplicates ? findDuplicateFieldMessagesYAML(text, doc) : [], numbers: yamlNumbers(doc) };
   }
+  const tooDeep = findJSONTooDeep(text);
+  if (tooDeep) throw fail(jsonTooDeepMessage(tooDeep));
+  let value: unknown;
+  try {
+    value = JSON.parse(text) as unknown;
+  } catch (e) {
+    throw fail((e as Error).message.split('\n')[0]!);
+  }
+  return { value, format, duplicates: findDuplicates ? findDuplicateFieldMessagesJSON(text) : [], numbers: scanJSONNumbers(text) };
 }
+
+const withoutTimestamps = (tags: Tags): Tags => tags.filter((t) => typeof t !== 'object' || t.tag !== 'tag:yaml.org,2002:timestamp');
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -50,8 +85,12 @@ function isObject(v: unknown): v is Record<string, unknown> {
 export class ObjectDecoder {
   constructor(private readonly schemas: SchemaValidator) {}
 
-  /** Decodes `data` as an object of `info`'s kind. */
-  decode(info: ResourceInfo, data: unknown): Decoded {
+  /**
+   * Decodes `data` as an object of `info`'s kind. `numbers` are the literals the body's text
+   * scan found (parseBody's `numbers`), at their paths in `data`; without them numbers are
+   * judged by their values.
+   */
+  decode(info: ResourceInfo, data: unknown, numbers: readonly NumberLiteral[] = []): Decoded {
     const cannot = (why: string) =>
       newBadRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: ${why}`);
     if (!isObject(data)) throw cannot(`the body must be a JSON object, got ${Array.isArray(data) ? 'an array' : typeof data}`);
@@ -65,6 +104,8 @@ export class ObjectDecoder {
       throw cannot('metadata: expected object');
     }
     const unknownFields = pruneUnknownFields(info.schema, data);
+    const numberProblem = findNumberProblem(info.schema, data, numbers);
+    if (numberProblem) throw cannot(numberProblem);
     const obj = { ...data, apiVersion: info.apiVersion, kind: info.kind } as ObjectWithMeta;
     obj.metadata ??= {};
     const { decodeErrors } = this.schemas.check(info.schema, obj);

@@ -1,13 +1,18 @@
 // Drops what a kind's schema does not declare, the way upstream's decoder ignores unknown JSON
-// fields, and reports each dropped field so fieldValidation can warn or reject.
+// fields, and reports each dropped field so fieldValidation can warn or reject. Nulls follow
+// upstream's JSON decoding: a null field is unset, a null map value or list element is the zero
+// value of its type (so validation sees what upstream's validation sees).
 
 interface SchemaNode {
   type?: string | string[];
+  format?: string;
   properties?: Record<string, SchemaNode>;
   patternProperties?: Record<string, SchemaNode>;
   additionalProperties?: SchemaNode | boolean;
   items?: SchemaNode;
   anyOf?: SchemaNode[];
+  'x-orch-type'?: string;
+  'x-orch-int-or-string'?: boolean;
   'x-orch-preserve-unknown-fields'?: boolean;
 }
 
@@ -17,7 +22,10 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 /**
  * Removes from `value`, in place: fields unknown to `schema`, and fields set to null (null means
- * unset, as in upstream JSON decoding). Empty values upstream omits are wire-shape.ts's concern.
+ * unset, as in upstream JSON decoding); empty values upstream omits are wire-shape.ts's concern. A null map
+ * value or list element becomes its type's zero value, as Go decodes it: `""`, `0`, `false`,
+ * `{}` for a struct, `"0"` for a Quantity (so `limits: {cpu: null}` is a zero limit, and
+ * `containers: [null]` a container without name or image, both for validation to judge).
  * Returns the paths of the unknown fields, e.g. `spec.template.spec.containers[0].imagePullPolcy`.
  */
 export function pruneUnknownFields(schema: object, value: unknown): string[] {
@@ -29,7 +37,15 @@ export function pruneUnknownFields(schema: object, value: unknown): string[] {
 function walk(schema: SchemaNode, value: unknown, path: string, unknown: string[]): void {
   if (schema['x-orch-preserve-unknown-fields']) return;
   if (Array.isArray(value)) {
-    if (schema.items) value.forEach((item, i) => walk(schema.items!, item, `${path}[${i}]`, unknown));
+    const items = schema.items;
+    if (!items) return;
+    for (let i = 0; i < value.length; i++) {
+      if (value[i] === null) {
+        const zero = zeroValue(items);
+        if (zero !== undefined) value[i] = zero;
+      }
+      walk(items, value[i], `${path}[${i}]`, unknown);
+    }
     return;
   }
   if (!isPlainObject(value)) return;
@@ -41,8 +57,12 @@ function walk(schema: SchemaNode, value: unknown, path: string, unknown: string[
     const child = props?.[key] ?? mapValues ?? additional;
     const childPath = props?.[key] || !mapValues ? (path ? `${path}.${key}` : key) : `${path}[${key}]`;
     if (value[key] === null) {
-      delete value[key];
-      continue;
+      const zero = props?.[key] || !child ? undefined : zeroValue(child);
+      if (zero === undefined) {
+        delete value[key];
+        continue;
+      }
+      value[key] = zero;
     }
     if (!child) {
       unknown.push(childPath);
@@ -50,5 +70,25 @@ function walk(schema: SchemaNode, value: unknown, path: string, unknown: string[
       continue;
     }
     walk(child, value[key], childPath, unknown);
+  }
+}
+
+/**
+ * What Go's JSON decoding leaves for a null map value or list element of this schema, or
+ * undefined where it leaves nothing JSON can show (a null Time) or the schema is free-form (the
+ * null is kept, as in a map[string]interface{}).
+ */
+function zeroValue(schema: SchemaNode): unknown {
+  if (schema['x-orch-preserve-unknown-fields']) return undefined;
+  if (schema['x-orch-type']?.endsWith('.Quantity')) return '0';
+  if (schema['x-orch-int-or-string']) return 0;
+  switch (schema.type) {
+    case 'string': return schema.format === 'date-time' ? undefined : '';
+    case 'integer':
+    case 'number': return 0;
+    case 'boolean': return false;
+    case 'object': return {};
+    case 'array': return [];
+    default: return undefined;
   }
 }

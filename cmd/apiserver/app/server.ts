@@ -151,6 +151,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
       decoder: new ObjectDecoder(schemas),
       schemas,
       protobuf: new ProtobufCodec(scheme),
+      logger,
       serverAddress,
       virtual: authentication.virtual,
       watch: {

@@ -142,7 +142,11 @@ const maxSeconds = 253_402_300_799;
 function toNumber(v: unknown): number {
   if (typeof v === 'number') return v;
   if (typeof v === 'string' || (isObject(v) && typeof v.low === 'number' && typeof v.high === 'number')) {
-    return protobuf.util.LongBits.from(v as protobuf.Long | string).toNumber(false);
+    const bits = protobuf.util.LongBits.from(v as protobuf.Long | string);
+    // A JS number holds integers exactly only up to 2^53; beyond that the value would change.
+    const exact = BigInt.asIntN(64, (BigInt(bits.hi >>> 0) << 32n) | BigInt(bits.lo >>> 0));
+    if (exact > 2n ** 53n || exact < -(2n ** 53n)) throw new ProtobufDecodeError(`the number ${exact} cannot be represented exactly`);
+    return Number(exact);
   }
   throw new ProtobufDecodeError(`expected an integer, got ${describeValue(v)}`);
 }
