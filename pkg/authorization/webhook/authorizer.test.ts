@@ -9,8 +9,8 @@ import { sendJSON, startTestHttpsServer, type TestHttpsServer, type TestRequest 
 import { createTestCA, issueLoopbackServerCert, type TestCA } from '../../authentication/testing/pki.js';
 import type { UserInfo } from '../../runtime/user.js';
 import { nonResourceAttributes, resourceAttributes } from '../attributes.js';
-import { buildAuthorizationChain } from '../modes.js';
-import { bothAllowedAndDenied, noRuleResolution, WebhookAuthorizer, type WebhookAuthorizerOptions } from './authorizer.js';
+import { buildAuthorizationChain, defaultAuthorizationOptions } from '../modes.js';
+import { bothAllowedAndDenied, noRuleResolution, WebhookAuthorizer, webhookAuthorizerFromOptions, type WebhookAuthorizerOptions } from './authorizer.js';
 
 const fastRetry = { initialDelayMs: 5, factor: 1.5, jitter: 0.2, steps: 5 };
 const V1 = 'authorization.orch.io/v1';
@@ -147,6 +147,16 @@ current-context: webhook
     await a.authorize(huge);
     await a.authorize(huge);
     assert.equal(calls(), b2 + 2, 'oversized attributes are not cached');
+  });
+
+  test('built from the flags: config file, version and TTLs', async () => {
+    make(); // writes a kubeconfig
+    const file = join(dir, `kubeconfig-${open.length - 1}.yaml`);
+    const a = webhookAuthorizerFromOptions({ ...defaultAuthorizationOptions(), modes: ['Webhook'], webhookConfigFile: file, webhookVersion: 'v1beta1' }, defaultApiDomain);
+    open.push(a);
+    assert.equal((await a.authorize(get('pods'))).decision, 'allow');
+    assert.equal(JSON.parse(server.requests.at(-1)!.body).apiVersion, 'authorization.orch.io/v1beta1');
+    assert.throws(() => webhookAuthorizerFromOptions({ ...defaultAuthorizationOptions(), modes: ['Webhook'] }, defaultApiDomain), /authorization config file not passed/);
   });
 
   test('rule listing is not supported: incomplete, with upstream\'s error', async () => {

@@ -20,6 +20,7 @@ import { loadWebhookKubeconfig, type WebhookClientConfig } from '../../authentic
 import type { UserInfo } from '../../runtime/user.js';
 import type { Attributes } from '../attributes.js';
 import type { Authorizer, Decision, RuleResolver, RulesResult } from '../authorizer.js';
+import type { AuthorizationOptions } from '../modes.js';
 import { ExpiringLRU } from './cache.js';
 import {
   parseSubjectAccessReviewResponse,
@@ -134,6 +135,17 @@ export class WebhookAuthorizer implements Authorizer, RuleResolver {
   close(): void {
     this.client.close();
   }
+}
+
+/** The Webhook mode as the --authorization-webhook-* flags configure it. */
+export function webhookAuthorizerFromOptions(o: AuthorizationOptions, domain: ApiDomain): WebhookAuthorizer {
+  return new WebhookAuthorizer({
+    configFile: o.webhookConfigFile,
+    version: o.webhookVersion,
+    authorizedTTLMs: o.webhookCacheAuthorizedTTLMs,
+    unauthorizedTTLMs: o.webhookCacheUnauthorizedTTLMs,
+    domain,
+  });
 }
 
 /** Upstream's shouldCache: the requester-controlled attributes are short enough to be a key. */
