@@ -133,7 +133,7 @@ export function escalateAttributes(user: UserInfo | undefined, info: Pick<Reques
  * first the signer by name, then the wildcard of its domain (`example.com/*`); either allowing is
  * enough. `certificatesGroup` is `domain.group('certificates')`.
  */
-export function signerAttributes(user: UserInfo | undefined, verb: 'approve' | 'sign' | string, signerName: string, certificatesGroup: string): [Attributes, Attributes] {
+export function signerAttributes(user: UserInfo | undefined, verb: string, signerName: string, certificatesGroup: string): [Attributes, Attributes] {
   const check = (name: string) => resourceAttributes(user, { verb, apiGroup: certificatesGroup, apiVersion: '*', resource: 'signers', name });
   return [check(signerName), check(`${signerName.split('/')[0]}/*`)];
 }
