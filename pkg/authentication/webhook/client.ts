@@ -1,4 +1,4 @@
-// One POST of a JSON body to the token webhook, with the kubeconfig's TLS and credentials, an
+// One POST of a JSON body to a webhook (the token webhook, the authorization webhook), with the kubeconfig's TLS and credentials, an
 // absolute timeout (upstream's webhook client: 30s including the body) and a size limit on the
 // answer. Errors are worded as client-go words them and say whether upstream's retry policy
 // (DefaultShouldRetry) would try again: connection resets, 429, 5xx read as InternalError or
@@ -25,7 +25,7 @@ export interface WebhookResponse {
 export interface PostOptions {
   timeoutMs: number;
   maxResponseBytes: number;
-  /** Text that must never appear in an error (the token under review); replaced before any message is built. */
+  /** Text that must never appear in an error (the token under review); replaced before any message is built. '' when nothing is secret. */
   secret: string;
 }
 
@@ -114,7 +114,11 @@ export class WebhookClient {
   private readonly url: URL;
   private readonly shown: string;
 
-  constructor(private readonly cfg: WebhookClientConfig) {
+  private readonly userAgent: string;
+
+  /** `userAgent` names the caller to the service; the token authenticator's by default. */
+  constructor(private readonly cfg: WebhookClientConfig, opts: { userAgent?: string } = {}) {
+    this.userAgent = opts.userAgent ?? 'orch-apiserver/webhook-token-authenticator';
     this.url = new URL(cfg.server);
     this.shown = shownURL(cfg.server);
     this.agent =
@@ -135,7 +139,7 @@ export class WebhookClient {
       'content-type': 'application/json',
       accept: 'application/json, */*',
       'content-length': String(Buffer.byteLength(body)),
-      'user-agent': 'orch-apiserver/webhook-token-authenticator',
+      'user-agent': this.userAgent,
     };
     const token = this.cfg.bearerToken?.();
     if (token) headers.authorization = `Bearer ${token}`;

@@ -1,4 +1,4 @@
-// The --authentication-token-webhook-config-file: a kubeconfig naming the remote service
+// The --authentication-token-webhook-config-file and --authorization-webhook-config-file: a kubeconfig naming the remote service
 // (clusters[].cluster) and the API server's credentials for it (users[].user), loaded as
 // upstream's webhook client loads it (client-go clientcmd with no overrides): the
 // current-context selects the cluster and user, relative file names are relative to the
@@ -11,7 +11,7 @@ import { parse } from 'yaml';
 
 /** What the webhook client needs to reach the service. Holds credentials: never log it. */
 export interface WebhookClientConfig {
-  /** The URL TokenReviews are POSTed to, exactly as configured (path included). */
+  /** The URL reviews (TokenReviews, SubjectAccessReviews) are POSTed to, exactly as configured (path included). */
   server: string;
   /** PEM bundle to verify the service with; the host's roots when absent. */
   ca?: string;
@@ -181,7 +181,7 @@ export function parseWebhookKubeconfig(text: string, baseDir: string, now: () =>
   return out;
 }
 
-/** Reads and parses the file named by --authentication-token-webhook-config-file. */
+/** Reads and parses the file named by --authentication-token-webhook-config-file or --authorization-webhook-config-file. */
 export function loadWebhookKubeconfig(file: string, now: () => number = Date.now): WebhookClientConfig {
   return parseWebhookKubeconfig(readFileSync(file, 'utf8'), dirname(resolve(file)), now);
 }

@@ -1,0 +1,33 @@
+// The webhook authorizer's answer cache, as upstream's LRUExpireCache of 8192 entries: each
+// answer kept for its own TTL (allowed answers for one, the others for another), the least
+// recently used dropped when full. Errors are never stored.
+
+export class ExpiringLRU<V> {
+  private readonly entries = new Map<string, { expires: number; value: V }>();
+
+  constructor(
+    private readonly maxEntries = 8192,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get(key: string): V | undefined {
+    const e = this.entries.get(key);
+    if (!e) return undefined;
+    this.entries.delete(key);
+    if (e.expires <= this.now()) return undefined;
+    this.entries.set(key, e); // most recently used last
+    return e.value;
+  }
+
+  /** Keeps `value` for `ttlMs`; a TTL of 0 or less keeps nothing. */
+  add(key: string, value: V, ttlMs: number): void {
+    if (ttlMs <= 0) return;
+    this.entries.delete(key);
+    this.entries.set(key, { expires: this.now() + ttlMs, value });
+    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
