@@ -3,22 +3,9 @@
 // the way in (a literal beyond 2^53, or one that overflows to Infinity or underflows to 0, would
 // be stored as something else than the client sent).
 import type { NumberLiteral, ValuePath } from './body-scan.js';
+import { isPlainObject, type SchemaNode } from './schema-node.js';
 
-interface SchemaNode {
-  type?: string | string[];
-  format?: string;
-  properties?: Record<string, SchemaNode>;
-  patternProperties?: Record<string, SchemaNode>;
-  additionalProperties?: SchemaNode | boolean;
-  items?: SchemaNode;
-  'x-orch-type'?: string;
-  'x-orch-int-or-string'?: boolean;
-  'x-orch-preserve-unknown-fields'?: boolean;
-}
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 const pathKey = (path: ValuePath): string => JSON.stringify(path);
 

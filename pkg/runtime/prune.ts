@@ -2,23 +2,7 @@
 // fields, and reports each dropped field so fieldValidation can warn or reject. Nulls follow
 // upstream's JSON decoding: a null field is unset, a null map value or list element is the zero
 // value of its type (so validation sees what upstream's validation sees).
-
-interface SchemaNode {
-  type?: string | string[];
-  format?: string;
-  properties?: Record<string, SchemaNode>;
-  patternProperties?: Record<string, SchemaNode>;
-  additionalProperties?: SchemaNode | boolean;
-  items?: SchemaNode;
-  anyOf?: SchemaNode[];
-  'x-orch-type'?: string;
-  'x-orch-int-or-string'?: boolean;
-  'x-orch-preserve-unknown-fields'?: boolean;
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+import { isPlainObject, type SchemaNode } from './schema-node.js';
 
 /**
  * Removes from `value`, in place: fields unknown to `schema`, and fields set to null (null means

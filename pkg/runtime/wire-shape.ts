@@ -7,21 +7,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { IntOrString, Quantity } from '../../api/meta/v1/primitives.js';
 import type { EmitMode } from '../../api/schema.js';
+import { isPlainObject, type SchemaNode } from './schema-node.js';
 
-interface SchemaNode {
-  type?: string | string[];
-  format?: string;
-  properties?: Record<string, SchemaNode>;
-  patternProperties?: Record<string, SchemaNode>;
-  additionalProperties?: SchemaNode | boolean;
-  items?: SchemaNode;
-  required?: string[];
-  anyOf?: SchemaNode[];
-  'x-orch-type'?: string;
-  'x-orch-emit'?: EmitMode;
-  'x-orch-int-or-string'?: boolean;
-  'x-orch-preserve-unknown-fields'?: boolean;
-}
 
 /** Marks a zero value that is not written at all (lists, maps, free-form values). */
 const ABSENT = Symbol('absent');
@@ -91,9 +78,6 @@ function compile(s: SchemaNode): Plan {
   }
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function isEmpty(plan: Plan, v: unknown): boolean {
   switch (plan.kind) {
