@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { X509Certificate } from 'node:crypto';
 import { test } from 'node:test';
 import type { AuthenticationResult } from './authenticator.js';
 import { requestHeaderAuthenticator, stripRequestHeaders, type RequestHeaderOptions } from './request-header.js';
@@ -29,16 +30,22 @@ function user(r: AuthenticationResult) {
 test('headers are trusted only from a certificate of the request-header CA for client authentication', async () => {
   const auth = requestHeaderAuthenticator(options);
   assert.equal(user(await auth.authenticate(authRequest(identity, proxy.chain))).name, 'jane');
-  // No certificate, a certificate of another CA (even one the client CA trusts), a server-only or expired proxy certificate.
-  const untrusted = [
-    [],
-    clientCA.client('front-proxy-client').chain,
-    proxyCA.client('front-proxy-client', [], { extKeyUsage: ['serverAuth'] }).chain,
-    proxyCA.client('front-proxy-client', [], { notBefore: new Date(Date.now() - 2 * hour), notAfter: new Date(Date.now() - hour) }).chain,
+  // No certificate: not this method's request.
+  const plain = authRequest(identity, []);
+  assert.deepEqual(await auth.authenticate(plain), { outcome: 'skipped' });
+  assert.equal(plain.headers['x-remote-user'], 'jane', 'left for stripRequestHeaders');
+  // A certificate of another CA (even one the client CA trusts), a server-only or expired proxy
+  // certificate: upstream's Verifier fails with Go's reason (the union still asks the other methods).
+  const untrusted: Array<[X509Certificate[], RegExp]> = [
+    [clientCA.client('front-proxy-client').chain, /^x509: certificate signed by unknown authority/],
+    [proxyCA.client('front-proxy-client', [], { extKeyUsage: ['serverAuth'] }).chain, /^x509: certificate specifies an incompatible key usage$/],
+    [proxyCA.client('front-proxy-client', [], { notBefore: new Date(Date.now() - 2 * hour), notAfter: new Date(Date.now() - hour) }).chain, /^x509: certificate has expired or is not yet valid/],
   ];
-  for (const chain of untrusted) {
+  for (const [chain, reason] of untrusted) {
     const req = authRequest(identity, chain);
-    assert.deepEqual(await auth.authenticate(req), { outcome: 'skipped' }, 'ignored, so another method may authenticate');
+    const r = await auth.authenticate(req);
+    assert.equal(r.outcome, 'failed');
+    assert.match(r.outcome === 'failed' ? r.reason : '', reason);
     assert.equal(req.headers['x-remote-user'], 'jane', 'left for stripRequestHeaders');
   }
   // Through an intermediate of the proxy CA.
@@ -51,8 +58,12 @@ test('allowed names restrict the proxy certificate\'s common name', async () => 
   assert.equal(user(await auth.authenticate(authRequest(identity, proxy.chain))).name, 'jane');
   assert.equal(user(await auth.authenticate(authRequest(identity, proxyCA.client('other-proxy').chain))).name, 'jane');
   const req = authRequest(identity, proxyCA.client('someone-else').chain);
-  assert.deepEqual(await auth.authenticate(req), { outcome: 'skipped' });
-  assert.deepEqual(await auth.authenticate(authRequest(identity, proxyCA.issue({ organizations: ['x'] }).chain)), { outcome: 'skipped' }, 'no CN is not an allowed name');
+  assert.deepEqual(await auth.authenticate(req), { outcome: 'failed', reason: 'x509: subject with cn=someone-else is not in the allowed list' });
+  assert.deepEqual(
+    await auth.authenticate(authRequest(identity, proxyCA.issue({ organizations: ['x'] }).chain)),
+    { outcome: 'failed', reason: 'x509: subject with cn= is not in the allowed list' },
+    'no CN is not an allowed name',
+  );
 });
 
 test('a trusted proxy without a user header is not this method', async () => {
@@ -136,7 +147,7 @@ test('blank header names are a configuration error', () => {
   assert.throws(() => requestHeaderAuthenticator({ ...options, groupHeaders: [' '] }), /^Error: empty header " "$/);
 });
 
-test('over real TLS: the proxy\'s headers name the user; a client certificate of another CA does not make them trusted', async () => {
+test('over real TLS: the proxy\'s headers name the user; without a trusted proxy certificate they are never read', async () => {
   const auth = requestHeaderAuthenticator({ ...options, allowedNames: ['front-proxy-client'] });
   const server = await startTLSServer([[clientCA.certificate], [proxyCA.certificate]], async (req, raw) => {
     const result = await auth.authenticate(req);
@@ -149,9 +160,9 @@ test('over real TLS: the proxy\'s headers name the user; a client certificate of
     assert.deepEqual(asProxy.result, { outcome: 'authenticated', user: { name: 'jane', groups: ['dev', 'ops'], extra: { team: ['blue'] } } });
     assert.ok(!asProxy.remaining.some((h) => h.startsWith('x-remote-')));
     assert.equal(asProxy.user, null);
-    for (const cert of [undefined, clientCA.client('front-proxy-client'), proxyCA.client('not-allowed')]) {
+    for (const [cert, outcome] of [[undefined, 'skipped'], [clientCA.client('front-proxy-client'), 'failed'], [proxyCA.client('not-allowed'), 'failed']] as const) {
       const r = (await server.call({ ...(cert ? { cert } : {}), headers })) as { result: AuthenticationResult; remaining: string[]; user: string | null };
-      assert.deepEqual(r.result, { outcome: 'skipped' });
+      assert.equal(r.result.outcome, outcome);
       assert.equal(r.user, null, 'stripped, so nothing later trusts them');
       assert.ok(!r.remaining.some((h) => h.startsWith('x-remote-')));
     }

@@ -1,11 +1,13 @@
 // The authenticating proxy (spec 5.8, --requestheader-*): a front proxy that has authenticated the
 // user itself passes the identity in headers. Only a client certificate that verifies against the
 // request-header CA (for client authentication) and, when allowed names are set, carries one of
-// those common names makes the headers trusted. From anyone else they are ignored: this method
-// answers "not mine" so another may authenticate the request, and stripRequestHeaders removes them
-// so nothing later reads them.
+// those common names makes the headers trusted. From anyone else they are never read: without a
+// certificate this method answers "not mine"; with a certificate it does not trust it fails, as
+// upstream's x509 Verifier in front of the header authenticator does, which still lets another
+// method (x509, a bearer token) authenticate the request but keeps it from being anonymous.
+// stripRequestHeaders removes the headers either way, so nothing later reads them.
 import type { X509Certificate } from 'node:crypto';
-import { authenticated, skipped, type AuthenticationRequest, type AuthenticationResult, type RequestAuthenticator } from './authenticator.js';
+import { authenticated, failed, skipped, type AuthenticationRequest, type AuthenticationResult, type RequestAuthenticator } from './authenticator.js';
 import { certificateFields, commonName } from './certificate.js';
 import { deleteHeaders, headerNames, headerValue, headerValues } from './headers.js';
 import { ClientCertificateVerifier } from './x509.js';
@@ -98,19 +100,26 @@ export function requestHeaderAuthenticator(opts: RequestHeaderOptions): RequestA
   const verifier = new ClientCertificateVerifier({ roots: opts.clientCA, ...(opts.now ? { now: opts.now } : {}) });
   const ours = matcher({ usernameHeaders, uidHeaders, groupHeaders, extraHeaderPrefixes: extraPrefixes });
 
-  /** Whether the request comes from a trusted proxy: upstream's x509 Verifier before the header authenticator. */
-  const trusted = (req: AuthenticationRequest): boolean => {
+  /**
+   * Whether the request comes from a trusted proxy, as upstream's x509 Verifier decides before the
+   * header authenticator runs: no certificate is "not mine", an untrusted one Go's reason.
+   */
+  const untrusted = (req: AuthenticationRequest): AuthenticationResult | undefined => {
     const leaf = req.peerCertificates[0];
-    if (!leaf || !verifier.verify(req.peerCertificates).ok) return false;
-    if (allowed.length === 0) return true;
-    return allowed.includes(commonName(certificateFields(leaf)));
+    if (!leaf) return skipped;
+    const verified = verifier.verify(req.peerCertificates);
+    if (!verified.ok) return failed(verified.error);
+    if (allowed.length === 0) return undefined;
+    const cn = commonName(certificateFields(leaf));
+    return allowed.includes(cn) ? undefined : failed(`x509: subject with cn=${cn} is not in the allowed list`);
   };
 
   return {
     name: 'requestheader',
     verifier,
     async authenticate(req: AuthenticationRequest): Promise<AuthenticationResult> {
-      if (!trusted(req)) return skipped;
+      const refusal = untrusted(req);
+      if (refusal) return refusal;
       const first = (names: string[]) => {
         for (const n of names) {
           const v = headerValue(req, n);

@@ -7,6 +7,8 @@ import { newBadRequest } from '../runtime/errors.js';
 import type { UserInfo } from '../runtime/user.js';
 import type { StoredObject } from '../storage/interface.js';
 import type { TokenAuthenticator } from './authenticator.js';
+import { invalidBearerToken } from './bearer-token.js';
+import { authenticatedUser } from './user.js';
 
 /** UserInfo as the review kinds spell it. */
 function userInfo(user: UserInfo) {
@@ -21,28 +23,29 @@ function userInfo(user: UserInfo) {
 const created = () => ({ creationTimestamp: formatTime(new Date()) });
 
 /**
- * TokenReview: the token checked by `tokens` for the audiences asked (the API server's own,
- * `apiAudiences`, when none are). A refused token is `authenticated: false` with the reason in
- * `status.error`, never an error answer.
+ * TokenReview, as upstream's REST answers it through the bearer token path: the token checked by
+ * `tokens` for the audiences asked (the API server's own, `apiAudiences`, when none are). A
+ * recognised user gains system:authenticated and the answer names the audiences the token is
+ * valid for; a refused token is `authenticated: false` with the reason in `status.error` (a token
+ * nobody recognised is upstream's "invalid bearer token"), never an error answer.
  */
 export function tokenReviewHandler(tokens: TokenAuthenticator, apiAudiences: readonly string[]): VirtualHandler {
   return async ({ obj }) => {
     const spec = (obj.spec ?? {}) as { token?: string; audiences?: string[] };
     if (!spec.token) throw newBadRequest('token is required for TokenReview in authentication');
     const asked = spec.audiences ?? [];
-    const result = await tokens.authenticateToken(spec.token, asked.length > 0 ? asked : apiAudiences);
+    const audiences = asked.length > 0 ? asked : [...apiAudiences];
+    const result = await tokens.authenticateToken(spec.token, audiences);
     const review: StoredObject = { ...obj, metadata: { ...obj.metadata, ...created() } };
     if (result.outcome === 'authenticated') {
+      const valid = result.audiences ?? audiences;
       review.status = {
         authenticated: true,
-        user: userInfo(result.user),
-        ...(asked.length > 0 ? { audiences: result.audiences ?? asked } : {}),
+        user: userInfo(authenticatedUser(result.user)),
+        ...(valid.length > 0 ? { audiences: valid } : {}),
       };
     } else {
-      review.status = {
-        authenticated: false,
-        ...(result.outcome === 'failed' ? { error: result.reason } : {}),
-      };
+      review.status = { authenticated: false, error: result.outcome === 'failed' ? result.reason : invalidBearerToken };
     }
     // The token itself never goes back, and is not kept.
     review.spec = { ...(asked.length > 0 ? { audiences: asked } : {}) };

@@ -17,7 +17,24 @@ export interface RequestOpts {
   /** A raw body, sent as it is. */
   raw?: string | Buffer;
   contentType?: string;
-  headers?: Record<string, string>;
+  /** Extra request headers; a list sends the header once per value. */
+  headers?: Record<string, string | string[]>;
+  /** A client certificate for this request only (a fresh connection is made for each request anyway). */
+  tls?: ClientCertificate;
+}
+
+/** A client certificate presented in the TLS handshake. */
+export interface ClientCertificate {
+  /** PEM certificate, followed by any intermediates the server should see. */
+  cert: string;
+  /** PEM private key of the certificate. */
+  key: string;
+}
+
+/** What a client presents on every request: a client certificate and/or headers (e.g. Authorization). */
+export interface ClientCredentials {
+  tls?: ClientCertificate;
+  headers?: Record<string, string | string[]>;
 }
 
 export interface WatchEvent {
@@ -37,15 +54,34 @@ export interface WatchStream {
 }
 
 export class Client {
-  constructor(readonly baseUrl: string, private readonly ca: string) {}
+  constructor(
+    readonly baseUrl: string,
+    private readonly ca: string,
+    private readonly credentials: ClientCredentials = {},
+  ) {}
 
-  private options(method: string, path: string, headers: Record<string, string>): RequestOptions {
+  /** The same server, spoken to with these credentials on every request (none: anonymous). */
+  withCredentials(credentials: ClientCredentials): Client {
+    return new Client(this.baseUrl, this.ca, credentials);
+  }
+
+  /** The same server with `Authorization: Bearer <token>` on every request. */
+  withToken(token: string): Client {
+    return this.withCredentials({ headers: { Authorization: `Bearer ${token}` } });
+  }
+
+  private options(method: string, path: string, headers: Record<string, string | string[]>, tls?: ClientCertificate): RequestOptions {
     const url = new URL(path, this.baseUrl);
-    return { method, hostname: url.hostname, port: url.port, path: url.pathname + url.search, ca: this.ca, headers, agent: false };
+    const cert = tls ?? this.credentials.tls;
+    return {
+      method, hostname: url.hostname, port: url.port, path: url.pathname + url.search, ca: this.ca,
+      headers: { ...this.credentials.headers, ...headers }, agent: false,
+      ...(cert ? { cert: cert.cert, key: cert.key } : {}),
+    };
   }
 
   async request(method: string, path: string, opts: RequestOpts = {}): Promise<Response> {
-    const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
+    const headers: Record<string, string | string[]> = { Accept: 'application/json', ...opts.headers };
     let payload: Buffer | undefined;
     if (opts.raw !== undefined) payload = Buffer.from(opts.raw);
     else if (opts.body !== undefined) payload = Buffer.from(JSON.stringify(opts.body));
@@ -54,7 +90,7 @@ export class Client {
       headers['Content-Length'] = String(payload.length);
     }
     return new Promise((resolve, reject) => {
-      const req = httpsRequest(this.options(method, path, headers), (res) => {
+      const req = httpsRequest(this.options(method, path, headers, opts.tls), (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
