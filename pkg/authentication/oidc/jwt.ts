@@ -1,21 +1,8 @@
 // Reading a compact JWT before it is verified: just enough to tell whose token it is and which
 // key and algorithm it claims, with Go's strict base64url (no padding, no stray characters) so we
 // refuse exactly the tokens upstream refuses. Nothing read here is trusted until the signature is.
+import { decodeBase64url, jsonObject } from '../jwt-encoding.js';
 
-/** Go's base64.RawURLEncoding: the URL alphabet, no padding, no impossible lengths. */
-export function decodeBase64URL(s: string): Buffer | undefined {
-  if (!/^[A-Za-z0-9_-]*$/.test(s) || s.length % 4 === 1) return undefined;
-  return Buffer.from(s, 'base64url');
-}
-
-function parseJSONObject(buf: Buffer): Record<string, unknown> | undefined {
-  try {
-    const v: unknown = JSON.parse(buf.toString('utf8'));
-    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The `iss` of a token, unverified, or undefined when the token is not a compact JWT with a JSON
@@ -26,7 +13,7 @@ export function untrustedIssuer(token: string): string | undefined {
   if (token.trim().startsWith('{')) return undefined;
   const parts = token.split('.');
   if (parts.length !== 3) return undefined;
-  const payload = decodeBase64URL(parts[1]!);
+  const payload = decodeBase64url(parts[1]!);
   if (!payload) return undefined;
   let claims: unknown;
   try {
@@ -52,17 +39,17 @@ export interface ParsedJWS {
 export function parseCompactJWS(token: string): ParsedJWS {
   const parts = token.split('.');
   if (parts.length !== 3) throw new Error('oidc: malformed jwt: compact JWS format must have three parts');
-  const headerBytes = decodeBase64URL(parts[0]!);
+  const headerBytes = decodeBase64url(parts[0]!);
   if (!headerBytes) throw new Error('oidc: malformed jwt: illegal base64 data in protected header');
-  const header = parseJSONObject(headerBytes);
+  const header = jsonObject(headerBytes);
   if (!header) throw new Error('oidc: malformed jwt: protected header is not a JSON object');
-  if (!decodeBase64URL(parts[2]!)) throw new Error('oidc: malformed jwt: illegal base64 data in signature');
+  if (!decodeBase64url(parts[2]!)) throw new Error('oidc: malformed jwt: illegal base64 data in signature');
   if (typeof header.alg !== 'string' || header.alg === '') throw new Error('oidc: malformed jwt: missing or invalid algorithm in protected header');
   if (header.kid !== undefined && typeof header.kid !== 'string') throw new Error('oidc: malformed jwt: invalid key id in protected header');
   if (header.crit !== undefined) throw new Error('oidc: malformed jwt: unsupported crit header');
-  const payloadBytes = decodeBase64URL(parts[1]!);
+  const payloadBytes = decodeBase64url(parts[1]!);
   if (!payloadBytes) throw new Error('oidc: malformed jwt: oidc: malformed jwt payload: illegal base64 data');
-  const claims = parseJSONObject(payloadBytes);
+  const claims = jsonObject(payloadBytes);
   if (!claims) throw new Error('oidc: failed to unmarshal claims: payload is not a JSON object');
   return { header, alg: header.alg, ...(typeof header.kid === 'string' && header.kid ? { kid: header.kid } : {}), claims };
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decodeBase64url, parseCompactJws, publicClaims, timeProblem, unverifiedIssuer } from './jwt.js';
+import { decodeBase64url } from '../jwt-encoding.js';
+import { parseCompactJws, publicClaims, timeProblem, unverifiedIssuer } from './jwt.js';
 
 const enc = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 

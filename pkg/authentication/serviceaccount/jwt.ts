@@ -2,6 +2,7 @@
 // check (go-jose): reading the unverified issuer to decide whether a token is ours, the compact
 // serialization and its algorithm, the registered claims with their JSON types, and the time
 // checks with go-jose's one-minute leeway.
+import { decodeBase64url, jsonObject } from '../jwt-encoding.js';
 
 /** go-jose's DefaultLeeway: exp, nbf and iat are judged one minute generously. */
 export const DefaultLeewaySeconds = 60;
@@ -10,22 +11,6 @@ export const DefaultLeewaySeconds = 60;
 export const AllowedAlgorithms = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512'] as const;
 export type AllowedAlgorithm = (typeof AllowedAlgorithms)[number];
 
-const base64url = /^[A-Za-z0-9_-]*$/;
-
-/** Unpadded base64url as Go's RawURLEncoding reads it (no padding, no other characters): undefined on anything else. */
-export function decodeBase64url(s: string): Buffer | undefined {
-  if (!base64url.test(s) || s.length % 4 === 1) return undefined;
-  return Buffer.from(s, 'base64url');
-}
-
-function jsonObject(bytes: Buffer): Record<string, unknown> | undefined {
-  try {
-    const v: unknown = JSON.parse(bytes.toString('utf8'));
-    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The `iss` of a compact JWS before any verification, or undefined when the token is not one

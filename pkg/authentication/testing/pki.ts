@@ -1,8 +1,7 @@
-// Test certificate authorities: a CA that issues server and client certificates with chosen
-// names, validity windows and key usages, so authentication tests run TLS exactly as production
-// does (real keys, real signatures) without files checked into the repository.
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import forge from 'node-forge';
+// A compact face of ca.ts for tests that only need PEM pairs: a CA issuing server and client
+// certificates by common name, organizations, hosts, validity and usages. One implementation
+// (ca.ts) makes every test certificate.
+import { TestCA as CertificateAuthority, type ExtKeyUsage } from './ca.js';
 
 export interface KeyPairPem {
   /** PEM certificate. */
@@ -19,10 +18,10 @@ export interface IssueOptions {
   /** DNS names and IP addresses for the subject alternative name extension. */
   hosts?: string[];
   /** Extended key usages; defaults to serverAuth when hosts are given, clientAuth otherwise. */
-  usages?: Array<'serverAuth' | 'clientAuth'>;
+  usages?: ExtKeyUsage[];
   /** Validity start; default one hour ago. */
   notBefore?: Date;
-  /** Validity end; default one year from now. */
+  /** Validity end; default one day from now. */
   notAfter?: Date;
   /** Issue an intermediate CA instead of a leaf. */
   isCA?: boolean;
@@ -37,75 +36,33 @@ export interface TestCA extends KeyPairPem {
 
 const isIP = (h: string) => /^\d+\.\d+\.\d+\.\d+$/.test(h) || h.includes(':');
 
-function newKey(): { pem: string; forgePriv: forge.pki.rsa.PrivateKey; forgePub: forge.pki.rsa.PublicKey } {
-  // node:crypto makes the key (fast, native); forge only builds and signs the certificate.
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const pem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+function wrap(ca: CertificateAuthority): TestCA {
   return {
-    pem,
-    forgePriv: forge.pki.privateKeyFromPem(pem),
-    forgePub: forge.pki.publicKeyFromPem(publicKey.export({ type: 'spki', format: 'pem' }).toString()),
-  };
-}
-
-function subject(cn: string, orgs: string[] = []): forge.pki.CertificateField[] {
-  const utf8 = forge.asn1.Type.UTF8 as unknown as forge.asn1.Class;
-  return [
-    ...orgs.map((o) => ({ name: 'organizationName', value: o, valueTagClass: utf8 })),
-    { name: 'commonName', value: cn, valueTagClass: utf8 },
-  ];
-}
-
-function build(
-  signer: { priv: forge.pki.rsa.PrivateKey; subject: forge.pki.CertificateField[] } | undefined,
-  opts: IssueOptions,
-): { certPem: string; keyPem: string; priv: forge.pki.rsa.PrivateKey; subject: forge.pki.CertificateField[] } {
-  const k = newKey();
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = k.forgePub;
-  cert.serialNumber = '01' + randomBytes(15).toString('hex');
-  const now = Date.now();
-  cert.validity.notBefore = opts.notBefore ?? new Date(now - 3600_000);
-  cert.validity.notAfter = opts.notAfter ?? new Date(now + 365 * 24 * 3600_000);
-  const subj = subject(opts.commonName, opts.organizations);
-  cert.setSubject(subj);
-  cert.setIssuer(signer ? signer.subject : subj);
-  const exts: object[] = [];
-  if (opts.isCA) {
-    exts.push({ name: 'basicConstraints', cA: true, critical: true });
-    exts.push({ name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true });
-  } else {
-    exts.push({ name: 'basicConstraints', cA: false, critical: true });
-    exts.push({ name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true });
-    const usages = opts.usages ?? (opts.hosts?.length ? ['serverAuth'] : ['clientAuth']);
-    if (usages.length) exts.push({ name: 'extKeyUsage', serverAuth: usages.includes('serverAuth'), clientAuth: usages.includes('clientAuth') });
-    if (opts.hosts?.length) {
-      exts.push({ name: 'subjectAltName', altNames: opts.hosts.map((h) => (isIP(h) ? { type: 7, ip: h } : { type: 2, value: h })) });
-    }
-  }
-  cert.setExtensions(exts);
-  cert.sign(signer ? signer.priv : k.forgePriv, forge.md.sha256.create());
-  return { certPem: forge.pki.certificateToPem(cert), keyPem: k.pem, priv: k.forgePriv, subject: subj };
-}
-
-function wrap(made: { certPem: string; keyPem: string; priv: forge.pki.rsa.PrivateKey; subject: forge.pki.CertificateField[] }): TestCA {
-  const signer = { priv: made.priv, subject: made.subject };
-  return {
-    cert: made.certPem,
-    key: made.keyPem,
-    issue(opts) {
-      const leaf = build(signer, opts);
-      return { cert: leaf.certPem, key: leaf.keyPem };
+    cert: ca.certPem,
+    key: ca.keyPem,
+    issue(o) {
+      const hosts = o.hosts ?? [];
+      const issued = ca.issue({
+        commonName: o.commonName,
+        ...(o.organizations ? { organizations: o.organizations } : {}),
+        dnsNames: hosts.filter((h) => !isIP(h)),
+        ipAddresses: hosts.filter(isIP),
+        ...(o.notBefore ? { notBefore: o.notBefore } : {}),
+        ...(o.notAfter ? { notAfter: o.notAfter } : {}),
+        ...(o.isCA ? { isCA: true } : {}),
+        freshKey: true,
+      }, o.usages ?? [hosts.length > 0 ? 'serverAuth' : 'clientAuth']);
+      return { cert: issued.certPem, key: issued.keyPem };
     },
     intermediate(commonName) {
-      return wrap(build(signer, { commonName, isCA: true }));
+      return wrap(ca.intermediate({ commonName }));
     },
   };
 }
 
 /** A self-signed root CA. */
 export function createTestCA(commonName = 'test-ca'): TestCA {
-  return wrap(build(undefined, { commonName, isCA: true }));
+  return wrap(CertificateAuthority.root({ commonName }));
 }
 
 /** A server certificate for 127.0.0.1 and localhost, the address test servers listen on. */
