@@ -11,8 +11,12 @@ import type { Logger } from '../log/logger.js';
 import { StatusError } from '../runtime/errors.js';
 import type { UserInfo } from '../runtime/user.js';
 
-/** What the union of authenticators concluded: a user (perhaps anonymous), or why the request is refused. */
-export type AuthenticationOutcome = { user: UserInfo } | { error: string };
+/**
+ * What the union of authenticators concluded: a user (perhaps anonymous), or why the request is
+ * refused; `credentialPresented` is false when nothing was presented and anonymous requests are
+ * off, which upstream refuses without logging.
+ */
+export type AuthenticationOutcome = { user: UserInfo } | { error: string; credentialPresented: boolean };
 
 export type RequestAuthentication = (req: AuthenticationRequest) => Promise<AuthenticationOutcome>;
 
@@ -48,7 +52,7 @@ export function withAuthentication(authenticate: RequestAuthentication, logger: 
     authenticate({ headers: req.headers, rawHeaders: req.rawHeaders, peerCertificates: peerCertificates(req.socket) }).then((outcome) => {
       if ('error' in outcome) {
         // The reason never holds the credential itself; it tells the operator which method refused and why.
-        logger.error('Unable to authenticate the request', { path: req.path, userAgent: req.headers['user-agent'] ?? '', err: outcome.error });
+        if (outcome.credentialPresented) logger.error('Unable to authenticate the request', { path: req.path, userAgent: req.headers['user-agent'] ?? '', err: outcome.error });
         writeError(res, unauthorized());
         return;
       }

@@ -176,7 +176,7 @@ export async function buildAuthentication(o: AuthenticationOptions, deps: Authen
   return {
     authenticate: async (req) => {
       const outcome = await authenticate(req);
-      return 'error' in outcome ? { error: outcome.error } : { user: outcome.user };
+      return 'error' in outcome ? { error: outcome.error, credentialPresented: outcome.credentialPresented } : { user: outcome.user };
     },
     clientCAs: tlsClientCAs(clientCA, requestHeaderCA),
     virtual,

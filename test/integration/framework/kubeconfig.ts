@@ -1,5 +1,5 @@
 // A kubeconfig file for a test server, as a user of the real clients would have: the server's URL,
-// its CA, and a bearer token (the server does not authenticate yet, so any token is accepted).
+// its CA, and a bearer token (servers started without a token file serve it as anonymous).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
