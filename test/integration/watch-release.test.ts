@@ -27,8 +27,23 @@ describe('watch resources', () => {
     return now;
   };
 
+  /**
+   * The gauge once the server's own watches (its authentication caches) have settled: a cache's
+   * watch starts on an etcd watcher of its own and moves onto the shared one after catching up.
+   */
+  const steady = async () => {
+    let last = await etcdWatchers();
+    for (let same = 0, tries = 0; same < 15 && tries < 200; tries++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const now = await etcdWatchers();
+      same = now === last ? same + 1 : 0;
+      last = now;
+    }
+    return last;
+  };
+
   test('watches of a resource share one etcd watcher, held until the last of them closes', async () => {
-    const base = await etcdWatchers();
+    const base = await steady();
     const streams = await Promise.all(Array.from({ length: 20 }, (_, i) =>
       t.client.watch(`/api/v1/namespaces/default/configmaps?watch=true${i % 2 ? '&labelSelector=a%3Db' : ''}`)));
     streams.push(await t.client.watch('/api/v1/namespaces/orch-system/configmaps?watch=true'));
