@@ -13,7 +13,9 @@ import { clientErrors } from './client-errors.js';
 import { ConnectionResponses } from './connection-responses.js';
 import { dropBodyFraming, requestFromHead, serveDetached } from './detached-request.js';
 import { requestInfoOf, requestLabels, withInflightLimit, withRequestInfo } from './filters.js';
+import type { Authorizer } from '../authorization/authorizer.js';
 import { withAuthentication, type RequestAuthentication } from './authentication-filter.js';
+import { withAuthorization } from './authorization-filter.js';
 import { healthHandler, type HealthCheck } from './healthz.js';
 import type { Lifecycle } from './lifecycle.js';
 import { writePlainAnswer } from './plain-answers.js';
@@ -66,6 +68,8 @@ export interface ServerConfig {
   clientCAs?: string[];
   /** Fixed documents served by GET at their paths. */
   documents?: StaticDocument[];
+  /** Decides whether each authenticated request may go on; without it every request may. */
+  authorizer?: Authorizer;
 }
 
 export interface ShutdownOptions {
@@ -170,7 +174,8 @@ export class APIServer {
     });
     app.use(withInflightLimit(cfg.maxRequestsInflight, cfg.maxMutatingRequestsInflight, (kind, n) => cfg.metrics.setInflight(kind, n)));
     if (cfg.authenticate) app.use(withAuthentication(cfg.authenticate, cfg.logger));
-    // Audit, impersonation and authorization join the chain here, in that order.
+    // Audit and impersonation join the chain here, before authorization.
+    if (cfg.authorizer) app.use(withAuthorization(cfg.authorizer, requestInfoOf, cfg.logger));
     const livez = () => [...cfg.healthChecks, ...cfg.lifecycle.hookChecks(true)];
     const readyz = () => [...cfg.healthChecks, ...cfg.lifecycle.hookChecks(false), cfg.lifecycle.shutdownCheck()];
     const healthz = () => [...cfg.healthChecks, ...cfg.lifecycle.hookChecks(false)];

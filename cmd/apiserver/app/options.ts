@@ -4,7 +4,9 @@ import { apiDomain, invalidApiDomain } from '../../../api/domain.js';
 import { groupVersions } from '../../../api/index.js';
 import { applyRuntimeConfig, parseRuntimeConfig } from '../../../pkg/runtime/runtime-config.js';
 import { parseDuration } from '../../../pkg/util/duration.js';
+import { completeAuthorizationOptions, validateAuthorizationOptions, type AuthorizationOptions } from '../../../pkg/authorization/modes.js';
 import { authenticationFlags, authenticationOptionsFrom, validateAuthenticationOptions, type AuthenticationOptions } from './authentication-options.js';
+import { authorizationFlags, authorizationOptionsFrom } from './authorization-options.js';
 
 export interface APIServerOptions {
   securePort: number;
@@ -29,11 +31,22 @@ export interface APIServerOptions {
   /** The platform's domain (--api-domain): group names, media types, annotation keys and finalizers derive from it. */
   apiDomain: string;
   authentication: AuthenticationOptions;
+  authorization: AuthorizationOptions;
+}
+
+/** The value `parse` reads from the flags; a malformed flag stops the binary with its message. */
+function flagged<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (e) {
+    process.stderr.write(`Error: ${(e as Error).message}\n\nRun 'apiserver --help' for usage.\n`);
+    return process.exit(1);
+  }
 }
 
 /** Parses argv; prints help or an error and exits on bad flags, as a CLI should. */
 export function parseOptions(argv: string[]): APIServerOptions {
-  const parsed = authenticationFlags(yargs(argv))
+  const parsed = authorizationFlags(authenticationFlags(yargs(argv)))
     .scriptName('apiserver')
     .usage('$0 [flags]\n\nThe orch API server: validates and configures data for the API objects and serves the REST API over HTTPS, keeping every object in etcd.')
     .parserConfiguration({ 'camel-case-expansion': false, 'strip-aliased': true, 'boolean-negation': false })
@@ -89,14 +102,8 @@ export function parseOptions(argv: string[]): APIServerOptions {
     livezGracePeriodMs: duration('livez-grace-period'),
     shutdownDelayMs: duration('shutdown-delay-duration'),
     apiDomain: parsed['api-domain'],
-    authentication: (() => {
-      try {
-        return authenticationOptionsFrom(parsed);
-      } catch (e) {
-        process.stderr.write(`Error: ${(e as Error).message}\n\nRun 'apiserver --help' for usage.\n`);
-        return process.exit(1);
-      }
-    })(),
+    authentication: flagged(() => authenticationOptionsFrom(parsed)),
+    authorization: flagged(() => authorizationOptionsFrom(parsed)),
   };
   return opts;
 }
@@ -113,6 +120,7 @@ export function validateOptions(o: APIServerOptions): string[] {
   if (o.livezGracePeriodMs < 0) errs.push('--livez-grace-period must not be negative');
   if (o.shutdownDelayMs < 0) errs.push('--shutdown-delay-duration must not be negative');
   errs.push(...validateAuthenticationOptions(o.authentication));
+  errs.push(...validateAuthorizationOptions(completeAuthorizationOptions(o.authorization)));
   const badDomain = invalidApiDomain(o.apiDomain);
   if (badDomain) errs.push(`--api-domain: ${badDomain}`);
   try {

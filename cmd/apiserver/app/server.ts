@@ -26,6 +26,7 @@ import { jsonStorageCodec } from '../../../pkg/storage/json-codec.js';
 import { WatchHub } from '../../../pkg/storage/watch-hub.js';
 import type { Store } from '../../../pkg/registry/generic/store.js';
 import { buildAuthentication } from './authentication.js';
+import { buildAuthorization } from './authorization.js';
 import type { APIServerOptions } from './options.js';
 
 
@@ -60,6 +61,19 @@ async function waitForEtcd(storage: Storage, servers: string[], logger: Logger, 
     if (Date.now() > deadline) throw new Error(`etcd at ${servers.join(',')} did not answer within ${timeoutMs / 1000}s`);
     if (attempt === 1 || attempt % 5 === 0) logger.warn('waiting for etcd to answer', { servers: servers.join(','), attempt });
     await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+/** Runs `step` until it succeeds, as post-start steps must outlast an etcd that is still coming up. */
+async function retrying(what: string, step: () => Promise<void>, logger: Logger): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await step();
+      return;
+    } catch (e) {
+      if (attempt % 10 === 1) logger.warn(`cannot ${what} yet; retrying`, { attempt, err: e instanceof Error ? e.message : String(e) });
+      await new Promise((r) => setTimeout(r, 1000));
+    }
   }
 }
 
@@ -123,9 +137,12 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
   const authentication = await buildAuthentication(opts.authentication, {
     domain, stores, tlsPrivateKeyFile: opts.tlsPrivateKeyFile, externalAddress: serverAddress, logger,
   });
+  const authorization = await buildAuthorization(opts.authorization, { domain, stores, logger });
   let stopCompaction = () => undefined as void;
   const lifecycle = new Lifecycle([
     { name: 'start-system-namespaces', run: () => ensureSystemNamespaces(stores, logger) },
+    // Upstream's hook name: readyz reports poststarthook/rbac/bootstrap-roles until the policy is in.
+    ...(authorization.rbac ? [{ name: 'rbac/bootstrap-roles', run: () => retrying('reconcile the bootstrap RBAC policy', () => authorization.reconcileBootstrapPolicy(), logger) }] : []),
     {
       name: 'start-storage-compaction',
       run: async () => {
@@ -171,6 +188,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
     version,
     logger,
     authenticate: authentication.authenticate,
+    authorizer: authorization.authorizer,
     clientCAs: authentication.clientCAs,
     documents: authentication.documents,
   });
@@ -185,6 +203,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
       await server.shutdown({ delayMs: opts.shutdownDelayMs, drainMs: REQUEST_DRAIN_MS });
       stopCompaction();
       await authentication.stop();
+      await authorization.stop();
       await storage.close();
       logger.info('the API server stopped');
     },

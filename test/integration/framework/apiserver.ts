@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { runAPIServer, type RunningAPIServer } from '../../../cmd/apiserver/app/server.js';
 import type { APIServerOptions } from '../../../cmd/apiserver/app/options.js';
 import { defaultAuthenticationOptions } from '../../../cmd/apiserver/app/authentication-options.js';
+import { defaultAuthorizationOptions } from '../../../pkg/authorization/modes.js';
 import { Logger } from '../../../pkg/log/logger.js';
 import { Client } from './client.js';
 import { startEtcd, type TestEtcd } from './etcd.js';
@@ -41,6 +42,7 @@ export function testOptions(etcd: TestEtcd, certDir: string, overrides: Partial<
     shutdownDelayMs: 0,
     apiDomain: 'orch.io',
     authentication: defaultAuthenticationOptions(),
+    authorization: defaultAuthorizationOptions(),
     ...overrides,
   };
 }

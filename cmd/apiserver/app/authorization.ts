@@ -1,0 +1,128 @@
+// Builds authorization from the flags (--authorization-mode and the webhook flags): system:masters
+// first, then each mode in order (AlwaysAllow, AlwaysDeny, RBAC, Webhook). RBAC decides from an
+// in-memory index of roles and bindings that in-process caches keep current, and the bootstrap
+// policy is reconciled into the store once the server runs.
+import type { ApiDomain } from '../../../api/domain.js';
+import { rbacGroup } from '../../../api/rbac/v1/register.js';
+import { buildAuthorizationChain, completeAuthorizationOptions, ModeRBAC, ModeWebhook, type AuthorizationOptions, type ModeAuthorizer } from '../../../pkg/authorization/modes.js';
+import type { Authorizer, RuleResolver } from '../../../pkg/authorization/authorizer.js';
+import { RbacAuthorizer } from '../../../pkg/authorization/rbac/authorizer.js';
+import { bootstrapPolicy, autoupdateAnnotation } from '../../../pkg/authorization/rbac/bootstrap-policy.js';
+import { RbacIndex, type RbacKind } from '../../../pkg/authorization/rbac/index.js';
+import { aggregateAll, reconcileBinding, reconcileRole } from '../../../pkg/authorization/rbac/reconcile.js';
+import { webhookAuthorizerFromOptions } from '../../../pkg/authorization/webhook/authorizer.js';
+import type { Logger } from '../../../pkg/log/logger.js';
+import { ObjectCache } from '../../../pkg/registry/generic/object-cache.js';
+import type { Store } from '../../../pkg/registry/generic/store.js';
+import type { StoredObject } from '../../../pkg/storage/interface.js';
+
+export interface Authorization {
+  authorizer: Authorizer;
+  ruleResolver: RuleResolver;
+  /** The RBAC index when RBAC is a mode (escalation checks read it). */
+  rbac?: RbacIndex;
+  /** Writes the bootstrap policy (RBAC only); a post-start step. */
+  reconcileBootstrapPolicy(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface AuthorizationDeps {
+  domain: ApiDomain;
+  /** Stores by `<group>/<resource>`. */
+  stores: ReadonlyMap<string, Store>;
+  logger: Logger;
+}
+
+const rbacResources: [RbacKind, string][] = [['Role', 'roles'], ['ClusterRole', 'clusterroles'], ['RoleBinding', 'rolebindings'], ['ClusterRoleBinding', 'clusterrolebindings']];
+
+export async function buildAuthorization(options: AuthorizationOptions, deps: AuthorizationDeps): Promise<Authorization> {
+  const o = completeAuthorizationOptions(options);
+  const { domain, logger } = deps;
+  const group = rbacGroup(domain);
+  const caches: ObjectCache[] = [];
+  let rbac: RbacIndex | undefined;
+  if (o.modes.includes(ModeRBAC)) {
+    const index = new RbacIndex(group);
+    for (const [kind, resource] of rbacResources) {
+      const store = deps.stores.get(`${group}/${resource}`);
+      if (!store) throw new Error(`--authorization-mode=RBAC needs ${resource}.${group}, which --runtime-config turned off`);
+      const onChange = index.handler(kind);
+      const cache = new ObjectCache(store, {
+        onChange: (type, obj) => onChange(type, obj),
+        onError: (err) => logger.warn('an RBAC cache lost its watch; it resumes', { resource, err: err instanceof Error ? err.message : String(err) }),
+      });
+      caches.push(cache);
+      await cache.start();
+    }
+    rbac = index;
+  }
+  const constructors: Record<string, () => ModeAuthorizer> = {};
+  if (rbac) {
+    const rbacAuthorizer = new RbacAuthorizer(rbac);
+    constructors[ModeRBAC] = () => ({
+      authorize: async (a) => rbacAuthorizer.authorize({ ...a, user: a.user ?? { name: '', groups: [], extra: {} } }),
+      rulesFor: async (user, namespace) => rbacAuthorizer.rulesFor(user ?? { name: '', groups: [], extra: {} }, namespace),
+    });
+  }
+  if (o.modes.includes(ModeWebhook)) constructors[ModeWebhook] = () => webhookAuthorizerFromOptions(o, domain);
+  const chain = buildAuthorizationChain(o.modes, constructors);
+  logger.info('authorization configured', { modes: o.modes.join(',') });
+  return {
+    authorizer: chain.authorizer,
+    ruleResolver: chain.ruleResolver,
+    ...(rbac ? { rbac } : {}),
+    reconcileBootstrapPolicy: async () => {
+      if (rbac) await reconcilePolicy(domain, deps.stores, logger);
+    },
+    stop: async () => {
+      await Promise.all(caches.map((c) => c.stop()));
+    },
+  };
+}
+
+/**
+ * Writes upstream's bootstrap roles and bindings: missing ones are created, missing rules and
+ * subjects added, extra ones kept, nothing touched where `rbac.authorization.<domain>/autoupdate`
+ * is "false"; aggregated ClusterRoles get their rules from the roles their selectors pick.
+ */
+async function reconcilePolicy(domain: ApiDomain, stores: ReadonlyMap<string, Store>, logger: Logger): Promise<void> {
+  const group = rbacGroup(domain);
+  const policy = bootstrapPolicy(domain);
+  const key = autoupdateAnnotation(domain);
+  const write = async (resource: string, expected: StoredObject, reconcile: (e: StoredObject, x: StoredObject | undefined) => { operation: string; object?: StoredObject }) => {
+    const store = stores.get(`${group}/${resource}`)!;
+    const ns = expected.metadata.namespace ?? '';
+    const name = expected.metadata.name!;
+    const existing = await store.get(ns, name).catch((e: unknown) => ((e as { code?: number }).code === 404 ? undefined : Promise.reject(e)));
+    const r = reconcile(expected, existing);
+    switch (r.operation) {
+      case 'create':
+        await store.create(ns, r.object!);
+        logger.v(2).info('created bootstrap RBAC object', { resource, namespace: ns, name });
+        break;
+      case 'update':
+        await store.update(ns, name, async () => r.object!);
+        logger.info('updated bootstrap RBAC object', { resource, namespace: ns, name });
+        break;
+      case 'recreate':
+        await store.delete(ns, name);
+        await store.create(ns, r.object!);
+        logger.info('recreated bootstrap RBAC object (its roleRef changed)', { resource, namespace: ns, name });
+        break;
+    }
+  };
+  const asRole = (e: StoredObject, x: StoredObject | undefined) => reconcileRole(e as never, x as never, key) as { operation: string; object?: StoredObject };
+  const asBinding = (e: StoredObject, x: StoredObject | undefined) => reconcileBinding(e as never, x as never, key) as { operation: string; object?: StoredObject };
+  for (const r of policy.clusterRoles) await write('clusterroles', r as StoredObject, asRole);
+  for (const b of policy.clusterRoleBindings) await write('clusterrolebindings', b as StoredObject, asBinding);
+  for (const r of policy.roles) await write('roles', r as StoredObject, asRole);
+  for (const b of policy.roleBindings) await write('rolebindings', b as StoredObject, asBinding);
+  // Aggregation at start; the controller manager keeps it current afterwards.
+  const clusterRoles = stores.get(`${group}/clusterroles`)!;
+  const all = (await clusterRoles.list('', {})).items;
+  for (const updated of aggregateAll(all as never)) {
+    const name = (updated as StoredObject).metadata.name!;
+    await clusterRoles.update('', name, async (current) => ({ ...current!, rules: (updated as { rules?: unknown }).rules }));
+  }
+  logger.info('bootstrap RBAC policy reconciled', { clusterRoles: policy.clusterRoles.length, clusterRoleBindings: policy.clusterRoleBindings.length });
+}
