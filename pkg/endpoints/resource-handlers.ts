@@ -20,7 +20,7 @@ import type { ResourceInfo } from '../runtime/scheme.js';
 import type { SchemaValidator } from '../runtime/schema-validator.js';
 import type { Logger } from '../log/logger.js';
 import { getScale, updateScale } from '../registry/generic/scale.js';
-import type { ListParams, Store } from '../registry/generic/store.js';
+import type { ListParams, Store, ValidateObjectFunc } from '../registry/generic/store.js';
 import type { StoredObject } from '../storage/interface.js';
 import { bodyFormat, patchType, type PatchType } from './negotiation.js';
 import { Query } from './query.js';
@@ -41,6 +41,22 @@ export interface HandlerContext {
   protobuf: ProtobufCodecLike;
   /** Where requests that outlive their timeout are reported. */
   logger?: Logger;
+  /**
+   * The checks a write of a resource must pass beyond its own validation, with the writer known
+   * (RBAC's escalation prevention; admission later): the registry calls them before it writes.
+   */
+  writeChecks?: (resource: ResourceInfo) => WriteCheck | undefined;
+}
+
+/** A check of a new or updated object (`old` null on create) written by `user`; throws a StatusError to refuse. */
+export type WriteCheck = (write: { user: UserInfo | undefined; namespace: string; obj: StoredObject; old: StoredObject | null }) => Promise<void>;
+
+/** The store's validation callback running the resource's write checks for this request's user. */
+function writeValidation(ctx: HandlerContext, r: ResourceRequest): { validate?: ValidateObjectFunc } {
+  const check = ctx.writeChecks?.(r.resource);
+  if (!check) return {};
+  const user = requestUser(r.res);
+  return { validate: (obj, old) => check({ user, namespace: r.info.namespace, obj, old }) };
 }
 
 /** Upstream's cap on the operations of one JSON patch. */
@@ -198,7 +214,7 @@ export async function createResource(ctx: HandlerContext, r: ResourceRequest): P
   const dryRun = r.query.dryRun();
   const obj = decodeObject(ctx, r, 'CreateOptions');
   checkNamespace(r, obj);
-  const created = await r.store.create(r.info.namespace, obj, { dryRun });
+  const created = await r.store.create(r.info.namespace, obj, { dryRun, ...writeValidation(ctx, r) });
   r.out.object(201, r.resource, created);
 }
 
@@ -211,6 +227,7 @@ export async function updateResource(ctx: HandlerContext, r: ResourceRequest): P
   checkNamespace(r, obj);
   const { object, created } = await r.store.update(r.info.namespace, r.info.name, async () => structuredClone(obj), {
     dryRun,
+    ...writeValidation(ctx, r),
     ...(r.info.subresource ? { subresource: r.info.subresource } : {}),
   });
   r.out.object(created ? 201 : 200, r.resource, object);
@@ -269,7 +286,7 @@ export async function patchResource(ctx: HandlerContext, r: ResourceRequest): Pr
   const { object } = await r.store.update(r.info.namespace, r.info.name, async (current) => {
     if (!current) throw newNotFound(r.resource.groupResource, r.info.name);
     return patch.apply(current);
-  }, { dryRun, ...(r.info.subresource ? { subresource: r.info.subresource } : {}) });
+  }, { dryRun, ...writeValidation(ctx, r), ...(r.info.subresource ? { subresource: r.info.subresource } : {}) });
   patch.done();
   r.out.object(200, r.resource, object);
 }

@@ -7,6 +7,9 @@ import { rbacGroup } from '../../../api/rbac/v1/register.js';
 import { buildAuthorizationChain, completeAuthorizationOptions, ModeRBAC, ModeWebhook, type AuthorizationOptions, type ModeAuthorizer } from '../../../pkg/authorization/modes.js';
 import type { Authorizer, RuleResolver } from '../../../pkg/authorization/authorizer.js';
 import { RbacAuthorizer } from '../../../pkg/authorization/rbac/authorizer.js';
+import { checkBindingWrite, checkRoleWrite, type AuthorizeFn, type BindingWrite, type RoleWrite } from '../../../pkg/authorization/rbac/escalation.js';
+import type { WriteCheck } from '../../../pkg/endpoints/resource-handlers.js';
+import type { ResourceInfo } from '../../../pkg/runtime/scheme.js';
 import { bootstrapPolicy, autoupdateAnnotation } from '../../../pkg/authorization/rbac/bootstrap-policy.js';
 import { RbacIndex, type RbacKind } from '../../../pkg/authorization/rbac/index.js';
 import { aggregateAll, reconcileBinding, reconcileRole } from '../../../pkg/authorization/rbac/reconcile.js';
@@ -21,6 +24,8 @@ export interface Authorization {
   ruleResolver: RuleResolver;
   /** The RBAC index when RBAC is a mode (escalation checks read it). */
   rbac?: RbacIndex;
+  /** The checks writes of a resource must pass: RBAC's escalation prevention for roles and bindings. */
+  writeChecks(resource: ResourceInfo): WriteCheck | undefined;
   /** Writes the bootstrap policy (RBAC only); a post-start step. */
   reconcileBootstrapPolicy(): Promise<void>;
   stop(): Promise<void>;
@@ -67,10 +72,38 @@ export async function buildAuthorization(options: AuthorizationOptions, deps: Au
   if (o.modes.includes(ModeWebhook)) constructors[ModeWebhook] = () => webhookAuthorizerFromOptions(o, domain);
   const chain = buildAuthorizationChain(o.modes, constructors);
   logger.info('authorization configured', { modes: o.modes.join(',') });
+  // `escalate` and `bind` are asked of the whole chain, as upstream's policy-based RBAC storage does.
+  const authorize: AuthorizeFn = async (a) => (await chain.authorizer.authorize({
+    user: { name: a.user.name, groups: [...a.user.groups], extra: {} }, verb: a.verb, namespace: a.namespace ?? '', apiGroup: a.apiGroup ?? '',
+    apiVersion: a.apiVersion ?? '*', resource: a.resource ?? '', subresource: a.subresource ?? '', name: a.name ?? '', isResourceRequest: a.isResourceRequest, path: a.path ?? '',
+  })).decision === 'allow';
+  const nobody = { name: '', groups: [] };
   return {
     authorizer: chain.authorizer,
     ruleResolver: chain.ruleResolver,
     ...(rbac ? { rbac } : {}),
+    writeChecks: (info) => {
+      if (!rbac || info.group !== group) return undefined;
+      const index = rbac;
+      switch (info.resource) {
+        case 'roles':
+        case 'clusterroles': {
+          const resource = info.resource;
+          return async ({ user, namespace, obj, old }) => checkRoleWrite({
+            index, authorize, user: user ?? nobody, apiGroup: group, resource, namespace, object: obj as RoleWrite['object'], ...(old ? { old } : {}),
+          });
+        }
+        case 'rolebindings':
+        case 'clusterrolebindings': {
+          const resource = info.resource;
+          return async ({ user, namespace, obj, old }) => checkBindingWrite({
+            index, authorize, user: user ?? nobody, apiGroup: group, resource, namespace, object: obj as BindingWrite['object'], ...(old ? { old } : {}),
+          });
+        }
+        default:
+          return undefined;
+      }
+    },
     reconcileBootstrapPolicy: async () => {
       if (rbac) await reconcilePolicy(domain, deps.stores, logger);
     },

@@ -171,6 +171,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
       logger,
       serverAddress,
       virtual: authentication.virtual,
+      writeChecks: (info) => authorization.writeChecks(info),
       watch: {
         minRequestTimeoutSeconds: opts.minRequestTimeout,
         track: (stop) => server.trackLongRunning(stop),
