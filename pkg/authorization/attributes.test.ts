@@ -30,12 +30,12 @@ test('non-resource requests carry only the lower-cased method and the path', () 
 
 test('impersonate checks, as upstream impersonation builds them', () => {
   const authn = defaultApiDomain.group('authentication');
-  const r = (x: object) => ({ ...empty, user: jane, verb: 'impersonate', apiVersion: 'v1', isResourceRequest: true, ...x });
+  const r = (x: object) => ({ ...empty, user: jane, verb: 'impersonate', isResourceRequest: true, ...x });
   assert.deepEqual(impersonateAttributes(jane, { kind: 'User', name: 'bob' }, authn), r({ resource: 'users', name: 'bob' }));
   assert.deepEqual(impersonateAttributes(jane, { kind: 'Group', name: 'ops' }, authn), r({ resource: 'groups', name: 'ops' }));
   assert.deepEqual(impersonateAttributes(jane, { kind: 'ServiceAccount', namespace: 'ns', name: 'sa' }, authn), r({ resource: 'serviceaccounts', namespace: 'ns', name: 'sa' }));
-  assert.deepEqual(impersonateAttributes(jane, { kind: 'UID', uid: 'u-9' }, authn), r({ apiGroup: 'authentication.orch.io', resource: 'uids', name: 'u-9' }));
-  assert.deepEqual(impersonateAttributes(jane, { kind: 'UserExtra', key: 'scopes', value: 'view' }, authn), r({ apiGroup: 'authentication.orch.io', resource: 'userextras', subresource: 'scopes', name: 'view' }));
+  assert.deepEqual(impersonateAttributes(jane, { kind: 'UID', uid: 'u-9' }, authn), r({ apiGroup: 'authentication.orch.io', apiVersion: 'v1', resource: 'uids', name: 'u-9' }));
+  assert.deepEqual(impersonateAttributes(jane, { kind: 'UserExtra', key: 'scopes', value: 'view' }, authn), r({ apiGroup: 'authentication.orch.io', apiVersion: 'v1', resource: 'userextras', subresource: 'scopes', name: 'view' }));
 });
 
 test('bind, escalate, approve/sign and use checks', () => {

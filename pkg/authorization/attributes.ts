@@ -88,23 +88,25 @@ export type ImpersonationTarget =
 
 /**
  * The `impersonate` check of one impersonation target, as upstream's impersonation filter builds
- * it: users, groups and serviceaccounts in the core group (version v1); uids and userextras (the
- * extra key as the sub-resource, the value as the name) in authentication.<domain>/v1.
+ * it: users, groups and serviceaccounts in the core group with no version (upstream's object
+ * references for them carry none, and a webhook sees that); uids and userextras (the extra key as
+ * the sub-resource, the value as the name) in authentication.<domain>/v1.
  * `authenticationGroup` is that group for our domain (`domain.group('authentication')`).
  */
 export function impersonateAttributes(requester: UserInfo | undefined, target: ImpersonationTarget, authenticationGroup: string): Attributes {
-  const base = { verb: 'impersonate', apiVersion: 'v1' };
+  const verb = 'impersonate';
+  const authn = { verb, apiGroup: authenticationGroup, apiVersion: 'v1' };
   switch (target.kind) {
     case 'User':
-      return resourceAttributes(requester, { ...base, resource: 'users', name: target.name });
+      return resourceAttributes(requester, { verb, resource: 'users', name: target.name });
     case 'Group':
-      return resourceAttributes(requester, { ...base, resource: 'groups', name: target.name });
+      return resourceAttributes(requester, { verb, resource: 'groups', name: target.name });
     case 'ServiceAccount':
-      return resourceAttributes(requester, { ...base, resource: 'serviceaccounts', namespace: target.namespace, name: target.name });
+      return resourceAttributes(requester, { verb, resource: 'serviceaccounts', namespace: target.namespace, name: target.name });
     case 'UID':
-      return resourceAttributes(requester, { ...base, apiGroup: authenticationGroup, resource: 'uids', name: target.uid });
+      return resourceAttributes(requester, { ...authn, resource: 'uids', name: target.uid });
     case 'UserExtra':
-      return resourceAttributes(requester, { ...base, apiGroup: authenticationGroup, resource: 'userextras', subresource: target.key, name: target.value });
+      return resourceAttributes(requester, { ...authn, resource: 'userextras', subresource: target.key, name: target.value });
   }
 }
 
