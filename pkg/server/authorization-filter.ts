@@ -6,10 +6,29 @@ import { attributesFrom } from '../authorization/attributes.js';
 import type { Authorizer } from '../authorization/authorizer.js';
 import { forbiddenStatusError } from '../authorization/forbidden.js';
 import type { RequestInfo } from '../endpoints/request-info.js';
-import { requestUser } from '../endpoints/request-user.js';
+import { requestUser, setRequestUser } from '../endpoints/request-user.js';
 import { writeError } from '../endpoints/responses.js';
 import type { Logger } from '../log/logger.js';
-import { newInternalError } from '../runtime/errors.js';
+import { isStatusError, newInternalError } from '../runtime/errors.js';
+import type { UserInfo } from '../runtime/user.js';
+
+/** Turns the authenticated user into the one the request impersonates (the same one when it impersonates nobody). */
+export type Impersonation = (req: Request, user: UserInfo) => Promise<UserInfo>;
+
+/** Express middleware: the Impersonate-* headers, allowed by the authorizers, replace the request's user. */
+export function withImpersonation(impersonation: Impersonation) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const user = requestUser(res);
+    if (!user) {
+      next();
+      return;
+    }
+    impersonation(req, user).then((as) => {
+      if (as !== user) setRequestUser(res, as);
+      next();
+    }, (err: unknown) => (isStatusError(err) ? writeError(res, err) : next(err)));
+  };
+}
 
 /** Express middleware: authorizes every request. */
 export function withAuthorization(authorizer: Authorizer, infoOf: (res: Response) => RequestInfo, logger: Logger) {

@@ -15,7 +15,7 @@ import { dropBodyFraming, requestFromHead, serveDetached } from './detached-requ
 import { requestInfoOf, requestLabels, withInflightLimit, withRequestInfo } from './filters.js';
 import type { Authorizer } from '../authorization/authorizer.js';
 import { withAuthentication, type RequestAuthentication } from './authentication-filter.js';
-import { withAuthorization } from './authorization-filter.js';
+import { withAuthorization, withImpersonation, type Impersonation } from './authorization-filter.js';
 import { healthHandler, type HealthCheck } from './healthz.js';
 import type { Lifecycle } from './lifecycle.js';
 import { writePlainAnswer } from './plain-answers.js';
@@ -70,6 +70,8 @@ export interface ServerConfig {
   documents?: StaticDocument[];
   /** Decides whether each authenticated request may go on; without it every request may. */
   authorizer?: Authorizer;
+  /** Applies the Impersonate-* headers; without it they are ignored. */
+  impersonation?: Impersonation;
 }
 
 export interface ShutdownOptions {
@@ -174,7 +176,8 @@ export class APIServer {
     });
     app.use(withInflightLimit(cfg.maxRequestsInflight, cfg.maxMutatingRequestsInflight, (kind, n) => cfg.metrics.setInflight(kind, n)));
     if (cfg.authenticate) app.use(withAuthentication(cfg.authenticate, cfg.logger));
-    // Audit and impersonation join the chain here, before authorization.
+    // Audit joins the chain here, before impersonation and authorization.
+    if (cfg.impersonation) app.use(withImpersonation(cfg.impersonation));
     if (cfg.authorizer) app.use(withAuthorization(cfg.authorizer, requestInfoOf, cfg.logger));
     const livez = () => [...cfg.healthChecks, ...cfg.lifecycle.hookChecks(true)];
     const readyz = () => [...cfg.healthChecks, ...cfg.lifecycle.hookChecks(false), cfg.lifecycle.shutdownCheck()];

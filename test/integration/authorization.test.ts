@@ -83,4 +83,42 @@ describe('RBAC authorization', () => {
     assertStatus(await jane.get('/api/v1/namespaces/default/configmaps'), 403, 'Forbidden');
     assert.equal((await jane.get('/api/v1/namespaces/team/secrets')).status, 200, 'edit reads secrets');
   });
+
+  test('escalation: a namespace admin may grant only what she holds, unless she may escalate or bind', async () => {
+    assert.equal((await admin.post('/api/v1/namespaces', { metadata: { name: 'esc' } })).status, 201);
+    assert.equal((await admin.post(`${RBAC}/namespaces/esc/rolebindings`, {
+      metadata: { name: 'jane-admin' }, roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'ClusterRole', name: 'admin' },
+      subjects: [{ kind: 'User', name: 'jane' }],
+    })).status, 201);
+    await eventually('jane is admin in esc', async () => (await jane.get(`${RBAC}/namespaces/esc/roles`)).status === 200);
+    const held = await jane.post(`${RBAC}/namespaces/esc/roles`, { metadata: { name: 'cm-reader' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] }] });
+    assert.equal(held.status, 201, held.text);
+    const everything = await jane.post(`${RBAC}/namespaces/esc/roles`, { metadata: { name: 'all' }, rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }] });
+    assertStatus(everything, 403, 'Forbidden');
+    assert.match(everything.body.message, /^roles\.rbac\.authorization\.orch\.io "all" is forbidden: user "jane" \(groups=\["devs" "system:authenticated"\]\) is attempting to grant RBAC permissions not currently held:\n/);
+    const bindAdmin = { metadata: { name: 'jane-cluster-admin' }, roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'ClusterRole', name: 'cluster-admin' }, subjects: [{ kind: 'User', name: 'jane' }] };
+    assertStatus(await jane.post(`${RBAC}/namespaces/esc/rolebindings`, bindAdmin), 403, 'Forbidden');
+    // Granted `bind` on cluster-admin in esc, she may bind it there.
+    assert.equal((await admin.post(`${RBAC}/namespaces/esc/roles`, { metadata: { name: 'may-bind' }, rules: [{ apiGroups: ['rbac.authorization.orch.io'], resources: ['clusterroles'], resourceNames: ['cluster-admin'], verbs: ['bind'] }] })).status, 201);
+    assert.equal((await admin.post(`${RBAC}/namespaces/esc/rolebindings`, { metadata: { name: 'jane-may-bind' }, roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'Role', name: 'may-bind' }, subjects: [{ kind: 'User', name: 'jane' }] })).status, 201);
+    await eventually('the bind grant', async () => (await jane.post(`${RBAC}/namespaces/esc/rolebindings?dryRun=All`, bindAdmin)).status === 201);
+    // Granted `escalate` on roles, she may write any role.
+    assert.equal((await admin.post(`${RBAC}/namespaces/esc/roles`, { metadata: { name: 'may-escalate' }, rules: [{ apiGroups: ['rbac.authorization.orch.io'], resources: ['roles'], verbs: ['escalate'] }] })).status, 201);
+    assert.equal((await admin.post(`${RBAC}/namespaces/esc/rolebindings`, { metadata: { name: 'jane-may-escalate' }, roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'Role', name: 'may-escalate' }, subjects: [{ kind: 'User', name: 'jane' }] })).status, 201);
+    await eventually('the escalate grant', async () => (await jane.post(`${RBAC}/namespaces/esc/roles`, { metadata: { name: 'all' }, rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }] })).status === 201);
+  });
+
+  test('impersonation: allowed for system:masters, refused without the impersonate verb, 400 for groups without a user', async () => {
+    const whoami = (c: Client, headers: Record<string, string | string[]>) =>
+      c.request('POST', '/apis/authentication.orch.io/v1/selfsubjectreviews', { body: { apiVersion: 'authentication.orch.io/v1', kind: 'SelfSubjectReview' }, headers });
+    const as = await whoami(admin, { 'Impersonate-User': 'jane', 'Impersonate-Group': ['devs', 'qa'], 'Impersonate-Extra-Scopes': 'read' });
+    assert.equal(as.status, 201, as.text);
+    assert.deepEqual(as.body.status.userInfo, { username: 'jane', groups: ['devs', 'qa', 'system:authenticated'], extra: { scopes: ['read'] } });
+    const refused = await whoami(jane, { 'Impersonate-User': 'admin' });
+    assertStatus(refused, 403, 'Forbidden');
+    assert.equal(refused.body.message, 'users "admin" is forbidden: User "jane" cannot impersonate resource "users" in API group "" at the cluster scope');
+    assertStatus(await whoami(admin, { 'Impersonate-Group': 'devs' }), 400, 'BadRequest');
+    // The impersonated identity is what authorization sees.
+    assertStatus(await admin.request('GET', '/api/v1/namespaces/default/configmaps', { headers: { 'Impersonate-User': 'nobody' } }), 403, 'Forbidden');
+  });
 });

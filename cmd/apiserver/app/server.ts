@@ -27,6 +27,7 @@ import { WatchHub } from '../../../pkg/storage/watch-hub.js';
 import type { Store } from '../../../pkg/registry/generic/store.js';
 import { buildAuthentication } from './authentication.js';
 import { buildAuthorization } from './authorization.js';
+import { impersonate } from '../../../pkg/authorization/impersonation.js';
 import type { APIServerOptions } from './options.js';
 
 
@@ -190,6 +191,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
     logger,
     authenticate: authentication.authenticate,
     authorizer: authorization.authorizer,
+    impersonation: (req, user) => impersonate(req, user, (a) => authorization.authorizer.authorize(a), { domain }),
     clientCAs: authentication.clientCAs,
     documents: authentication.documents,
   });
