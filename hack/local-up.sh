@@ -34,7 +34,7 @@ _output/bin/apiserver --bind-address 127.0.0.1 --secure-port "$API_PORT" --cert-
   --etcd-servers "http://127.0.0.1:$ETCD_PORT" \
   --client-ca-file "$PKI/ca.crt" --token-auth-file "$PKI/tokens.csv" --enable-bootstrap-token-auth \
   --service-account-issuer "https://127.0.0.1:$API_PORT" --service-account-key-file "$PKI/sa.pub" \
-  --service-account-signing-key-file "$PKI/sa.key" >"$LOCAL/apiserver.log" 2>&1 &
+  --service-account-signing-key-file "$PKI/sa.key" --authorization-mode RBAC >"$LOCAL/apiserver.log" 2>&1 &
 pids+=($!)
 
 for _ in $(seq 1 120); do

@@ -10,6 +10,9 @@ import { defaultAuthorizationOptions } from '../../pkg/authorization/modes.js';
 import { startTestServer, type TestServer } from './framework/apiserver.js';
 import { assertStatus } from './framework/assertions.js';
 import type { Client } from './framework/client.js';
+import { stringify } from 'yaml';
+import { TestCA } from '../../pkg/authentication/testing/ca.js';
+import { sendJSON, startTestHttpsServer, type TestHttpsServer } from '../../pkg/authentication/testing/https-server.js';
 
 const RBAC = '/apis/rbac.authorization.orch.io/v1';
 
@@ -120,5 +123,79 @@ describe('RBAC authorization', () => {
     assertStatus(await whoami(admin, { 'Impersonate-Group': 'devs' }), 400, 'BadRequest');
     // The impersonated identity is what authorization sees.
     assertStatus(await admin.request('GET', '/api/v1/namespaces/default/configmaps', { headers: { 'Impersonate-User': 'nobody' } }), 403, 'Forbidden');
+  });
+});
+
+describe('--authorization-mode=Webhook,RBAC', () => {
+  let t: TestServer;
+  let dir: string;
+  let webhook: TestHttpsServer;
+  const reviews: Record<string, any>[] = [];
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'orch-authz-webhook-'));
+    const write = (name: string, content: string) => {
+      writeFileSync(join(dir, name), content);
+      return join(dir, name);
+    };
+    writeFileSync(join(dir, 'tokens.csv'), 'alice-token,alice,3,"ops"\nbob-token,bob,4\nbroken-token,broken,5\n');
+    const ca = TestCA.root({ commonName: 'authz-webhook-ca' });
+    const serving = ca.server(['127.0.0.1']);
+    // A remote policy: alice may read configmaps, bob is denied outright, broken gets a 500.
+    webhook = await startTestHttpsServer({
+      cert: serving.certPem, key: serving.keyPem,
+      handler: (req, res) => {
+        const review = JSON.parse(req.body) as Record<string, any>;
+        reviews.push(review);
+        const user = review.spec.user as string;
+        if (user === 'broken') {
+          res.writeHead(500);
+          res.end('policy engine down');
+          return;
+        }
+        const attrs = review.spec.resourceAttributes ?? {};
+        const allowed = user === 'alice' && attrs.resource === 'configmaps' && ['get', 'list'].includes(attrs.verb);
+        sendJSON(res, 200, { apiVersion: review.apiVersion, kind: 'SubjectAccessReview', status: { allowed, ...(user === 'bob' ? { denied: true, reason: 'bob is on leave' } : {}) } });
+      },
+    });
+    const kubeconfig = write('authz.kubeconfig', stringify({
+      apiVersion: 'v1', kind: 'Config',
+      clusters: [{ name: 'authz', cluster: { server: `${webhook.url}/authorize`, 'certificate-authority': write('ca.pem', ca.certPem) } }],
+      users: [{ name: 'apiserver', user: {} }],
+      contexts: [{ name: 'authz', context: { cluster: 'authz', user: 'apiserver' } }],
+      'current-context': 'authz',
+    }));
+    t = await startTestServer({
+      authentication: { ...defaultAuthenticationOptions(), tokenAuthFile: join(dir, 'tokens.csv') },
+      authorization: { ...defaultAuthorizationOptions(), modes: ['Webhook', 'RBAC'], webhookConfigFile: kubeconfig, webhookCacheAuthorizedTTLMs: 0, webhookCacheUnauthorizedTTLMs: 0 },
+    });
+  });
+  after(async () => {
+    await t?.stop();
+    await webhook?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the webhook is asked first with a SubjectAccessReview; its allow and deny decide, no opinion falls through to RBAC', async () => {
+    const alice = t.client.withToken('alice-token');
+    assert.equal((await alice.get('/api/v1/namespaces/default/configmaps')).status, 200);
+    const review = reviews.find((r) => r.spec.user === 'alice')!;
+    assert.equal(review.apiVersion, 'authorization.orch.io/v1');
+    assert.equal(review.kind, 'SubjectAccessReview');
+    assert.deepEqual(review.spec.resourceAttributes, { namespace: 'default', verb: 'list', version: 'v1', resource: 'configmaps' });
+    assert.deepEqual(review.spec.groups, ['ops', 'system:authenticated']);
+    assertStatus(await alice.get('/api/v1/namespaces/default/secrets'), 403, 'Forbidden');
+    const bob = await t.client.withToken('bob-token').get('/api/v1/namespaces/default/configmaps');
+    assertStatus(bob, 403, 'Forbidden');
+    assert.equal(bob.body.message, 'configmaps is forbidden: User "bob" cannot list resource "configmaps" in API group "" in the namespace "default": bob is on leave');
+    // RBAC after the webhook: discovery is granted to every authenticated user by the bootstrap policy.
+    await eventually('the bootstrap policy', async () => (await t.client.get('/readyz')).status === 200);
+    assert.equal((await t.client.withToken('bob-token').get('/apis')).status, 403, 'an explicit deny from the webhook stops the chain');
+    assert.equal((await alice.get('/apis')).status, 200, 'no opinion from the webhook falls through to RBAC');
+  });
+
+  test('a webhook that fails is no opinion with an error: nothing allows, so the request fails with 500 as upstream answers', async () => {
+    const r = await t.client.withToken('broken-token').get('/api/v1/namespaces/default/configmaps');
+    assertStatus(r, 500, 'InternalError');
+    assert.ok(t.logs.some((l) => l.includes('authorization failed with an error') && l.includes('user="broken"')), 'the operator is told');
   });
 });
