@@ -7,6 +7,9 @@ LOCAL=_output/local
 ETCD_PORT=${ETCD_PORT:-2379}
 ETCD_PEER_PORT=${ETCD_PEER_PORT:-2380}
 API_PORT=${API_PORT:-6443}
+# API_DOMAIN=k8s.io serves upstream's group names, so stock kubectl's typed commands (create role,
+# auth can-i, auth whoami) work unchanged.
+API_DOMAIN=${API_DOMAIN:-orch.io}
 mkdir -p "$LOCAL/etcd" "$LOCAL/certs"
 PKI="$LOCAL/pki"
 # Client CA, the admin's client certificate (system:masters), service account keys, a token file.
@@ -34,7 +37,8 @@ _output/bin/apiserver --bind-address 127.0.0.1 --secure-port "$API_PORT" --cert-
   --etcd-servers "http://127.0.0.1:$ETCD_PORT" \
   --client-ca-file "$PKI/ca.crt" --token-auth-file "$PKI/tokens.csv" --enable-bootstrap-token-auth \
   --service-account-issuer "https://127.0.0.1:$API_PORT" --service-account-key-file "$PKI/sa.pub" \
-  --service-account-signing-key-file "$PKI/sa.key" --authorization-mode RBAC >"$LOCAL/apiserver.log" 2>&1 &
+  --service-account-signing-key-file "$PKI/sa.key" --authorization-mode RBAC \
+  --api-domain "$API_DOMAIN" >"$LOCAL/apiserver.log" 2>&1 &
 pids+=($!)
 
 for _ in $(seq 1 120); do

@@ -111,6 +111,33 @@ describe('RBAC authorization', () => {
     await eventually('the escalate grant', async () => (await jane.post(`${RBAC}/namespaces/esc/roles`, { metadata: { name: 'all' }, rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }] })).status === 201);
   });
 
+  test('health, version, discovery and OpenAPI are readable as the bootstrap policy says', async () => {
+    for (const path of ['/healthz', '/livez', '/readyz', '/version']) assert.equal((await anonymous.get(path)).status, 200, `anonymous ${path}`);
+    for (const path of ['/api', '/apis', '/api/v1', '/apis/apps/v1', '/openapi/v2', '/openapi/v3']) {
+      assert.equal((await jane.get(path)).status, 200, `authenticated ${path}`);
+      assertStatus(await anonymous.get(path), 403, 'Forbidden', `anonymous ${path}`);
+    }
+  });
+
+  test('reconciliation at start: a deleted bootstrap role comes back, extra rules stay, autoupdate "false" is left alone', async () => {
+    assert.equal((await admin.delete(`${RBAC}/clusterroles/view`)).status, 200);
+    const edit = (await admin.get(`${RBAC}/clusterroles/system:basic-user`)).body;
+    const extra = { apiGroups: ['example.com'], resources: ['widgets'], verbs: ['get'] };
+    assert.equal((await admin.put(`${RBAC}/clusterroles/system:basic-user`, { ...edit, rules: [...edit.rules, extra] })).status, 200);
+    const delegator = (await admin.get(`${RBAC}/clusterroles/system:auth-delegator`)).body;
+    const optedOut = { ...delegator, metadata: { ...delegator.metadata, annotations: { ...delegator.metadata.annotations, 'rbac.authorization.orch.io/autoupdate': 'false' } }, rules: [] };
+    assert.equal((await admin.put(`${RBAC}/clusterroles/system:auth-delegator`, optedOut)).status, 200);
+    await t.restart();
+    await eventually('the bootstrap policy after the restart', async () => (await t.client.get('/readyz')).status === 200);
+    const view = await admin.get(`${RBAC}/clusterroles/view`);
+    assert.equal(view.status, 200, 'view was re-created');
+    assert.ok(view.body.rules.length > 0);
+    const basic = (await admin.get(`${RBAC}/clusterroles/system:basic-user`)).body;
+    assert.ok(basic.rules.some((r: { apiGroups?: string[] }) => r.apiGroups?.includes('example.com')), 'the extra rule is kept');
+    assert.ok(basic.rules.length > 1, 'the bootstrap rules are there too');
+    assert.deepEqual((await admin.get(`${RBAC}/clusterroles/system:auth-delegator`)).body.rules, [], 'an opted-out role is not touched');
+  });
+
   test('impersonation: allowed for system:masters, refused without the impersonate verb, 400 for groups without a user', async () => {
     const whoami = (c: Client, headers: Record<string, string | string[]>) =>
       c.request('POST', '/apis/authentication.orch.io/v1/selfsubjectreviews', { body: { apiVersion: 'authentication.orch.io/v1', kind: 'SelfSubjectReview' }, headers });
