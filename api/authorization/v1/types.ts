@@ -10,7 +10,7 @@ import { topLevel } from '../../meta/v1/types.js';
 const P = 'io.orch.api.authorization.v1';
 
 export const ResourceAttributes = object(`${P}.ResourceAttributes`, {
-  namespace: opt(str(1, { description: 'The namespace of the action asked about. Empty means every namespace for a namespaced resource and nothing for a cluster-scoped one; a LocalSubjectAccessReview defaults it to its own namespace.' })),
+  namespace: opt(str(1, { description: 'The namespace of the action asked about. Empty means every namespace for a namespaced resource and nothing for a cluster-scoped one; a LocalSubjectAccessReview must name its own namespace.' })),
   verb: opt(str(2, { description: 'The API verb asked about (get, list, watch, create, update, patch, delete, deletecollection, or a special verb such as impersonate); "*" means every verb.' })),
   group: opt(str(3, { description: 'The API group of the resource; "*" means every group.' })),
   version: opt(str(4, { description: 'The API version of the resource; "*" (also what empty means) is every version.' })),
@@ -59,7 +59,7 @@ export const SelfSubjectAccessReview = topLevel(`${P}.SelfSubjectAccessReview`, 
 }, { required: ['spec'], description: 'Asks whether the requester may perform an action (kubectl auth can-i). Everyone may ask about themselves. Answered, never stored.' });
 
 export const LocalSubjectAccessReview = topLevel(`${P}.LocalSubjectAccessReview`, {
-  spec: field(2, SubjectAccessReviewSpec, { description: 'The request to check and the subject to check it for; its namespace must be the namespace the review is sent to (empty is defaulted to it), and only resource requests may be asked about.' }),
+  spec: field(2, SubjectAccessReviewSpec, { description: 'The request to check and the subject to check it for; spec.resourceAttributes.namespace must be the namespace the review is sent to, and only resource requests may be asked about.' }),
   status: opt(field(3, SubjectAccessReviewStatus, { 'x-orch-emit': 'always', description: 'Filled in by the server: whether the request would be allowed.' })),
 }, { required: ['spec'], description: 'Asks whether a given user or group may perform an action in one namespace; being namespaced, the right to ask can be granted per namespace. Answered, never stored.' });
 
