@@ -26,6 +26,9 @@ import { jsonStorageCodec } from '../../../pkg/storage/json-codec.js';
 import { WatchHub } from '../../../pkg/storage/watch-hub.js';
 import type { Store } from '../../../pkg/registry/generic/store.js';
 import { buildAuthentication } from './authentication.js';
+import { authorizationGroup } from '../../../api/authorization/v1/register.js';
+import { AlwaysAllowAuthorizer } from '../../../pkg/authorization/always.js';
+import { accessReviewHandlers } from '../../../pkg/authorization/reviews.js';
 import type { APIServerOptions } from './options.js';
 
 
@@ -153,7 +156,8 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
       protobuf: new ProtobufCodec(scheme),
       logger,
       serverAddress,
-      virtual: authentication.virtual,
+      // The access reviews answer with AlwaysAllow until main wires the configured authorizer chain.
+      virtual: new Map([...authentication.virtual, ...accessReviewHandlers(new AlwaysAllowAuthorizer(), new AlwaysAllowAuthorizer(), authorizationGroup(domain))]),
       watch: {
         minRequestTimeoutSeconds: opts.minRequestTimeout,
         track: (stop) => server.trackLongRunning(stop),
