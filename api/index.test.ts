@@ -4,7 +4,7 @@ import { allGroupVersions } from './index.js';
 
 test('group versions are listed core first, in discovery order', () => {
   assert.deepEqual(allGroupVersions.map((gv) => `${gv.group}/${gv.version}`), [
-    '/v1', 'apps/v1', 'authentication.orch.io/v1', 'authentication.orch.io/v1beta1', 'rbac.authorization.orch.io/v1', 'storage.orch.io/v1', 'networking.orch.io/v1', 'policy/v1',
+    '/v1', 'apps/v1', 'authentication.orch.io/v1', 'authentication.orch.io/v1beta1', 'authorization.orch.io/v1', 'rbac.authorization.orch.io/v1', 'storage.orch.io/v1', 'networking.orch.io/v1', 'policy/v1',
   ]);
 });
 
@@ -23,6 +23,10 @@ test('kinds are registered with their resources, scopes, short names and sub-res
     'authentication.orch.io/SelfSubjectReview selfsubjectreviews cluster [] []',
     'authentication.orch.io/TokenReview tokenreviews cluster [] []',
     'authentication.orch.io/SelfSubjectReview selfsubjectreviews cluster [] []',
+    'authorization.orch.io/LocalSubjectAccessReview localsubjectaccessreviews ns [] []',
+    'authorization.orch.io/SelfSubjectAccessReview selfsubjectaccessreviews cluster [] []',
+    'authorization.orch.io/SelfSubjectRulesReview selfsubjectrulesreviews cluster [] []',
+    'authorization.orch.io/SubjectAccessReview subjectaccessreviews cluster [] []',
     'rbac.authorization.orch.io/ClusterRole clusterroles cluster [] []',
     'rbac.authorization.orch.io/ClusterRoleBinding clusterrolebindings cluster [] []',
     'rbac.authorization.orch.io/Role roles ns [] []',

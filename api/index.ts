@@ -3,6 +3,7 @@ import { defaultApiDomain, type ApiDomain } from './domain.js';
 import type { GroupVersionRegistration } from './registration.js';
 import { appsV1 } from './apps/v1/register.js';
 import { authenticationV1, authenticationV1beta1 } from './authentication/v1/register.js';
+import { authorizationV1 } from './authorization/v1/register.js';
 import { coreV1 } from './core/v1/register.js';
 import { networkingV1 } from './networking/v1/register.js';
 import { policyV1 } from './policy/v1/register.js';
@@ -11,7 +12,7 @@ import { storageV1 } from './storage/v1/register.js';
 
 /** The registrations of every group/version, with group names in `domain`. */
 export function groupVersions(domain: ApiDomain): GroupVersionRegistration[] {
-  return [coreV1(domain), appsV1, authenticationV1(domain), authenticationV1beta1(domain), rbacV1(domain), storageV1(domain), networkingV1(domain), policyV1];
+  return [coreV1(domain), appsV1, authenticationV1(domain), authenticationV1beta1(domain), authorizationV1(domain), rbacV1(domain), storageV1(domain), networkingV1(domain), policyV1];
 }
 
 /** The registrations in the default domain (orch.io). */

@@ -102,7 +102,9 @@ function serveAPI(cfg: APIHandlerConfig): APIHandler {
     if (!resource) throw notFound();
     if (resource.virtual) {
       const handler = cfg.virtual?.get(`${resource.group}/${resource.resource}`);
-      if (!handler || info.parts[0] === 'namespaces' || info.name) throw notFound();
+      // A namespaced review (LocalSubjectAccessReview) is only served below its namespace.
+      const namespacedPath = info.parts[0] === 'namespaces';
+      if (!handler || namespacedPath !== resource.namespaced || info.name) throw notFound();
       if (info.verb !== 'create') throw methodNotAllowed();
       return createVirtual(cfg, { req, res, info, resource, query, out }, handler);
     }

@@ -10,6 +10,8 @@ import { defaultAuthorizationOptions } from '../../pkg/authorization/modes.js';
 import { startTestServer, type TestServer } from './framework/apiserver.js';
 import { assertStatus } from './framework/assertions.js';
 import type { Client } from './framework/client.js';
+import { writeKubeconfig } from './framework/kubeconfig.js';
+import { Kubectl } from './framework/kubectl.js';
 import { stringify } from 'yaml';
 import { TestCA } from '../../pkg/authentication/testing/ca.js';
 import { sendJSON, startTestHttpsServer, type TestHttpsServer } from '../../pkg/authentication/testing/https-server.js';
@@ -138,6 +140,25 @@ describe('RBAC authorization', () => {
     assert.deepEqual((await admin.get(`${RBAC}/clusterroles/system:auth-delegator`)).body.rules, [], 'an opted-out role is not touched');
   });
 
+  test('access reviews are answered by the configured chain', async () => {
+    const review = (c: Client, path: string, body: Record<string, unknown>) =>
+      c.post(`/apis/authorization.orch.io/v1${path}`, { apiVersion: 'authorization.orch.io/v1', ...body });
+    const mine = await review(jane, '/selfsubjectaccessreviews', { kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { namespace: 'team', verb: 'list', resource: 'configmaps' } } });
+    assert.equal(mine.status, 201, mine.text);
+    assert.equal(mine.body.status.allowed, true);
+    assert.match(mine.body.status.reason, /RBAC: allowed by RoleBinding "devs-edit\/team" of ClusterRole "edit" to Group "devs"/);
+    const not = await review(jane, '/selfsubjectaccessreviews', { kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { namespace: 'default', verb: 'list', resource: 'secrets' } } });
+    assert.equal(not.body.status.allowed, false);
+    const rules = await review(jane, '/selfsubjectrulesreviews', { kind: 'SelfSubjectRulesReview', spec: { namespace: 'team' } });
+    assert.equal(rules.status, 201, rules.text);
+    assert.ok(rules.body.status.resourceRules.some((r: { resources: string[] }) => r.resources.includes('configmaps')));
+    assert.ok(rules.body.status.nonResourceRules.some((r: { nonResourceURLs: string[] }) => r.nonResourceURLs.includes('/api')));
+    const sar = { kind: 'SubjectAccessReview', spec: { user: 'jane', groups: ['devs'], resourceAttributes: { namespace: 'team', verb: 'delete', resource: 'configmaps' } } };
+    const asAdmin = await review(admin, '/subjectaccessreviews', sar);
+    assert.equal(asAdmin.body.status.allowed, true, asAdmin.text);
+    assertStatus(await review(jane, '/subjectaccessreviews', sar), 403, 'Forbidden');
+  });
+
   test('impersonation: allowed for system:masters, refused without the impersonate verb, 400 for groups without a user', async () => {
     const whoami = (c: Client, headers: Record<string, string | string[]>) =>
       c.request('POST', '/apis/authentication.orch.io/v1/selfsubjectreviews', { body: { apiVersion: 'authentication.orch.io/v1', kind: 'SelfSubjectReview' }, headers });
@@ -224,5 +245,40 @@ describe('--authorization-mode=Webhook,RBAC', () => {
     const r = await t.client.withToken('broken-token').get('/api/v1/namespaces/default/configmaps');
     assertStatus(r, 500, 'InternalError');
     assert.ok(t.logs.some((l) => l.includes('authorization failed with an error') && l.includes('user="broken"')), 'the operator is told');
+  });
+});
+
+describe('stock kubectl against --api-domain=k8s.io with RBAC', () => {
+  let t: TestServer;
+  let dir: string;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'orch-kubectl-rbac-'));
+    writeFileSync(join(dir, 'tokens.csv'), 'admin-token,admin,1,"system:masters"\nkim-token,kim,2\n');
+    t = await startTestServer({
+      apiDomain: 'k8s.io',
+      authentication: { ...defaultAuthenticationOptions(), tokenAuthFile: join(dir, 'tokens.csv') },
+      authorization: { ...defaultAuthorizationOptions(), modes: ['RBAC'] },
+    });
+    await eventually('the bootstrap policy', async () => (await t.client.get('/readyz')).status === 200);
+  });
+  after(async () => {
+    await t?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('auth can-i (with --list and --as), create role and create rolebinding', async () => {
+    const admin = new Kubectl(writeKubeconfig(t, 'admin-token'));
+    const kim = new Kubectl(writeKubeconfig(t, 'kim-token'));
+    const no = await kim.run(['auth', 'can-i', 'list', 'configmaps', '-n', 'default']);
+    assert.equal(no.stdout.trim(), 'no', no.describe());
+    assert.equal((await admin.run(['auth', 'can-i', 'list', 'configmaps', '-n', 'default', '--as', 'kim'])).stdout.trim(), 'no', 'impersonated by the admin');
+    await admin.ok(['create', 'role', 'cm-reader', '--verb=get,list', '--resource=configmaps', '-n', 'default']);
+    await admin.ok(['create', 'rolebinding', 'kim-reads', '--role=cm-reader', '--user=kim', '-n', 'default']);
+    await eventually('kim may list configmaps', async () => (await kim.run(['auth', 'can-i', 'list', 'configmaps', '-n', 'default'])).stdout.trim() === 'yes');
+    assert.equal((await admin.run(['auth', 'can-i', 'list', 'configmaps', '-n', 'default', '--as', 'kim'])).stdout.trim(), 'yes');
+    assert.equal((await admin.run(['auth', 'can-i', 'delete', 'configmaps', '-n', 'default', '--as', 'kim'])).stdout.trim(), 'no');
+    const list = await kim.ok(['auth', 'can-i', '--list', '-n', 'default']);
+    assert.match(list.stdout, /configmaps\s+\[\]\s+\[\]\s+\[get list\]/, list.describe());
+    assert.match(list.stdout, /selfsubjectaccessreviews\.authorization\.k8s\.io\s+\[\]\s+\[\]\s+\[create\]/, list.describe());
   });
 });

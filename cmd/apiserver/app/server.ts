@@ -28,6 +28,8 @@ import type { Store } from '../../../pkg/registry/generic/store.js';
 import { buildAuthentication } from './authentication.js';
 import { buildAuthorization } from './authorization.js';
 import { impersonate } from '../../../pkg/authorization/impersonation.js';
+import { authorizationGroup } from '../../../api/authorization/v1/register.js';
+import { accessReviewHandlers } from '../../../pkg/authorization/reviews.js';
 import type { APIServerOptions } from './options.js';
 
 
@@ -171,7 +173,8 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
       protobuf: new ProtobufCodec(scheme),
       logger,
       serverAddress,
-      virtual: authentication.virtual,
+      // The access reviews are answered by the configured authorizer chain and its rule resolvers.
+      virtual: new Map([...authentication.virtual, ...accessReviewHandlers(authorization.authorizer, authorization.ruleResolver, authorizationGroup(domain))]),
       writeChecks: (info) => authorization.writeChecks(info),
       watch: {
         minRequestTimeoutSeconds: opts.minRequestTimeout,

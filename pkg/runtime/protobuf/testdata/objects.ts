@@ -409,6 +409,37 @@ export function objectsByKind(): Record<string, Record<string, unknown>> {
       apiVersion: 'authentication.orch.io/v1', kind: 'SelfSubjectReview', metadata: { creationTimestamp: '2026-01-01T00:00:00Z' },
       status: { userInfo: { username: 'jane', groups: ['devs', 'system:authenticated'], extra: { scopes: ['read', 'write'] } } },
     },
+    SubjectAccessReview: {
+      apiVersion: 'authorization.orch.io/v1', kind: 'SubjectAccessReview', metadata: { creationTimestamp: '2026-01-01T00:00:00Z' },
+      spec: {
+        resourceAttributes: { namespace: 'default', verb: 'get', group: 'apps', version: 'v1', resource: 'statefulsets', subresource: 'scale', name: 'web' },
+        user: 'jane', groups: ['devs', 'system:authenticated'], extra: { scopes: ['read', 'write'], empty: [] }, uid: 'u-1',
+      },
+      status: { allowed: false, denied: true, reason: 'no, not on Fridays', evaluationError: 'role "x" not found' },
+    },
+    SelfSubjectAccessReview: {
+      apiVersion: 'authorization.orch.io/v1', kind: 'SelfSubjectAccessReview', metadata: { creationTimestamp: '2026-01-01T00:00:00Z' },
+      spec: { nonResourceAttributes: { path: '/healthz', verb: 'get' } },
+      status: { allowed: true, reason: 'RBAC: allowed by ClusterRoleBinding "system:public-info-viewer"' },
+    },
+    LocalSubjectAccessReview: {
+      apiVersion: 'authorization.orch.io/v1', kind: 'LocalSubjectAccessReview', metadata: { namespace: 'team-a', creationTimestamp: '2026-01-01T00:00:00Z' },
+      spec: { resourceAttributes: { namespace: 'team-a', verb: 'list', resource: 'pods' }, groups: ['ops'] },
+      status: { allowed: false },
+    },
+    SelfSubjectRulesReview: {
+      apiVersion: 'authorization.orch.io/v1', kind: 'SelfSubjectRulesReview', metadata: { creationTimestamp: '2026-01-01T00:00:00Z' },
+      spec: { namespace: 'team-a' },
+      status: {
+        resourceRules: [
+          { verbs: ['get', 'list'], apiGroups: [''], resources: ['pods', 'pods/log'], resourceNames: ['web-0'] },
+          { verbs: ['create'], apiGroups: ['authorization.orch.io'], resources: ['selfsubjectaccessreviews'] },
+        ],
+        nonResourceRules: [{ verbs: ['get'], nonResourceURLs: ['/healthz', '/version/*'] }],
+        incomplete: true,
+        evaluationError: 'webhook: rules cannot be listed',
+      },
+    },
     PodDisruptionBudget: {
       apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: fullMetadata('web-pdb', 'default'),
       spec: { minAvailable: 2, selector: { matchLabels: { app: 'web' } }, maxUnavailable: '25%', unhealthyPodEvictionPolicy: 'AlwaysAllow' },
