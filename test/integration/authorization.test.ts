@@ -282,3 +282,28 @@ describe('stock kubectl against --api-domain=k8s.io with RBAC', () => {
     assert.match(list.stdout, /selfsubjectaccessreviews\.authorization\.k8s\.io\s+\[\]\s+\[\]\s+\[create\]/, list.describe());
   });
 });
+
+describe('--authorization-mode=AlwaysDeny', () => {
+  let t: TestServer;
+  let dir: string;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'orch-deny-'));
+    writeFileSync(join(dir, 'tokens.csv'), 'admin-token,admin,1,"system:masters"\nsam-token,sam,2\n');
+    t = await startTestServer({
+      authentication: { ...defaultAuthenticationOptions(), tokenAuthFile: join(dir, 'tokens.csv') },
+      authorization: { ...defaultAuthorizationOptions(), modes: ['AlwaysDeny'] },
+    });
+  });
+  after(async () => {
+    await t?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('refuses everyone but system:masters, with upstream\'s reason', async () => {
+    assert.equal((await t.client.withToken('admin-token').get('/api/v1/namespaces')).status, 200);
+    const r = await t.client.withToken('sam-token').get('/api/v1/namespaces');
+    assertStatus(r, 403, 'Forbidden');
+    assert.equal(r.body.message, 'namespaces is forbidden: User "sam" cannot list resource "namespaces" in API group "" at the cluster scope: Everything is forbidden.');
+    assertStatus(await t.client.get('/healthz'), 403, 'Forbidden');
+  });
+});
