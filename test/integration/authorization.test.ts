@@ -159,6 +159,85 @@ describe('RBAC authorization', () => {
     assertStatus(await review(jane, '/subjectaccessreviews', sar), 403, 'Forbidden');
   });
 
+  test('each rule form, through real requests: resourceNames, sub-resources, wildcards and non-resource URLs', async () => {
+    await admin.post('/api/v1/namespaces', { metadata: { name: 'forms' } });
+    await admin.post('/api/v1/namespaces/forms/configmaps', { metadata: { name: 'one' } });
+    await admin.post('/api/v1/namespaces/forms/configmaps', { metadata: { name: 'two' } });
+    await admin.post('/apis/apps/v1/namespaces/forms/statefulsets', {
+      metadata: { name: 'web' }, spec: { serviceName: 'web', selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } },
+    });
+    const role = (name: string, rules: unknown[]) => admin.post(`${RBAC}/namespaces/forms/roles`, { metadata: { name }, rules });
+    assert.equal((await role('forms', [
+      { apiGroups: [''], resources: ['configmaps'], resourceNames: ['one'], verbs: ['get'] },
+      { apiGroups: ['apps'], resources: ['statefulsets/scale'], verbs: ['get', 'update'] },
+    ])).status, 201);
+    assert.equal((await admin.post(`${RBAC}/namespaces/forms/rolebindings`, { metadata: { name: 'forms' }, roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'Role', name: 'forms' }, subjects: [{ kind: 'User', name: 'jane' }] })).status, 201);
+    assert.equal((await admin.post(`${RBAC}/clusterroles`, { metadata: { name: 'metrics-reader' }, rules: [{ nonResourceURLs: ['/metrics', '/livez/*'], verbs: ['get'] }] })).status, 201);
+    assert.equal((await admin.post(`${RBAC}/clusterrolebindings`, { metadata: { name: 'jane-metrics' }, roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'ClusterRole', name: 'metrics-reader' }, subjects: [{ kind: 'User', name: 'jane' }] })).status, 201);
+    await eventually('the grants', async () => (await jane.get('/api/v1/namespaces/forms/configmaps/one')).status === 200);
+    assertStatus(await jane.get('/api/v1/namespaces/forms/configmaps/two'), 403, 'Forbidden', 'another name');
+    assertStatus(await jane.get('/api/v1/namespaces/forms/configmaps'), 403, 'Forbidden', 'a list has no name');
+    assert.equal((await jane.get('/apis/apps/v1/namespaces/forms/statefulsets/web/scale')).status, 200, 'the sub-resource');
+    assertStatus(await jane.get('/apis/apps/v1/namespaces/forms/statefulsets/web'), 403, 'Forbidden', 'not the resource itself');
+    assert.equal((await jane.get('/metrics')).status, 200, 'a non-resource URL');
+    assert.equal((await jane.get('/livez/etcd')).status, 200, 'a trailing * prefix');
+    assertStatus(await jane.get('/api/v1/namespaces/forms/secrets'), 403, 'Forbidden', 'nothing else');
+  });
+
+  test('the bootstrap roles mean what upstream means: view reads no secrets, edit touches no roles, admin manages its namespace', async () => {
+    const bind = async (role: string, user: string) => {
+      const r = await admin.post(`${RBAC}/namespaces/forms/rolebindings`, { metadata: { name: `${user}-${role}` }, roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'ClusterRole', name: role }, subjects: [{ kind: 'User', name: user }] });
+      assert.equal(r.status, 201, r.text);
+    };
+    await admin.post('/api/v1/namespaces/forms/secrets', { metadata: { name: 's' }, stringData: { k: 'v' } });
+    await bind('view', 'viewer');
+    await bind('edit', 'editor');
+    await bind('admin', 'nsadmin');
+    const as = (user: string) => admin.withCredentials({ headers: { Authorization: 'Bearer admin-token', 'Impersonate-User': user } });
+    await eventually('the bindings', async () => (await as('viewer').get('/api/v1/namespaces/forms/configmaps')).status === 200);
+    assertStatus(await as('viewer').get('/api/v1/namespaces/forms/secrets'), 403, 'Forbidden', 'view reads no secrets');
+    assertStatus(await as('viewer').post('/api/v1/namespaces/forms/configmaps', { metadata: { name: 'x' } }), 403, 'Forbidden', 'view writes nothing');
+    assert.equal((await as('editor').post('/api/v1/namespaces/forms/configmaps', { metadata: { name: 'by-editor' } })).status, 201);
+    assert.equal((await as('editor').get('/api/v1/namespaces/forms/secrets')).status, 200, 'edit reads secrets');
+    assertStatus(await as('editor').get(`${RBAC}/namespaces/forms/roles`), 403, 'Forbidden', 'edit touches no roles');
+    assert.equal((await as('nsadmin').get(`${RBAC}/namespaces/forms/roles`)).status, 200, 'admin reads roles');
+    assert.equal((await as('nsadmin').post(`${RBAC}/namespaces/forms/roles`, { metadata: { name: 'by-admin' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }] })).status, 201, 'admin writes roles in its namespace');
+    assertStatus(await as('nsadmin').get('/api/v1/namespaces/default/configmaps'), 403, 'Forbidden', 'but only there');
+  });
+
+  test('impersonation with and without each right: users, groups, uids, extras and service accounts', async () => {
+    assert.equal((await admin.post(`${RBAC}/clusterroles`, { metadata: { name: 'impersonator' }, rules: [
+      { apiGroups: [''], resources: ['users'], resourceNames: ['kim'], verbs: ['impersonate'] },
+      { apiGroups: [''], resources: ['groups'], resourceNames: ['qa'], verbs: ['impersonate'] },
+      { apiGroups: ['authentication.orch.io'], resources: ['uids'], resourceNames: ['u-1'], verbs: ['impersonate'] },
+      { apiGroups: ['authentication.orch.io'], resources: ['userextras/scopes'], resourceNames: ['read'], verbs: ['impersonate'] },
+    ] })).status, 201);
+    assert.equal((await admin.post(`${RBAC}/clusterrolebindings`, { metadata: { name: 'jane-impersonates' }, roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'ClusterRole', name: 'impersonator' }, subjects: [{ kind: 'User', name: 'jane' }] })).status, 201);
+    assert.equal((await admin.post(`${RBAC}/namespaces/forms/roles`, { metadata: { name: 'sa-impersonator' }, rules: [{ apiGroups: [''], resources: ['serviceaccounts'], resourceNames: ['bot'], verbs: ['impersonate'] }] })).status, 201);
+    assert.equal((await admin.post(`${RBAC}/namespaces/forms/rolebindings`, { metadata: { name: 'jane-sa' }, roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'Role', name: 'sa-impersonator' }, subjects: [{ kind: 'User', name: 'jane' }] })).status, 201);
+    const whoami = (headers: Record<string, string | string[]>) =>
+      jane.request('POST', '/apis/authentication.orch.io/v1/selfsubjectreviews', { body: { apiVersion: 'authentication.orch.io/v1', kind: 'SelfSubjectReview' }, headers });
+    await eventually('the impersonation grants', async () => (await whoami({ 'Impersonate-User': 'kim' })).status === 201);
+    const full = await whoami({ 'Impersonate-User': 'kim', 'Impersonate-Group': 'qa', 'Impersonate-Uid': 'u-1', 'Impersonate-Extra-Scopes': 'read' });
+    assert.equal(full.status, 201, full.text);
+    assert.deepEqual(full.body.status.userInfo, { username: 'kim', uid: 'u-1', groups: ['qa', 'system:authenticated'], extra: { scopes: ['read'] } });
+    const refusals: [Record<string, string>, string][] = [
+      [{ 'Impersonate-User': 'bob' }, 'users "bob" is forbidden: User "jane" cannot impersonate resource "users" in API group "" at the cluster scope'],
+      [{ 'Impersonate-User': 'kim', 'Impersonate-Group': 'ops' }, 'groups "ops" is forbidden: User "jane" cannot impersonate resource "groups" in API group "" at the cluster scope'],
+      [{ 'Impersonate-User': 'kim', 'Impersonate-Uid': 'u-2' }, 'uids.authentication.orch.io "u-2" is forbidden: User "jane" cannot impersonate resource "uids" in API group "authentication.orch.io" at the cluster scope'],
+      [{ 'Impersonate-User': 'kim', 'Impersonate-Extra-Scopes': 'write' }, 'userextras.authentication.orch.io "write" is forbidden: User "jane" cannot impersonate resource "userextras/scopes" in API group "authentication.orch.io" at the cluster scope'],
+      [{ 'Impersonate-User': 'system:serviceaccount:forms:other' }, 'serviceaccounts "other" is forbidden: User "jane" cannot impersonate resource "serviceaccounts" in API group "" in the namespace "forms"'],
+    ];
+    for (const [headers, message] of refusals) {
+      const r = await whoami(headers);
+      assertStatus(r, 403, 'Forbidden', JSON.stringify(headers));
+      assert.equal(r.body.message, message);
+    }
+    const sa = await whoami({ 'Impersonate-User': 'system:serviceaccount:forms:bot' });
+    assert.equal(sa.status, 201, sa.text);
+    assert.deepEqual(sa.body.status.userInfo.groups, ['system:serviceaccounts', 'system:serviceaccounts:forms', 'system:authenticated']);
+  });
+
   test('impersonation: allowed for system:masters, refused without the impersonate verb, 400 for groups without a user', async () => {
     const whoami = (c: Client, headers: Record<string, string | string[]>) =>
       c.request('POST', '/apis/authentication.orch.io/v1/selfsubjectreviews', { body: { apiVersion: 'authentication.orch.io/v1', kind: 'SelfSubjectReview' }, headers });
