@@ -13,11 +13,15 @@ describe('compaction', () => {
   });
   after(async () => t?.stop());
 
+  /**
+   * Waits until history after `rv` is gone too: a watch from `rv` starts at rv+1, which etcd still
+   * serves when it compacted to exactly rv+1.
+   */
   async function waitCompactedPast(rv: string): Promise<void> {
     const deadline = Date.now() + 15_000;
     while (Date.now() < deadline) {
       await t.client.post(cms, { metadata: { generateName: 'tick-' } });
-      const r = await t.client.get(`${cms}?resourceVersion=${rv}&resourceVersionMatch=Exact`);
+      const r = await t.client.get(`${cms}?resourceVersion=${Number(rv) + 1}&resourceVersionMatch=Exact`);
       if (r.status === 410) return;
       await new Promise((res) => setTimeout(res, 200));
     }
