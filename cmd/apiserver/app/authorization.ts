@@ -12,7 +12,8 @@ import type { WriteCheck } from '../../../pkg/endpoints/resource-handlers.js';
 import type { ResourceInfo } from '../../../pkg/runtime/scheme.js';
 import { bootstrapPolicy, autoupdateAnnotation } from '../../../pkg/authorization/rbac/bootstrap-policy.js';
 import { RbacIndex, type RbacKind } from '../../../pkg/authorization/rbac/index.js';
-import { aggregateAll, reconcileBinding, reconcileRole } from '../../../pkg/authorization/rbac/reconcile.js';
+import { aggregateAll, reconcileBinding, reconcileRole, type ReconcileResult } from '../../../pkg/authorization/rbac/reconcile.js';
+import type { ClusterRole } from '../../../api/rbac/v1/cluster-role.js';
 import { webhookAuthorizerFromOptions } from '../../../pkg/authorization/webhook/authorizer.js';
 import type { Logger } from '../../../pkg/log/logger.js';
 import { ObjectCache } from '../../../pkg/registry/generic/object-cache.js';
@@ -122,40 +123,52 @@ async function reconcilePolicy(domain: ApiDomain, stores: ReadonlyMap<string, St
   const group = rbacGroup(domain);
   const policy = bootstrapPolicy(domain);
   const key = autoupdateAnnotation(domain);
-  const write = async (resource: string, expected: StoredObject, reconcile: (e: StoredObject, x: StoredObject | undefined) => { operation: string; object?: StoredObject }) => {
-    const store = stores.get(`${group}/${resource}`)!;
-    const ns = expected.metadata.namespace ?? '';
-    const name = expected.metadata.name!;
-    const existing = await store.get(ns, name).catch((e: unknown) => ((e as { code?: number }).code === 404 ? undefined : Promise.reject(e)));
-    const r = reconcile(expected, existing);
+  const storeOf = (resource: string) => stores.get(`${group}/${resource}`)!;
+  await reconcileEach(storeOf('clusterroles'), policy.clusterRoles, reconcileRole, key, logger);
+  await reconcileEach(storeOf('clusterrolebindings'), policy.clusterRoleBindings, reconcileBinding, key, logger);
+  await reconcileEach(storeOf('roles'), policy.roles, reconcileRole, key, logger);
+  await reconcileEach(storeOf('rolebindings'), policy.roleBindings, reconcileBinding, key, logger);
+  // Aggregation at start; the controller manager keeps it current afterwards.
+  const clusterRoles = storeOf('clusterroles');
+  const all = (await clusterRoles.list('', {})).items as unknown as ClusterRole[];
+  for (const updated of aggregateAll(all)) {
+    await clusterRoles.update('', updated.metadata!.name!, async (current) => ({ ...current!, rules: updated.rules }));
+  }
+  logger.info('bootstrap RBAC policy reconciled', { clusterRoles: policy.clusterRoles.length, clusterRoleBindings: policy.clusterRoleBindings.length });
+}
+
+interface Named {
+  metadata?: { name?: string; namespace?: string };
+}
+
+/** Creates, updates or re-creates each expected object of one store as `reconcile` decides. */
+async function reconcileEach<T extends Named>(
+  store: Store, expected: readonly T[], reconcile: (e: T, x: T | undefined, key: string) => ReconcileResult<T>, key: string, logger: Logger,
+): Promise<void> {
+  // The store holds objects decoded and validated as its kind, which is what makes the casts sound.
+  const toStored = (o: T) => o as unknown as StoredObject;
+  const resource = store.info.resource;
+  for (const e of expected) {
+    const ns = e.metadata?.namespace ?? '';
+    const name = e.metadata?.name ?? '';
+    const existing = await store.get(ns, name).then((o) => o as unknown as T, (err: unknown) => ((err as { code?: number }).code === 404 ? undefined : Promise.reject(err)));
+    const r = reconcile(e, existing, key);
     switch (r.operation) {
       case 'create':
-        await store.create(ns, r.object!);
+        await store.create(ns, toStored(r.object));
         logger.v(2).info('created bootstrap RBAC object', { resource, namespace: ns, name });
         break;
       case 'update':
-        await store.update(ns, name, async () => r.object!);
+        await store.update(ns, name, async () => toStored(r.object));
         logger.info('updated bootstrap RBAC object', { resource, namespace: ns, name });
         break;
       case 'recreate':
         await store.delete(ns, name);
-        await store.create(ns, r.object!);
+        await store.create(ns, toStored(r.object));
         logger.info('recreated bootstrap RBAC object (its roleRef changed)', { resource, namespace: ns, name });
         break;
+      case 'none':
+        break;
     }
-  };
-  const asRole = (e: StoredObject, x: StoredObject | undefined) => reconcileRole(e as never, x as never, key) as { operation: string; object?: StoredObject };
-  const asBinding = (e: StoredObject, x: StoredObject | undefined) => reconcileBinding(e as never, x as never, key) as { operation: string; object?: StoredObject };
-  for (const r of policy.clusterRoles) await write('clusterroles', r as StoredObject, asRole);
-  for (const b of policy.clusterRoleBindings) await write('clusterrolebindings', b as StoredObject, asBinding);
-  for (const r of policy.roles) await write('roles', r as StoredObject, asRole);
-  for (const b of policy.roleBindings) await write('rolebindings', b as StoredObject, asBinding);
-  // Aggregation at start; the controller manager keeps it current afterwards.
-  const clusterRoles = stores.get(`${group}/clusterroles`)!;
-  const all = (await clusterRoles.list('', {})).items;
-  for (const updated of aggregateAll(all as never)) {
-    const name = (updated as StoredObject).metadata.name!;
-    await clusterRoles.update('', name, async (current) => ({ ...current!, rules: (updated as { rules?: unknown }).rules }));
   }
-  logger.info('bootstrap RBAC policy reconciled', { clusterRoles: policy.clusterRoles.length, clusterRoleBindings: policy.clusterRoleBindings.length });
 }
