@@ -5,7 +5,6 @@
 // from in-process caches, never from etcd per request.
 import type { ApiDomain } from '../../../api/domain.js';
 import { authenticationGroup } from '../../../api/authentication/v1/register.js';
-import { formatTime } from '../../../api/meta/v1/primitives.js';
 import type { TokenAuthenticator } from '../../../pkg/authentication/authenticator.js';
 import { newAuthenticate } from '../../../pkg/authentication/authenticate.js';
 import { audienceAgnosticToken } from '../../../pkg/authentication/audiences.js';
@@ -17,7 +16,8 @@ import { requestHeaderAuthenticator } from '../../../pkg/authentication/request-
 import { selfSubjectReviewHandler, tokenReviewHandler } from '../../../pkg/authentication/reviews.js';
 import { serviceAccountTokenAuthenticator } from '../../../pkg/authentication/serviceaccount/authenticator.js';
 import { openIDMetadata, JWKSPath, OpenIDConfigPath, DiscoveryCacheControl, JWKSMediaType } from '../../../pkg/authentication/serviceaccount/discovery.js';
-import { ServiceAccountTokenIssuer, type BoundObject } from '../../../pkg/authentication/serviceaccount/issuer.js';
+import { ServiceAccountTokenIssuer } from '../../../pkg/authentication/serviceaccount/issuer.js';
+import { tokenRequestHandler } from '../../../pkg/authentication/serviceaccount/token-request.js';
 import { loadPublicKeys, privateKeyFromFile, serviceAccountKeyFiles } from '../../../pkg/authentication/serviceaccount/keys.js';
 import { apiAudiences as defaultAPIAudiences, serviceAccountFlagErrors, serviceAccountFlagWarnings } from '../../../pkg/authentication/serviceaccount/options.js';
 import { loadTokenFile } from '../../../pkg/authentication/token-file.js';
@@ -29,7 +29,6 @@ import type { VirtualHandler } from '../../../pkg/endpoints/resource-handlers.js
 import type { Logger } from '../../../pkg/log/logger.js';
 import { ObjectCache } from '../../../pkg/registry/generic/object-cache.js';
 import type { Store } from '../../../pkg/registry/generic/store.js';
-import { newBadRequest, newConflict, newNotFound } from '../../../pkg/runtime/errors.js';
 import type { RequestAuthentication } from '../../../pkg/server/authentication-filter.js';
 import type { StaticDocument } from '../../../pkg/server/server.js';
 import type { AuthenticationOptions } from './authentication-options.js';
@@ -185,47 +184,5 @@ export async function buildAuthentication(o: AuthenticationOptions, deps: Authen
       for (const stop of stoppers) stop();
       await Promise.all(caches.map((c) => c.stop()));
     },
-  };
-}
-
-interface TokenRequestBody {
-  spec?: { audiences?: string[]; expirationSeconds?: number; boundObjectRef?: { kind?: string; apiVersion?: string; name?: string; uid?: string } };
-}
-
-/** serviceaccounts/token: a TokenRequest answered with a token for the account, bound to a Secret when asked. */
-function tokenRequestHandler(issuer: ServiceAccountTokenIssuer, stores: ReadonlyMap<string, Store>): VirtualHandler {
-  return async ({ obj, namespace, name, parent, dryRun, warn }) => {
-    if (!parent) throw newNotFound({ group: '', resource: 'serviceaccounts' }, name);
-    const sa = await parent.get(namespace, name);
-    const spec = (obj as TokenRequestBody).spec ?? {};
-    let boundObject: BoundObject | undefined;
-    const ref = spec.boundObjectRef;
-    if (ref) {
-      const kind = `${ref.apiVersion ?? ''}/${ref.kind ?? ''}`;
-      if (kind !== 'v1/Secret') {
-        // Pods are not served yet, so a token can be bound to a Secret only.
-        throw newBadRequest(`cannot bind token for serviceaccount ${JSON.stringify(name)} to object of type ${ref.apiVersion ?? ''}, Kind=${ref.kind ?? ''}`);
-      }
-      const secret = await stores.get('/secrets')!.get(namespace, ref.name ?? '');
-      if (ref.uid && ref.uid !== secret.metadata.uid) {
-        throw newConflict({ group: '', resource: 'secrets' }, ref.name ?? '', `the UID in the bound object reference (${ref.uid}) does not match the UID in record. The object might have been deleted and then recreated`);
-      }
-      boundObject = { kind: 'Secret', name: secret.metadata.name!, uid: secret.metadata.uid! };
-    }
-    const answer = { ...obj, metadata: { name, namespace, creationTimestamp: formatTime(new Date()) } };
-    if (dryRun) return { ...answer, spec: { ...spec, audiences: spec.audiences ?? [] } };
-    const issued = await issuer.issue({
-      namespace,
-      serviceAccount: { name, uid: sa.metadata.uid! },
-      ...(spec.audiences ? { audiences: spec.audiences } : {}),
-      ...(spec.expirationSeconds !== undefined ? { expirationSeconds: spec.expirationSeconds } : {}),
-      ...(boundObject ? { boundObject } : {}),
-    });
-    for (const w of issued.warnings) warn(w);
-    return {
-      ...answer,
-      spec: { ...spec, audiences: issued.audiences, expirationSeconds: issued.expirationSeconds },
-      status: { token: issued.token, expirationTimestamp: issued.expirationTimestamp },
-    };
   };
 }
