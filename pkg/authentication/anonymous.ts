@@ -2,7 +2,7 @@
 // credential any method reads is served as system:anonymous in system:unauthenticated. A request
 // whose credential failed is never anonymous (the union reports the failure first).
 import { authenticated, type AuthenticationResult, type RequestAuthenticator } from './authenticator.js';
-import { AnonymousUser, UnauthenticatedGroup } from './user.js';
+import { AnonymousUser, UnauthenticatedGroup } from '../runtime/user.js';
 
 /** Authenticates every request as the anonymous user, valid for the API server's audiences (--api-audiences). */
 export function anonymousAuthenticator(apiAudiences: readonly string[] = []): RequestAuthenticator {

@@ -10,7 +10,7 @@ import { audiencesAcceptable } from './audiences.js';
 import { deleteHeader } from './headers.js';
 import { stripRequestHeaders, type RequestHeaderNames } from './request-header.js';
 import { unionRequestAuthenticator } from './union.js';
-import { authenticatedUser, type UserInfo } from './user.js';
+import { authenticatedUser, type UserInfo } from '../runtime/user.js';
 
 export interface AuthenticationOptions {
   /**

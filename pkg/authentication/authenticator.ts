@@ -2,7 +2,7 @@
 // answering "this is user U", "not mine", or "presented but invalid" (401), joined by a union.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { X509Certificate } from 'node:crypto';
-import type { UserInfo } from './user.js';
+import type { UserInfo } from '../runtime/user.js';
 
 /** What an authenticator may look at: the headers and the client certificate chain of the TLS handshake. */
 export interface AuthenticationRequest {

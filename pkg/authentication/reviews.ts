@@ -8,7 +8,7 @@ import type { UserInfo } from '../runtime/user.js';
 import type { StoredObject } from '../storage/interface.js';
 import type { TokenAuthenticator } from './authenticator.js';
 import { invalidBearerToken } from './bearer-token.js';
-import { authenticatedUser } from './user.js';
+import { authenticatedUser } from '../runtime/user.js';
 
 /** UserInfo as the review kinds spell it. */
 function userInfo(user: UserInfo) {

@@ -7,7 +7,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { authenticated, skipped, type AuthenticationResult, type TokenAuthenticator } from './authenticator.js';
-import type { UserInfo } from './user.js';
+import type { UserInfo } from '../runtime/user.js';
 
 export interface TokenFileOptions {
   /** Where warnings go (empty and duplicate tokens), e.g. the process logger's warn. Default: dropped. */

@@ -12,7 +12,7 @@ import type { TLSSocket } from 'node:tls';
 import type { ApiDomain } from '../../api/domain.js';
 import { authenticated, failed, skipped, type AuthenticationRequest, type AuthenticationResult, type RequestAuthenticator } from './authenticator.js';
 import { certificateFields, commonName, keyUsageCertSign, oids, organizations, type CertificateFields } from './certificate.js';
-import type { UserInfo } from './user.js';
+import type { UserInfo } from '../runtime/user.js';
 
 /** Go's limit on signature checks while building chains for one certificate. */
 const maxSignatureChecks = 100;

@@ -2,7 +2,7 @@
 // them: username claim (string) with its prefix, the email_verified rule for `email`, groups (a
 // string or an array of strings) with their prefix, the credential id from `jti`, then every
 // required claim. Messages follow upstream's, whose Go JSON decoding errors we spell the same.
-import type { UserInfo } from '../user.js';
+import type { UserInfo } from '../../runtime/user.js';
 import type { ResolvedOIDCOptions } from './options.js';
 import { goJSONType } from './verifier.js';
 

@@ -2,7 +2,7 @@
 // k8s.io/apiserver/pkg/authentication/serviceaccount): system:serviceaccount:<ns>:<name>, in
 // system:serviceaccounts and system:serviceaccounts:<ns>, with the bound pod, node and credential
 // id as extra.
-import type { UserInfo } from '../user.js';
+import type { UserInfo } from '../../runtime/user.js';
 import type { ServiceAccountNames } from './names.js';
 
 export const ServiceAccountUsernamePrefix = 'system:serviceaccount:';

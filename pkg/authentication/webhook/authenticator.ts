@@ -14,7 +14,7 @@
 // Nothing here throws from authenticateToken, and the token is never in a reason or log line.
 import type { ApiDomain } from '../../../api/domain.js';
 import { authenticated, failed, skipped, type AuthenticationResult, type TokenAuthenticator } from '../authenticator.js';
-import type { UserInfo } from '../user.js';
+import type { UserInfo } from '../../runtime/user.js';
 import { defaultRetryBackoff, validateRetryBackoff, withExponentialBackoff, type RetryBackoff } from './backoff.js';
 import { TokenCache } from './cache.js';
 import { WebhookCallError, WebhookClient } from './client.js';
