@@ -126,12 +126,13 @@ function serveAPI(cfg: APIHandlerConfig): APIHandler {
       if (info.verb !== 'update') throw unsupported();
       return updateResource(cfg, r);
     }
+    // A sub-resource that answers a request of its own kind (serviceaccounts/token: TokenRequest).
     const subKind = info.subresource ? resource.subresourceKinds[info.subresource as Subresource] : undefined;
-    const subHandler = subKind?.verbs.includes('create') ? cfg.virtual?.get(`${resource.group}/${resource.resource}/${info.subresource}`) : undefined;
-    if (subKind && subKind.verbs.includes('create')) {
-      if (!subHandler) throw notFound();
+    if (subKind?.verbs.includes('create')) {
+      const handler = cfg.virtual?.get(`${resource.group}/${resource.resource}/${info.subresource}`);
+      if (!handler) throw notFound();
       if (info.verb !== 'create') throw unsupported();
-      return createVirtual(cfg, { req, res, info, resource: subKind, query, out }, subHandler, store);
+      return createVirtual(cfg, { req, res, info, resource: subKind, query, out }, handler, store);
     }
     if (info.subresource === 'scale') {
       switch (info.verb) {
