@@ -1,6 +1,7 @@
 // The RBAC authorizer: allows a request when some rule bound to its user allows it, and otherwise
 // has no opinion (RBAC never denies; a later authorizer may still allow). Reasons are upstream's:
 // the binding that allowed, or the evaluation errors met while looking (plugin/pkg/auth/authorizer/rbac).
+import type { RulesResult } from '../authorizer.js';
 import { aggregateMessage, type RbacIndex } from './index.js';
 import { ruleAllows, type RbacAttributes, type RbacUser } from './rules.js';
 
@@ -9,28 +10,8 @@ export interface RbacDecision {
   reason: string;
 }
 
-/** A resource rule as SelfSubjectRulesReview reports it. */
-export interface ResourceRuleInfo {
-  verbs: string[];
-  apiGroups: string[];
-  resources: string[];
-  resourceNames: string[];
-}
-
-/** A non-resource rule as SelfSubjectRulesReview reports it. */
-export interface NonResourceRuleInfo {
-  verbs: string[];
-  nonResourceURLs: string[];
-}
-
-export interface RulesForResult {
-  resourceRules: ResourceRuleInfo[];
-  nonResourceRules: NonResourceRuleInfo[];
-  /** RBAC always knows every rule it has; only other authorizers answer incomplete. */
-  incomplete: boolean;
-  /** The evaluation errors, as one message, when some binding could not be resolved. */
-  evaluationError?: string;
-}
+/** What SelfSubjectRulesReview reports; RBAC always knows every rule it has, so never incomplete. */
+export type RulesForResult = RulesResult;
 
 export class RbacAuthorizer {
   constructor(private readonly index: RbacIndex) {}
