@@ -1,0 +1,102 @@
+// The one Attributes value of a request: built by the endpoints handler before the mutating phase
+// and carried to the validating phase, so both see the same object, annotations and reinvocation state.
+import type { UserInfo } from '../runtime/user.js';
+import type { AdmissionObject, Attributes, GroupVersionKind, GroupVersionResource, Operation, ReinvocationContext } from './interfaces.js';
+
+export interface AttributesInit {
+  kind: GroupVersionKind;
+  resource: GroupVersionResource;
+  subresource?: string;
+  name?: string;
+  namespace?: string;
+  operation: Operation;
+  object?: AdmissionObject;
+  oldObject?: AdmissionObject;
+  options?: AdmissionObject;
+  dryRun?: boolean;
+  userInfo: UserInfo;
+}
+
+class Reinvocation implements ReinvocationContext {
+  private reinvoke = false;
+  private requested = false;
+  private readonly values = new Map<string, unknown>();
+  isReinvoke(): boolean { return this.reinvoke; }
+  setIsReinvoke(): void { this.reinvoke = true; }
+  shouldReinvoke(): boolean { return this.requested; }
+  setShouldReinvoke(): void { this.requested = true; }
+  setValue(plugin: string, value: unknown): void { this.values.set(plugin, value); }
+  value(plugin: string): unknown { return this.values.get(plugin); }
+}
+
+const dnsSubdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const qualifiedNamePart = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+
+/** Why `key` cannot be an admission annotation key (upstream requires `<dns subdomain>/<name>`). */
+export function invalidAnnotationKey(key: string): string | undefined {
+  const parts = key.split('/');
+  if (parts.length !== 2) {
+    return "annotation key has invalid format, the right format is a DNS subdomain prefix and '/' and key name.";
+  }
+  const [prefix, name] = parts as [string, string];
+  const msgs: string[] = [];
+  if (prefix.length === 0) msgs.push('prefix part must be non-empty');
+  else if (prefix.length > 253 || !dnsSubdomain.test(prefix)) msgs.push("prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character");
+  if (name.length === 0) msgs.push('name part must be non-empty');
+  else if (name.length > 63) msgs.push('name part must be no more than 63 characters');
+  else if (!qualifiedNamePart.test(name)) msgs.push("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character");
+  return msgs.length ? `annotation key has invalid format ${msgs.join(',')}. A qualified name of the form '<plugin domain>/<key>' is required.` : undefined;
+}
+
+/** The Attributes of one request. `object` may be replaced through setObject; `objectChanged` says whether it was. */
+export class AttributesRecord implements Attributes {
+  readonly kind: GroupVersionKind;
+  readonly resource: GroupVersionResource;
+  readonly subresource: string;
+  readonly name: string;
+  readonly namespace: string;
+  readonly operation: Operation;
+  readonly oldObject: AdmissionObject | undefined;
+  readonly options: AdmissionObject | undefined;
+  readonly dryRun: boolean;
+  readonly userInfo: UserInfo;
+  readonly reinvocation: ReinvocationContext = new Reinvocation();
+  private current: AdmissionObject | undefined;
+  private readonly recorded = new Map<string, string>();
+
+  constructor(init: AttributesInit) {
+    this.kind = init.kind;
+    this.resource = init.resource;
+    this.subresource = init.subresource ?? '';
+    this.name = init.name ?? '';
+    this.namespace = init.namespace ?? '';
+    this.operation = init.operation;
+    this.current = init.object;
+    this.oldObject = init.oldObject;
+    this.options = init.options;
+    this.dryRun = init.dryRun ?? false;
+    this.userInfo = init.userInfo;
+  }
+
+  get object(): AdmissionObject | undefined {
+    return this.current;
+  }
+
+  setObject(object: AdmissionObject): void {
+    this.current = object;
+  }
+
+  addAnnotation(key: string, value: string): void {
+    const why = invalidAnnotationKey(key);
+    if (why) throw new Error(why);
+    const old = this.recorded.get(key);
+    if (old !== undefined && old !== value) {
+      throw new Error(`admission annotations are not allowed to be overwritten, key:${JSON.stringify(key)}, old value: ${old}, new value: ${value}`);
+    }
+    this.recorded.set(key, value);
+  }
+
+  annotations(): Record<string, string> {
+    return Object.fromEntries(this.recorded);
+  }
+}

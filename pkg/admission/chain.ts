@@ -1,0 +1,74 @@
+// The configured plug-ins as one admission step per phase. Like upstream's chain, each phase runs
+// the plug-ins in their configured order and stops at the first rejection; the mutating phase
+// runs a second time when a plug-in (a mutating webhook) changed the object and asked for it, so
+// the plug-ins before it see the change (upstream's reinvoker).
+import type { StatusError } from '../runtime/errors.js';
+import { toAdmissionError } from './errors.js';
+import { isMutating, isValidating, type AdmissionPlugin, type Attributes, type MutationInterface, type Operation, type ValidationInterface } from './interfaces.js';
+
+export class AdmissionChain {
+  readonly plugins: readonly AdmissionPlugin[];
+  private readonly mutators: readonly MutationInterface[];
+  private readonly validators: readonly ValidationInterface[];
+
+  constructor(plugins: readonly AdmissionPlugin[]) {
+    this.plugins = plugins;
+    this.mutators = plugins.filter(isMutating);
+    this.validators = plugins.filter(isValidating);
+  }
+
+  /** The plug-in names in run order. */
+  get names(): string[] {
+    return this.plugins.map((p) => p.name);
+  }
+
+  /** Whether any plug-in cares about `operation`; when none does the handler may skip admission. */
+  handles(operation: Operation): boolean {
+    return this.plugins.some((p) => p.handles(operation));
+  }
+
+  /**
+   * The mutating phase: every mutating plug-in that handles the operation, in order; a second pass
+   * when one asked for it. Throws the StatusError of the first rejection.
+   */
+  async admit(attrs: Attributes): Promise<void> {
+    await this.runMutators(attrs);
+    const rc = attrs.reinvocation;
+    if (rc.shouldReinvoke() && !rc.isReinvoke()) {
+      rc.setIsReinvoke();
+      await this.runMutators(attrs);
+    }
+  }
+
+  /** The validating phase; the registry calls it through its validation callback. Throws the first rejection. */
+  async validate(attrs: Attributes): Promise<void> {
+    for (const p of this.validators) {
+      if (!p.handles(attrs.operation)) continue;
+      await this.guard(attrs, () => p.validate(attrs));
+    }
+  }
+
+  private async runMutators(attrs: Attributes): Promise<void> {
+    for (const p of this.mutators) {
+      if (!p.handles(attrs.operation)) continue;
+      await this.guard(attrs, () => p.admit(attrs));
+    }
+  }
+
+  private async guard(attrs: Attributes, run: () => void | Promise<void>): Promise<void> {
+    try {
+      await run();
+    } catch (e) {
+      throw toAdmissionError(attrs, e) satisfies StatusError;
+    }
+  }
+}
+
+/**
+ * Marks the object of `attrs` as changed by a plug-in in the mutating phase so the chain runs the
+ * phase once more (only during the first pass: a second pass never asks for a third). Webhook
+ * plug-ins call this after applying a patch that changed the object.
+ */
+export function requestReinvocation(attrs: Attributes): void {
+  if (!attrs.reinvocation.isReinvoke()) attrs.reinvocation.setShouldReinvoke();
+}

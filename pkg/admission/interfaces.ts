@@ -1,0 +1,108 @@
+// What an admission plug-in is told about a request and the shapes a plug-in takes. Plug-ins see our
+// JSON objects directly; the endpoints handler builds one Attributes per request and hands the same
+// value to the mutating chain and (through the registry's callback) to the validating chain, so
+// annotations and the reinvocation state travel across both phases.
+import type { UserInfo } from '../runtime/user.js';
+
+/** The operations admission is consulted for; a read is never admitted. */
+export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+
+export const Operations: readonly Operation[] = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'];
+
+export interface GroupVersionKind {
+  group: string;
+  version: string;
+  kind: string;
+}
+
+export interface GroupVersionResource {
+  group: string;
+  version: string;
+  resource: string;
+}
+
+/** A JSON object as decoded from the request or read from storage. */
+export type AdmissionObject = Record<string, unknown>;
+
+/**
+ * State the mutating phase keeps between its first and second pass. A plug-in (a mutating webhook)
+ * that changed the object asks for another pass so the plug-ins before it see the change.
+ */
+export interface ReinvocationContext {
+  /** True while the chain runs its second pass. */
+  isReinvoke(): boolean;
+  setIsReinvoke(): void;
+  /** True once some plug-in asked for a second pass. */
+  shouldReinvoke(): boolean;
+  setShouldReinvoke(): void;
+  /** Per-plug-in memory across passes (e.g. which webhooks ran and whether they mutated). */
+  setValue(plugin: string, value: unknown): void;
+  value(plugin: string): unknown;
+}
+
+/** Everything a plug-in may know about one request (upstream's admission.Attributes). */
+export interface Attributes {
+  /** The kind of the object being written, e.g. {group: '', version: 'v1', kind: 'Pod'}; for a subresource, the subresource's kind. */
+  readonly kind: GroupVersionKind;
+  readonly resource: GroupVersionResource;
+  /** '' for the main resource, else e.g. 'status', 'binding', 'exec'. */
+  readonly subresource: string;
+  /** The name in the request; '' on a create that relies on generateName. */
+  readonly name: string;
+  /** '' for cluster-scoped resources. */
+  readonly namespace: string;
+  readonly operation: Operation;
+  /**
+   * The incoming object (create, update, connect options), or undefined (delete). Mutating plug-ins
+   * change it in place or replace it with `setObject`.
+   */
+  readonly object: AdmissionObject | undefined;
+  /** The stored object for update and delete. */
+  readonly oldObject: AdmissionObject | undefined;
+  /** The operation's options: CreateOptions, UpdateOptions, DeleteOptions, or the connect options. */
+  readonly options: AdmissionObject | undefined;
+  /** True when nothing will be persisted: plug-ins then must have no side effects. */
+  readonly dryRun: boolean;
+  readonly userInfo: UserInfo;
+  /** Replaces the incoming object (a webhook's patched copy); marks the object as changed. */
+  setObject(object: AdmissionObject): void;
+  /**
+   * Records an audit annotation `<plugin-domain>/<key>`; refuses a malformed key and a second,
+   * different value for a key already set.
+   */
+  addAnnotation(key: string, value: string): void;
+  /** The annotations recorded so far, for the audit event. */
+  annotations(): Record<string, string>;
+  readonly reinvocation: ReinvocationContext;
+}
+
+/** Every plug-in says which operations it cares about; the chain skips it for the others. */
+export interface AdmissionPlugin {
+  /** The upstream plug-in name, e.g. `NamespaceLifecycle`. */
+  readonly name: string;
+  handles(operation: Operation): boolean;
+}
+
+/** A plug-in that may change the object. May throw to reject. */
+export interface MutationInterface extends AdmissionPlugin {
+  admit(attrs: Attributes): void | Promise<void>;
+}
+
+/** A plug-in that may only reject. It must not change anything it is given. */
+export interface ValidationInterface extends AdmissionPlugin {
+  validate(attrs: Attributes): void | Promise<void>;
+}
+
+export function isMutating(p: AdmissionPlugin): p is MutationInterface {
+  return typeof (p as Partial<MutationInterface>).admit === 'function';
+}
+
+export function isValidating(p: AdmissionPlugin): p is ValidationInterface {
+  return typeof (p as Partial<ValidationInterface>).validate === 'function';
+}
+
+/** A `handles` for plug-ins that act on a fixed set of operations (upstream's admission.Handler). */
+export function handlesOperations(...ops: Operation[]): (operation: Operation) => boolean {
+  const set = new Set(ops);
+  return (operation) => set.has(operation);
+}
