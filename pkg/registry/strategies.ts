@@ -1,4 +1,5 @@
 // What individual kinds add to the generic strategy.
+import { isDeepStrictEqual } from 'node:util';
 import type { ApiDomain } from '../../api/domain.js';
 import { rbacGroup } from '../../api/rbac/v1/register.js';
 import { newConflict, newForbidden } from '../runtime/errors.js';
@@ -47,6 +48,15 @@ export const strategyOverrides = (domain: ApiDomain): ReadonlyMap<string, Strate
     },
     returnDeletedObject: true,
     selectableFields: { 'status.phase': (o) => str((o as NamespaceLike).status?.phase) },
+  }],
+  // A Deployment's annotations (rollback requests, change causes) also start a new generation.
+  ['apps/Deployment', {
+    prepareForUpdate: (obj, old) => {
+      const sameGeneration = obj.metadata.generation === old.metadata.generation;
+      if (sameGeneration && !isDeepStrictEqual(obj.metadata.annotations ?? {}, old.metadata.annotations ?? {})) {
+        obj.metadata.generation = (old.metadata.generation ?? 1) + 1;
+      }
+    },
   }],
   ['/Secret', { selectableFields: { type: (o) => str(o.type) } }],
   ['/ResourceQuota', { returnDeletedObject: true }],

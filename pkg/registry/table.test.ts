@@ -77,6 +77,28 @@ const expected: Record<string, Expected> = {
       o.spec.template.spec.containers.push({ name: 'sidecar', image: 'registry.example/log:2' });
     },
   },
+  Deployment: {
+    columns: ['Name', 'Ready', 'Up-to-date', 'Available', 'Age', 'Containers', 'Images', 'Selector'],
+    priorities: [0, 0, 0, 0, 0, 1, 1, 1],
+    cells: ['x', '1/3', 2, 1, '3h10m', 'app', 'registry.example/app:1', 'app=x'],
+    change: (o) => { o.spec.replicas = 3; },
+  },
+  ReplicaSet: {
+    columns: ['Name', 'Desired', 'Current', 'Ready', 'Age', 'Containers', 'Images', 'Selector'],
+    priorities: [0, 0, 0, 0, 0, 1, 1, 1],
+    cells: ['x', 3, 2, 1, '3h10m', 'app', 'registry.example/app:1', 'app=x'],
+    change: (o) => { o.spec.replicas = 3; },
+  },
+  ControllerRevision: {
+    columns: ['Name', 'Controller', 'Revision', 'Age'],
+    cells: ['x', 'statefulset.apps/web', 1, '3h10m'],
+    change: (o) => {
+      o.metadata.ownerReferences = [
+        { apiVersion: 'v1', kind: 'ConfigMap', name: 'other', uid: 'u-0' },
+        { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web', uid: 'u-1', controller: true },
+      ];
+    },
+  },
   ClusterRole: defaults(),
   ClusterRoleBinding: {
     columns: ['Name', 'Role', 'Age', 'Users', 'Groups', 'ServiceAccounts'],
@@ -134,6 +156,12 @@ test('cells for unset and alternative values', () => {
   assert.deepEqual(cells('PodDisruptionBudget', (o) => { o.spec = { maxUnavailable: '25%', selector: o.spec.selector }; delete o.status; }),
     ['x', 'N/A', '25%', 0, '3h10m']);
   assert.deepEqual(cells('StatefulSet', (o) => { delete o.status; }), ['x', '0/1', '3h10m', 'web', 'registry.example/nginx:1.25']);
+  assert.deepEqual(cells('Deployment', (o) => { delete o.status; o.spec.selector = { matchExpressions: [{ key: 'app', operator: 'Exists' }] }; }),
+    ['x', '0/1', 0, 0, '3h10m', 'app', 'registry.example/app:1', 'app']);
+  assert.deepEqual(cells('ReplicaSet', (o) => { delete o.status; }), ['x', 1, 0, 0, '3h10m', 'app', 'registry.example/app:1', 'app=x']);
+  assert.deepEqual(cells('ControllerRevision', (o) => { o.metadata.ownerReferences = [{ apiVersion: 'v1', kind: 'Pod', name: 'p', uid: 'u', controller: true }]; }),
+    ['x', 'pod/p', 1, '3h10m']);
+  assert.deepEqual(cells('ControllerRevision', () => undefined), ['x', '<none>', 1, '3h10m']);
   assert.deepEqual(cells('ResourceQuota', (o) => { delete o.status; }), ['x', '3h10m', '', '']);
   assert.deepEqual(cells('NetworkPolicy', (o) => { o.spec.podSelector = {}; }), ['x', '<none>', '3h10m']);
   assert.deepEqual(cells('NetworkPolicy', (o) => {

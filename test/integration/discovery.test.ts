@@ -52,6 +52,16 @@ describe('discovery', () => {
     }
     const apps = await t.client.get('/apis/apps/v1');
     assert.deepEqual(apps.body.resources.find((x: any) => x.name === 'statefulsets').shortNames, ['sts']);
+    const byName = (n: string) => apps.body.resources.find((x: any) => x.name === n);
+    assert.deepEqual(byName('deployments').shortNames, ['deploy']);
+    assert.deepEqual(byName('replicasets').shortNames, ['rs']);
+    for (const n of ['deployments', 'replicasets']) {
+      assert.deepEqual(byName(n).categories, ['all']);
+      assert.deepEqual(byName(`${n}/scale`).verbs, ['get', 'patch', 'update']);
+      assert.equal(byName(`${n}/scale`).kind, 'Scale');
+    }
+    assert.equal(byName('controllerrevisions').shortNames, undefined);
+    assert.equal(byName('controllerrevisions').categories, undefined);
   });
 
   test('/version answers in upstream shape', async () => {

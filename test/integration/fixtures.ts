@@ -34,6 +34,12 @@ export const statefulSetTemplate = (name: string) => ({
   },
 });
 
+/** The pod template of the Deployment and ReplicaSet fixtures. */
+export const workloadTemplate = (name: string) => ({
+  metadata: { labels: { app: name } },
+  spec: { containers: [{ name: 'app', image: 'registry.example/app:1' }] },
+});
+
 export const fixtures: KindFixture[] = [
   {
     kind: 'ConfigMap', apiVersion: 'v1', resource: 'configmaps', namespaced: true, gv: '/api/v1', hasStatus: false, returnsObject: false,
@@ -80,6 +86,33 @@ export const fixtures: KindFixture[] = [
     }),
     patch: { spec: { replicas: 3 } }, patched: (o) => o.spec.replicas,
     status: { replicas: 2, readyReplicas: 1, currentReplicas: 2, updatedReplicas: 2, availableReplicas: 1, observedGeneration: 1 },
+  },
+  {
+    kind: 'Deployment', apiVersion: 'apps/v1', resource: 'deployments', namespaced: true, gv: '/apis/apps/v1', hasStatus: true, returnsObject: false,
+    make: (name) => ({
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, labels: { fixture: 'yes' } },
+      spec: { selector: { matchLabels: { app: name } }, template: workloadTemplate(name) },
+    }),
+    patch: { spec: { replicas: 3 } }, patched: (o) => o.spec.replicas,
+    status: { replicas: 2, updatedReplicas: 2, readyReplicas: 1, availableReplicas: 1, unavailableReplicas: 1, observedGeneration: 1 },
+  },
+  {
+    kind: 'ReplicaSet', apiVersion: 'apps/v1', resource: 'replicasets', namespaced: true, gv: '/apis/apps/v1', hasStatus: true, returnsObject: false,
+    make: (name) => ({
+      apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name, labels: { fixture: 'yes' } },
+      spec: { selector: { matchLabels: { app: name } }, template: workloadTemplate(name) },
+    }),
+    patch: { spec: { replicas: 3 } }, patched: (o) => o.spec.replicas,
+    status: { replicas: 2, fullyLabeledReplicas: 2, readyReplicas: 1, availableReplicas: 1, observedGeneration: 1 },
+  },
+  {
+    kind: 'ControllerRevision', apiVersion: 'apps/v1', resource: 'controllerrevisions', namespaced: true, gv: '/apis/apps/v1', hasStatus: false, returnsObject: false,
+    make: (name) => ({
+      apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name, labels: { fixture: 'yes' } },
+      data: { spec: { template: { metadata: { labels: { app: name } } } } },
+      revision: 1,
+    }),
+    patch: { revision: 2 }, patched: (o) => o.revision,
   },
   {
     kind: 'ClusterRole', apiVersion: 'rbac.authorization.orch.io/v1', resource: 'clusterroles', namespaced: false, gv: '/apis/rbac.authorization.orch.io/v1', hasStatus: false, returnsObject: false,

@@ -1,8 +1,65 @@
 // apps/v1: workload controllers.
-import { ageColumn, formatLabelSelector, nameColumn } from '../../printer-column.js';
-import { defineKind, type GroupVersionRegistration } from '../../registration.js';
+import { type PrinterColumn, ageColumn, formatLabelSelector, nameColumn } from '../../printer-column.js';
+import { defineKind, type GroupVersionRegistration, type ScaleAdapter } from '../../registration.js';
 import { scaleKind } from '../../autoscaling/v1/scale.js';
+import type { LabelSelector } from '../../meta/v1/types.js';
+import { ControllerRevision } from './controller-revision.js';
+import { Deployment, defaultDeployment } from './deployment.js';
+import { ReplicaSet, defaultReplicaSet } from './replica-set.js';
 import { StatefulSet, defaultStatefulSet } from './stateful-set.js';
+
+/** The shape the workload kinds share: replicas, a selector and a pod template. */
+interface Workload {
+  spec?: {
+    replicas?: number;
+    selector?: LabelSelector;
+    template?: { spec?: { containers?: { name: string; image?: string }[] } };
+  };
+  status?: { replicas?: number };
+}
+
+/** A selector as upstream's labels.Selector prints it: '' for none or a malformed one. */
+function selectorString(sel: LabelSelector | undefined): string {
+  const text = formatLabelSelector(sel);
+  return text === '<none>' || text === '<error>' ? '' : text;
+}
+
+function workloadScale<T extends Workload>(): ScaleAdapter<T> {
+  return {
+    specReplicas: (s) => s.spec?.replicas ?? 1,
+    setSpecReplicas: (s, replicas) => {
+      if (s.spec) s.spec.replicas = replicas;
+    },
+    statusReplicas: (s) => s.status?.replicas ?? 0,
+    selector: (s) => selectorString(s.spec?.selector),
+  };
+}
+
+const containersOf = (s: Workload) => s.spec?.template?.spec?.containers ?? [];
+
+/** The wide columns upstream's printers give the workloads (Selector not for StatefulSets). */
+function templateColumns<T extends Workload>(withSelector: boolean, selectorDescription = ''): PrinterColumn<T>[] {
+  const cols: PrinterColumn<T>[] = [
+    { name: 'Containers', type: 'string', description: 'Names of the containers in the pod template.', priority: 1,
+      cell: (s) => containersOf(s).map((c) => c.name).join(',') },
+    { name: 'Images', type: 'string', description: 'Images of the containers in the pod template.', priority: 1,
+      cell: (s) => containersOf(s).map((c) => c.image ?? '').join(',') },
+  ];
+  if (withSelector) {
+    cols.push({ name: 'Selector', type: 'string', description: selectorDescription, priority: 1, cell: (s) => selectorString(s.spec?.selector) });
+  }
+  return cols;
+}
+
+/** An owner reference's kind as upstream prints it: lower-case Kind.group, then the name. */
+function controllerCell(obj: ControllerRevision): string {
+  const ref = (obj.metadata?.ownerReferences ?? []).find((r) => r.controller === true);
+  if (!ref) return '<none>';
+  const apiVersion = ref.apiVersion ?? '';
+  const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+  const kind = group ? `${ref.kind}.${group}` : ref.kind;
+  return kind ? `${kind.toLowerCase()}/${ref.name}` : ref.name;
+}
 
 export const appsV1: GroupVersionRegistration = {
   group: 'apps',
@@ -13,26 +70,56 @@ export const appsV1: GroupVersionRegistration = {
       kind: 'StatefulSet', resource: 'statefulsets', singular: 'statefulset', namespaced: true,
       shortNames: ['sts'], categories: ['all'], subresources: ['status', 'scale'], schema: StatefulSet, defaulter: defaultStatefulSet,
       subresourceKinds: { scale: scaleKind },
-      scale: {
-        specReplicas: (s) => s.spec?.replicas ?? 1,
-        setSpecReplicas: (s, replicas) => {
-          if (s.spec) s.spec.replicas = replicas;
-        },
-        statusReplicas: (s) => s.status?.replicas ?? 0,
-        selector: (s) => {
-          const text = formatLabelSelector(s.spec?.selector);
-          return text === '<none>' || text === '<error>' ? '' : text;
-        },
-      },
+      scale: workloadScale(),
       printerColumns: [
         nameColumn,
         { name: 'Ready', type: 'string', description: 'Ready pods out of the desired replicas.', priority: 0,
           cell: (s) => `${s.status?.readyReplicas ?? 0}/${s.spec?.replicas ?? 1}` },
         ageColumn,
-        { name: 'Containers', type: 'string', description: 'Names of the containers in the pod template.', priority: 1,
-          cell: (s) => (s.spec?.template.spec?.containers ?? []).map((c) => c.name).join(',') },
-        { name: 'Images', type: 'string', description: 'Images of the containers in the pod template.', priority: 1,
-          cell: (s) => (s.spec?.template.spec?.containers ?? []).map((c) => c.image ?? '').join(',') },
+        ...templateColumns(false),
+      ],
+    }),
+    defineKind({
+      kind: 'Deployment', resource: 'deployments', singular: 'deployment', namespaced: true,
+      shortNames: ['deploy'], categories: ['all'], subresources: ['status', 'scale'], schema: Deployment, defaulter: defaultDeployment,
+      subresourceKinds: { scale: scaleKind },
+      scale: workloadScale(),
+      printerColumns: [
+        nameColumn,
+        { name: 'Ready', type: 'string', description: 'Ready pods out of the desired replicas.', priority: 0,
+          cell: (d) => `${d.status?.readyReplicas ?? 0}/${d.spec?.replicas ?? 1}` },
+        // Upstream declares these two as strings yet fills them with integers.
+        { name: 'Up-to-date', type: 'string', description: 'Pods made from the current pod template.', priority: 0,
+          cell: (d) => d.status?.updatedReplicas ?? 0 },
+        { name: 'Available', type: 'string', description: 'Pods ready for at least minReadySeconds.', priority: 0,
+          cell: (d) => d.status?.availableReplicas ?? 0 },
+        ageColumn,
+        ...templateColumns(true, 'Label query over the pods of the Deployment.'),
+      ],
+    }),
+    defineKind({
+      kind: 'ReplicaSet', resource: 'replicasets', singular: 'replicaset', namespaced: true,
+      shortNames: ['rs'], categories: ['all'], subresources: ['status', 'scale'], schema: ReplicaSet, defaulter: defaultReplicaSet,
+      subresourceKinds: { scale: scaleKind },
+      scale: workloadScale(),
+      printerColumns: [
+        nameColumn,
+        { name: 'Desired', type: 'integer', description: 'Desired number of pods.', priority: 0, cell: (r) => r.spec?.replicas ?? 1 },
+        { name: 'Current', type: 'integer', description: 'Number of pods the ReplicaSet last counted.', priority: 0, cell: (r) => r.status?.replicas ?? 0 },
+        { name: 'Ready', type: 'integer', description: 'Number of pods with a Ready condition.', priority: 0, cell: (r) => r.status?.readyReplicas ?? 0 },
+        ageColumn,
+        ...templateColumns(true, 'Label query over the pods of the ReplicaSet.'),
+      ],
+    }),
+    defineKind({
+      kind: 'ControllerRevision', resource: 'controllerrevisions', singular: 'controllerrevision', namespaced: true,
+      schema: ControllerRevision,
+      printerColumns: [
+        nameColumn,
+        { name: 'Controller', type: 'string', description: 'The controller (owner) the revision belongs to.', priority: 0, cell: controllerCell },
+        // Upstream declares it a string yet fills it with the integer.
+        { name: 'Revision', type: 'string', description: 'Number of the revision.', priority: 0, cell: (c) => c.revision },
+        ageColumn,
       ],
     }),
   ],

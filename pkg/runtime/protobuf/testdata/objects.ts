@@ -295,6 +295,18 @@ export function fullStatefulSet(): Record<string, unknown> {
   };
 }
 
+/** A pod template of a Deployment or ReplicaSet, quantities as strings. */
+function workloadTemplate(app: string): Record<string, unknown> {
+  return {
+    metadata: { labels: { app, tier: 'backend', 'pod-template-hash': '5d8f7c9b6' } },
+    spec: {
+      containers: [{ name: app, image: `registry.example/${app}:2`, ports: [{ containerPort: 8080, protocol: 'TCP' }], resources: { requests: { cpu: '250m', memory: '128Mi' } } }],
+      restartPolicy: 'Always',
+      terminationGracePeriodSeconds: 30,
+    },
+  };
+}
+
 /** One object per kind of the scheme, by kind. */
 export function objectsByKind(): Record<string, Record<string, unknown>> {
   return {
@@ -344,6 +356,40 @@ export function objectsByKind(): Record<string, Record<string, unknown>> {
       status: { hard: { pods: '10', 'requests.cpu': '4' }, used: { pods: '3', 'requests.cpu': '1500m' } },
     },
     StatefulSet: fullStatefulSet(),
+    Deployment: {
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: fullMetadata('api', 'default'),
+      spec: {
+        replicas: 0,
+        selector: { matchLabels: { app: 'api' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['backend'] }] },
+        template: workloadTemplate('api'),
+        strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: '50%' } },
+        minReadySeconds: 5,
+        revisionHistoryLimit: 3,
+        paused: true,
+        progressDeadlineSeconds: 120,
+      },
+      status: {
+        observedGeneration: 4, replicas: 3, updatedReplicas: 2, readyReplicas: 2, availableReplicas: 1, unavailableReplicas: 2,
+        conditions: [
+          { type: 'Progressing', status: 'True', lastUpdateTime: '2026-01-01T00:00:02Z', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'ReplicaSetUpdated', message: 'progressing' },
+          { type: 'Available', status: 'False', lastUpdateTime: '2026-01-01T00:00:03Z', lastTransitionTime: '2026-01-01T00:00:01Z', reason: 'MinimumReplicasUnavailable', message: 'not enough' },
+        ],
+        collisionCount: 0,
+      },
+    },
+    ReplicaSet: {
+      apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: fullMetadata('api-5d8f7c9b6', 'default'),
+      spec: { replicas: 3, minReadySeconds: 5, selector: { matchLabels: { app: 'api', 'pod-template-hash': '5d8f7c9b6' } }, template: workloadTemplate('api') },
+      status: {
+        replicas: 3, fullyLabeledReplicas: 3, readyReplicas: 2, availableReplicas: 1, observedGeneration: 2,
+        conditions: [{ type: 'ReplicaFailure', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'FailedCreate', message: 'quota exceeded' }],
+      },
+    },
+    ControllerRevision: {
+      apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: fullMetadata('web-6d4cf56db6', 'default'),
+      data: { spec: { template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.25' }] } } }, $patch: 'replace' },
+      revision: 9007199254740991,
+    },
     ClusterRole: {
       apiVersion: 'rbac.authorization.orch.io/v1', kind: 'ClusterRole', metadata: fullMetadata('view'),
       rules: [

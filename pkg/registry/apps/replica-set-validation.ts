@@ -1,0 +1,56 @@
+// Rules of ReplicaSet (upstream ValidateReplicaSet, ValidateReplicaSetUpdate with the apps/v1
+// strategy's immutable selector, and ValidateReplicaSetStatusUpdate).
+import type { ReplicaSet } from '../../../api/apps/v1/replica-set.js';
+import { invalid, Path, type FieldError } from '../../runtime/field-errors.js';
+import type { ResourceNames } from '../core/resource-names.js';
+import { validateImmutableField } from '../validation/immutable.js';
+import type { KindValidation } from '../validation/kind-validation.js';
+import { nameIsDNSSubdomain } from '../validation/names.js';
+import { validateNonnegativeField } from '../validation/numeric.js';
+import { validateSelectorAndTemplate } from './replicated-template.js';
+
+const specPath = Path.root('spec');
+
+function validateSpec(rs: ReplicaSet, names: ResourceNames): FieldError[] {
+  const spec = rs.spec;
+  if (!spec) return []; // the schema reports a missing spec's required fields
+  const errs: FieldError[] = [];
+  errs.push(...validateNonnegativeField(spec.replicas, specPath.child('replicas')));
+  errs.push(...validateNonnegativeField(spec.minReadySeconds, specPath.child('minReadySeconds')));
+  // A missing template is validated as the empty one upstream's non-pointer field holds.
+  errs.push(...validateSelectorAndTemplate(spec.selector, spec.template ?? {}, specPath, names));
+  return errs;
+}
+
+function validateUpdate(rs: ReplicaSet, old: ReplicaSet, names: ResourceNames): FieldError[] {
+  const errs = validateSpec(rs, names);
+  errs.push(...validateImmutableField(rs.spec?.selector, old.spec?.selector, specPath.child('selector')));
+  return errs;
+}
+
+function validateStatusUpdate(rs: ReplicaSet): FieldError[] {
+  const errs: FieldError[] = [];
+  const s = rs.status;
+  if (!s) return errs;
+  const path = Path.root('status');
+  for (const f of ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'] as const) {
+    errs.push(...validateNonnegativeField(s[f], path.child(f)));
+  }
+  const replicas = s.replicas ?? 0;
+  const over = 'cannot be greater than status.replicas';
+  for (const f of ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas'] as const) {
+    const v = s[f] ?? 0;
+    if (v > replicas) errs.push(invalid(path.child(f), v, over));
+  }
+  const available = s.availableReplicas ?? 0;
+  if (available > (s.readyReplicas ?? 0)) errs.push(invalid(path.child('availableReplicas'), available, 'cannot be greater than readyReplicas'));
+  return errs;
+}
+
+/** ReplicaSet rules; resource names in the platform's domain are native. */
+export const replicaSetValidation = (names: ResourceNames): KindValidation<ReplicaSet> => ({
+  name: nameIsDNSSubdomain,
+  validate: (rs) => validateSpec(rs, names),
+  validateUpdate: (rs, old) => validateUpdate(rs, old, names),
+  validateStatusUpdate,
+});

@@ -1,0 +1,42 @@
+// The selector and pod-template rules Deployments and ReplicaSets share (upstream
+// ValidatePodTemplateSpecForReplicaSet and the selector checks before it).
+import type { LabelSelector } from '../../../api/meta/v1/types.js';
+import type { PodTemplateSpec } from '../../../api/core/v1/pod-template.js';
+import { forbidden, invalid, notSupported, type FieldError, type Path } from '../../runtime/field-errors.js';
+import type { ResourceNames } from '../core/resource-names.js';
+import { validatePodTemplateSpec } from '../core/pod-template-validation.js';
+import { validateLabelSelector } from '../validation/label-selector.js';
+import { isEmptySelector, selectorMatches } from '../validation/selector-match.js';
+
+/**
+ * The selector (when given: the schema reports a missing one) and the template made to match
+ * it. A malformed selector is reported once, by the selector rules, and then not matched.
+ */
+export function validateSelectorAndTemplate(
+  selector: LabelSelector | undefined, template: PodTemplateSpec, specPath: Path, names: ResourceNames,
+): FieldError[] {
+  const errs: FieldError[] = [];
+  const templatePath = specPath.child('template');
+  if (selector) {
+    const selectorErrs = validateLabelSelector(selector, specPath.child('selector'));
+    errs.push(...selectorErrs);
+    // Upstream words this the same for ReplicaSets.
+    if (isEmptySelector(selector)) {
+      errs.push(invalid(specPath.child('selector'), selector, 'empty selector is invalid for deployment'));
+    } else if (selectorErrs.length === 0 && !selectorMatches(selector, template.metadata?.labels)) {
+      errs.push(invalid(templatePath.child('metadata', 'labels'), template.metadata?.labels ?? null,
+        '`selector` does not match template `labels`'));
+    }
+  }
+  errs.push(...validatePodTemplateSpec(template, templatePath, { resourceNames: names }));
+  const podSpec = template.spec;
+  const restartPolicy = podSpec?.restartPolicy ?? 'Always';
+  // Other unknown values are already reported by the template's own rules.
+  if (restartPolicy === 'OnFailure' || restartPolicy === 'Never') {
+    errs.push(notSupported(templatePath.child('spec', 'restartPolicy'), restartPolicy, ['Always']));
+  }
+  if (podSpec?.activeDeadlineSeconds !== undefined && podSpec.activeDeadlineSeconds !== null) {
+    errs.push(forbidden(templatePath.child('spec', 'activeDeadlineSeconds'), 'activeDeadlineSeconds in ReplicaSet is not Supported'));
+  }
+  return errs;
+}
