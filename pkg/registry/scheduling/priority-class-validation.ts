@@ -4,8 +4,7 @@
 import {
   HighestUserDefinablePriority, SystemPriorityClasses, SystemPriorityClassPrefix, type PriorityClass,
 } from '../../../api/scheduling/v1/priority-class.js';
-import { PreemptionPolicies } from '../../../api/core/v1/pod-template.js';
-import { forbidden, notSupported, required, Path, type FieldError } from '../../runtime/field-errors.js';
+import { forbidden, Path, type FieldError } from '../../runtime/field-errors.js';
 import { validateImmutableField } from '../validation/immutable.js';
 import type { KindValidation } from '../validation/kind-validation.js';
 import { nameIsDNSSubdomain } from '../validation/names.js';
@@ -33,11 +32,7 @@ function validate(pc: PriorityClass): FieldError[] {
   } else if ((pc.value ?? 0) > HighestUserDefinablePriority) {
     errs.push(forbidden(Path.root('value'), `maximum allowed value of a user defined priority is ${HighestUserDefinablePriority}`));
   }
-  const policy = pc.preemptionPolicy as string | undefined | null;
-  if (policy === '') errs.push(required(Path.root('preemptionPolicy')));
-  else if (policy !== undefined && policy !== null && !(PreemptionPolicies as readonly string[]).includes(policy)) {
-    errs.push(notSupported(Path.root('preemptionPolicy'), policy, PreemptionPolicies));
-  }
+  // The schema's enum reports unknown preemption policies.
   return errs;
 }
 

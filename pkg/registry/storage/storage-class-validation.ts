@@ -3,7 +3,7 @@
 // provisioner, parameters, reclaimPolicy and volumeBindingMode fixed once created.
 import { isDeepStrictEqual } from 'node:util';
 import type { TopologySelectorTerm } from '../../../api/core/v1/topology-selector.js';
-import { VolumeBindingModes, type StorageClass } from '../../../api/storage/v1/storage-class.js';
+import { PersistentVolumeReclaimPolicies, type StorageClass } from '../../../api/storage/v1/storage-class.js';
 import { duplicate, forbidden, invalid, notSupported, required, tooLong, Path, type FieldError } from '../../runtime/field-errors.js';
 import { validateImmutableField } from '../validation/immutable.js';
 import type { KindValidation } from '../validation/kind-validation.js';
@@ -80,14 +80,15 @@ function validate(sc: StorageClass): FieldError[] {
   const errs: FieldError[] = [];
   errs.push(...validateProvisioner(sc.provisioner ?? '', Path.root('provisioner')));
   errs.push(...validateParameters(sc.parameters ?? {}, Path.root('parameters')));
+  // The schema's enum (every volume reclaim policy) reports unknown values; Recycle is known but
+  // not for classes.
   const policy: string = sc.reclaimPolicy ?? '';
-  if (policy !== '' && !supportedReclaimPolicies.includes(policy)) {
+  if ((PersistentVolumeReclaimPolicies as readonly string[]).includes(policy) && !supportedReclaimPolicies.includes(policy)) {
     errs.push(notSupported(Path.root('reclaimPolicy'), policy, supportedReclaimPolicies));
   }
-  // Defaulting fills the mode; an explicit null slips past the schema's default.
+  // Defaulting fills the mode and the schema's enum reports unknown ones; an explicit null slips past both.
   const mode = sc.volumeBindingMode as string | undefined | null;
   if (mode === undefined || mode === null) errs.push(required(Path.root('volumeBindingMode')));
-  else if (!(VolumeBindingModes as readonly string[]).includes(mode)) errs.push(notSupported(Path.root('volumeBindingMode'), mode, VolumeBindingModes));
   errs.push(...validateAllowedTopologies(sc.allowedTopologies ?? [], Path.root('allowedTopologies')));
   return errs;
 }
