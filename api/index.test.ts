@@ -5,6 +5,7 @@ import { allGroupVersions } from './index.js';
 test('group versions are listed core first, in discovery order', () => {
   assert.deepEqual(allGroupVersions.map((gv) => `${gv.group}/${gv.version}`), [
     '/v1', 'apps/v1', 'authentication.orch.io/v1', 'authentication.orch.io/v1beta1', 'authorization.orch.io/v1', 'rbac.authorization.orch.io/v1', 'storage.orch.io/v1', 'networking.orch.io/v1', 'policy/v1',
+    'scheduling.orch.io/v1', 'coordination.orch.io/v1', 'node.orch.io/v1',
   ]);
 });
 
@@ -35,8 +36,12 @@ test('kinds are registered with their resources, scopes, short names and sub-res
     'rbac.authorization.orch.io/Role roles ns [] []',
     'rbac.authorization.orch.io/RoleBinding rolebindings ns [] []',
     'storage.orch.io/CSIDriver csidrivers cluster [] []',
+    'storage.orch.io/StorageClass storageclasses cluster [sc] []',
     'networking.orch.io/NetworkPolicy networkpolicies ns [netpol] [status]',
     'policy/PodDisruptionBudget poddisruptionbudgets ns [pdb] [status]',
+    'scheduling.orch.io/PriorityClass priorityclasses cluster [pc] []',
+    'coordination.orch.io/Lease leases ns [] []',
+    'node.orch.io/RuntimeClass runtimeclasses cluster [] []',
   ]);
 });
 

@@ -1,6 +1,7 @@
 // What individual kinds add to the generic strategy.
 import { isDeepStrictEqual } from 'node:util';
 import type { ApiDomain } from '../../api/domain.js';
+import { SystemPriorityClasses } from '../../api/scheduling/v1/priority-class.js';
 import { rbacGroup } from '../../api/rbac/v1/register.js';
 import { newConflict, newForbidden } from '../runtime/errors.js';
 import type { StoredObject } from '../storage/interface.js';
@@ -61,6 +62,15 @@ export const strategyOverrides = (domain: ApiDomain): ReadonlyMap<string, Strate
   ['/Secret', { selectableFields: { type: (o) => str(o.type) } }],
   ['/ResourceQuota', { returnDeletedObject: true }],
   [`${domain.group('storage')}/CSIDriver`, { returnDeletedObject: true }],
+  // The built-in priority classes are recreated at start anyway; upstream refuses to delete them.
+  [`${domain.group('scheduling')}/PriorityClass`, {
+    validateDeletion: (obj) => {
+      const name = obj.metadata.name ?? '';
+      if (SystemPriorityClasses.some((c) => c.name === name)) {
+        throw newForbidden({ group: domain.group('scheduling'), resource: 'priorityclasses' }, name, 'this is a system priority class and cannot be deleted');
+      }
+    },
+  }],
   // A PUT of a missing object creates it for the kinds upstream allows it (the others answer 404).
   ['/LimitRange', { allowCreateOnUpdate: true }],
   ...['Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'].map((kind): [string, StrategyOverrides] => [`${rbacGroup(domain)}/${kind}`, { allowCreateOnUpdate: true }]),

@@ -117,6 +117,13 @@ const expected: Record<string, Expected> = {
     cells: ['x', true, false, false, '<unset>', false, 'Persistent', '3h10m'],
   },
   NetworkPolicy: { columns: ['Name', 'Pod-Selector', 'Age'], cells: ['x', 'app=db', '3h10m'] },
+  StorageClass: {
+    columns: ['Name', 'Provisioner', 'ReclaimPolicy', 'VolumeBindingMode', 'AllowVolumeExpansion', 'Age'],
+    cells: ['x', 'csi.example.com', 'Delete', 'Immediate', false, '3h10m'],
+  },
+  PriorityClass: { columns: ['Name', 'Value', 'Global-Default', 'Age', 'PreemptionPolicy'], cells: ['x', 1000, false, '3h10m', 'PreemptLowerPriority'] },
+  Lease: { columns: ['Name', 'Holder', 'Age'], cells: ['x', 'node-1', '3h10m'] },
+  RuntimeClass: { columns: ['Name', 'Handler', 'Age'], cells: ['x', 'runsc', '3h10m'] },
   PodDisruptionBudget: {
     columns: ['Name', 'Min Available', 'Max Unavailable', 'Allowed Disruptions', 'Age'],
     cells: ['x', '1', 'N/A', 1, '3h10m'],
@@ -147,6 +154,8 @@ test('column types follow upstream: counts as integers only where upstream decla
   assert.deepEqual(types('CSIDriver'), ['string', 'boolean', 'boolean', 'boolean', 'string', 'boolean', 'string', 'string']);
   assert.deepEqual(types('Secret'), ['string', 'string', 'string', 'string']);
   assert.deepEqual(types('LimitRange'), ['string', 'date']);
+  assert.deepEqual(types('StorageClass'), ['string', 'string', 'string', 'string', 'string', 'string']);
+  assert.deepEqual(types('PriorityClass'), ['string', 'integer', 'boolean', 'string', 'string']);
 });
 
 test('cells for unset and alternative values', () => {
@@ -174,6 +183,14 @@ test('cells for unset and alternative values', () => {
   assert.deepEqual(cells('Secret', (o) => { o.type = 'orch.io/tls'; o.data = { 'tls.crt': 'YQ==', 'tls.key': 'Yg==' }; }),
     ['x', 'orch.io/tls', 2, '3h10m']);
   assert.deepEqual(cells('ConfigMap', (o) => { delete o.data; }), ['x', 0, '3h10m']);
+  assert.deepEqual(cells('StorageClass', (o) => {
+    o.metadata.annotations = { 'storageclass.orch.io/is-default-class': 'true' };
+    o.reclaimPolicy = 'Retain'; o.volumeBindingMode = 'WaitForFirstConsumer'; o.allowVolumeExpansion = true;
+  }), ['x (default)', 'csi.example.com', 'Retain', 'WaitForFirstConsumer', true, '3h10m']);
+  assert.deepEqual(cells('StorageClass', (o) => { o.metadata.annotations = { 'storageclass.beta.orch.io/is-default-class': 'true' }; })[0], 'x (default)');
+  assert.deepEqual(cells('StorageClass', (o) => { o.metadata.annotations = { 'storageclass.orch.io/is-default-class': 'yes' }; })[0], 'x');
+  assert.deepEqual(cells('PriorityClass', (o) => { o.globalDefault = true; o.preemptionPolicy = 'Never'; }), ['x', 1000, true, '3h10m', 'Never']);
+  assert.deepEqual(cells('Lease', (o) => { delete o.spec.holderIdentity; }), ['x', '', '3h10m']);
   assert.deepEqual(cells('Namespace', (o) => { o.metadata.creationTimestamp = '2025-12-30T00:00:00Z'; }), ['x', 'Active', '2d3h']);
   assert.deepEqual(cells('Namespace', (o) => { delete o.metadata.creationTimestamp; }), ['x', 'Active', '<unknown>']);
 });

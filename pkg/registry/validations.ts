@@ -22,6 +22,10 @@ import { clusterRoleValidation } from './rbac/cluster-role-validation.js';
 import { roleBindingValidation } from './rbac/role-binding-validation.js';
 import { roleValidation } from './rbac/role-validation.js';
 import { csiDriverValidation } from './storage/csi-driver-validation.js';
+import { storageClassValidation } from './storage/storage-class-validation.js';
+import { priorityClassValidation } from './scheduling/priority-class-validation.js';
+import { runtimeClassValidation } from './node/runtime-class-validation.js';
+import { leaseValidation } from './coordination/lease-validation.js';
 import type { KindValidation } from './validation/kind-validation.js';
 import { nameIsDNSSubdomain } from './validation/names.js';
 import { standardFinalizers } from './validation/object-meta.js';
@@ -60,5 +64,9 @@ export function kindValidations(domain: ApiDomain): ValidationLookup {
   register(domain.group('storage'), 'CSIDriver', csiDriverValidation);
   register(domain.group('networking'), 'NetworkPolicy', networkPolicyValidation);
   register('policy', 'PodDisruptionBudget', podDisruptionBudgetValidation);
+  register(domain.group('storage'), 'StorageClass', storageClassValidation);
+  register(domain.group('scheduling'), 'PriorityClass', priorityClassValidation);
+  register(domain.group('node'), 'RuntimeClass', runtimeClassValidation(resourceNames));
+  register(domain.group('coordination'), 'Lease', leaseValidation);
   return (group, kind) => registry.get(`${group}/${kind}`) ?? noRules;
 }

@@ -148,6 +148,11 @@ export const fixtures: KindFixture[] = [
     patch: { spec: { requiresRepublish: true } }, patched: (o) => o.spec.requiresRepublish,
   },
   {
+    kind: 'StorageClass', apiVersion: 'storage.orch.io/v1', resource: 'storageclasses', namespaced: false, gv: '/apis/storage.orch.io/v1', hasStatus: false, returnsObject: false,
+    make: (name) => ({ apiVersion: 'storage.orch.io/v1', kind: 'StorageClass', metadata: { name, labels: { fixture: 'yes' } }, provisioner: 'csi.example.com', parameters: { type: 'ssd' } }),
+    patch: { allowVolumeExpansion: true }, patched: (o) => o.allowVolumeExpansion,
+  },
+  {
     kind: 'NetworkPolicy', apiVersion: 'networking.orch.io/v1', resource: 'networkpolicies', namespaced: true, gv: '/apis/networking.orch.io/v1', hasStatus: true, returnsObject: false,
     make: (name) => ({
       apiVersion: 'networking.orch.io/v1', kind: 'NetworkPolicy', metadata: { name, labels: { fixture: 'yes' } },
@@ -164,6 +169,27 @@ export const fixtures: KindFixture[] = [
     make: (name) => ({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name, labels: { fixture: 'yes' } }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } } }),
     patch: { spec: { minAvailable: '50%' } }, patched: (o) => o.spec.minAvailable,
     status: { currentHealthy: 2, desiredHealthy: 1, disruptionsAllowed: 1, expectedPods: 2, observedGeneration: 1 },
+  },
+  {
+    kind: 'PriorityClass', apiVersion: 'scheduling.orch.io/v1', resource: 'priorityclasses', namespaced: false, gv: '/apis/scheduling.orch.io/v1', hasStatus: false, returnsObject: false,
+    make: (name) => ({ apiVersion: 'scheduling.orch.io/v1', kind: 'PriorityClass', metadata: { name, labels: { fixture: 'yes' } }, value: 1000, description: 'for important pods' }),
+    patch: { description: 'patched' }, patched: (o) => o.description,
+  },
+  {
+    kind: 'Lease', apiVersion: 'coordination.orch.io/v1', resource: 'leases', namespaced: true, gv: '/apis/coordination.orch.io/v1', hasStatus: false, returnsObject: false,
+    make: (name) => ({
+      apiVersion: 'coordination.orch.io/v1', kind: 'Lease', metadata: { name, labels: { fixture: 'yes' } },
+      spec: { holderIdentity: 'node-1', leaseDurationSeconds: 40, renewTime: '2026-01-01T00:00:00.000000Z' },
+    }),
+    patch: { spec: { holderIdentity: 'node-2' } }, patched: (o) => o.spec.holderIdentity,
+  },
+  {
+    kind: 'RuntimeClass', apiVersion: 'node.orch.io/v1', resource: 'runtimeclasses', namespaced: false, gv: '/apis/node.orch.io/v1', hasStatus: false, returnsObject: false,
+    make: (name) => ({
+      apiVersion: 'node.orch.io/v1', kind: 'RuntimeClass', metadata: { name, labels: { fixture: 'yes' } }, handler: 'runsc',
+      overhead: { podFixed: { cpu: '250m' } },
+    }),
+    patch: { scheduling: { nodeSelector: { sandbox: 'gvisor' } } }, patched: (o) => o.scheduling.nodeSelector.sandbox,
   },
 ];
 

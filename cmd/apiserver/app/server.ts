@@ -8,6 +8,7 @@ import { buildOpenAPIDocs, openAPIHandler } from '../../../pkg/endpoints/openapi
 import type { Logger } from '../../../pkg/log/logger.js';
 import { buildStores } from '../../../pkg/registry/stores.js';
 import { systemNamespaces } from '../../../pkg/registry/strategies.js';
+import { SystemPriorityClasses } from '../../../api/scheduling/v1/priority-class.js';
 import { kindValidations } from '../../../pkg/registry/validations.js';
 import { ObjectDecoder } from '../../../pkg/runtime/decoder.js';
 import { applyRuntimeConfig, parseRuntimeConfig } from '../../../pkg/runtime/runtime-config.js';
@@ -99,6 +100,25 @@ async function ensureSystemNamespaces(stores: ReadonlyMap<string, Store>, logger
   }
 }
 
+/**
+ * Creates the built-in priority classes (upstream's scheduling/bootstrap-system-priority-classes),
+ * leaving any that exist alone, retrying until etcd takes the writes.
+ */
+async function ensureSystemPriorityClasses(stores: ReadonlyMap<string, Store>, group: string, logger: Logger): Promise<void> {
+  const store = stores.get(`${group}/priorityclasses`);
+  if (!store) return; // scheduling/v1 disabled with --runtime-config
+  for (const pc of SystemPriorityClasses) {
+    await retrying(`create the system priority class ${pc.name}`, async () => {
+      try {
+        await store.create('', { metadata: { name: pc.name }, value: pc.value, description: pc.description });
+        logger.info('created system priority class', { priorityClass: pc.name, value: pc.value });
+      } catch (e) {
+        if ((e as { code?: number }).code !== 409) throw e;
+      }
+    }, logger);
+  }
+}
+
 /** Starts the API server; resolves once it serves and its post-start hooks are done. */
 export async function runAPIServer(opts: APIServerOptions, logger: Logger): Promise<RunningAPIServer> {
   const cert = opts.tlsCertFile
@@ -144,6 +164,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
   let stopCompaction = () => undefined as void;
   const lifecycle = new Lifecycle([
     { name: 'start-system-namespaces', run: () => ensureSystemNamespaces(stores, logger) },
+    { name: 'scheduling/bootstrap-system-priority-classes', run: () => ensureSystemPriorityClasses(stores, domain.group('scheduling'), logger) },
     // Upstream's hook name: readyz reports poststarthook/rbac/bootstrap-roles until the policy is in.
     ...(authorization.rbac ? [{ name: 'rbac/bootstrap-roles', run: () => retrying('reconcile the bootstrap RBAC policy', () => authorization.reconcileBootstrapPolicy(), logger) }] : []),
     {

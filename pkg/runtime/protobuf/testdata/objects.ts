@@ -429,6 +429,36 @@ export function objectsByKind(): Record<string, Record<string, unknown>> {
         seLinuxMount: false,
       },
     },
+    StorageClass: {
+      apiVersion: 'storage.orch.io/v1', kind: 'StorageClass', metadata: fullMetadata('fast'),
+      provisioner: 'csi.example.com',
+      parameters: { type: 'ssd', replicas: '3' },
+      reclaimPolicy: 'Retain',
+      mountOptions: ['ro', 'soft'],
+      allowVolumeExpansion: false,
+      volumeBindingMode: 'WaitForFirstConsumer',
+      allowedTopologies: [{ matchLabelExpressions: [{ key: 'topology.orch.io/zone', values: ['a', 'b'] }] }, {}],
+    },
+    PriorityClass: {
+      apiVersion: 'scheduling.orch.io/v1', kind: 'PriorityClass', metadata: fullMetadata('high'),
+      value: 1000, globalDefault: false, description: 'for important pods', preemptionPolicy: 'Never',
+    },
+    RuntimeClass: {
+      apiVersion: 'node.orch.io/v1', kind: 'RuntimeClass', metadata: fullMetadata('gvisor'),
+      handler: 'runsc',
+      overhead: { podFixed: { cpu: '250m', memory: '120Mi' } },
+      scheduling: {
+        nodeSelector: { 'runtime.orch.io/gvisor': 'true' },
+        tolerations: [{ key: 'runtime', operator: 'Equal', value: 'gvisor', effect: 'NoSchedule' }, { operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 0 }],
+      },
+    },
+    Lease: {
+      apiVersion: 'coordination.orch.io/v1', kind: 'Lease', metadata: fullMetadata('controller', 'default'),
+      spec: {
+        holderIdentity: 'node-1_5f2c', leaseDurationSeconds: 15,
+        acquireTime: '2026-01-01T00:00:00.123456Z', renewTime: '2026-01-01T00:00:10.000001Z', leaseTransitions: 0,
+      },
+    },
     NetworkPolicy: {
       apiVersion: 'networking.orch.io/v1', kind: 'NetworkPolicy', metadata: fullMetadata('db', 'default'),
       spec: {
