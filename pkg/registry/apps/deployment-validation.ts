@@ -8,6 +8,7 @@ import type { KindValidation } from '../validation/kind-validation.js';
 import { nameIsDNSSubdomain } from '../validation/names.js';
 import { intOrPercentValue, isNotMoreThan100Percent, validateNonnegativeField, validatePositiveIntOrPercent } from '../validation/numeric.js';
 import { validateSelectorAndTemplate } from './replicated-template.js';
+import { validateReplicaCounts } from './status-counts.js';
 
 const specPath = Path.root('spec');
 
@@ -71,18 +72,10 @@ function validateStatusUpdate(d: Deployment, old: Deployment): FieldError[] {
   const errs: FieldError[] = [];
   const s = d.status;
   if (!s) return errs;
+  errs.push(...validateReplicaCounts(s,
+    ['observedGeneration', 'replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas', 'collisionCount'],
+    ['updatedReplicas', 'readyReplicas', 'availableReplicas'], 'readyReplicas'));
   const path = Path.root('status');
-  for (const f of ['observedGeneration', 'replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas', 'collisionCount'] as const) {
-    errs.push(...validateNonnegativeField(s[f], path.child(f)));
-  }
-  const replicas = s.replicas ?? 0;
-  const over = 'cannot be greater than status.replicas';
-  for (const f of ['updatedReplicas', 'readyReplicas', 'availableReplicas'] as const) {
-    const v = s[f] ?? 0;
-    if (v > replicas) errs.push(invalid(path.child(f), v, over));
-  }
-  const available = s.availableReplicas ?? 0;
-  if (available > (s.readyReplicas ?? 0)) errs.push(invalid(path.child('availableReplicas'), available, 'cannot be greater than readyReplicas'));
   const oldCount = old.status?.collisionCount;
   if (s.collisionCount !== undefined && oldCount !== undefined && s.collisionCount < oldCount) {
     errs.push(invalid(path.child('collisionCount'), s.collisionCount, 'cannot be decremented'));

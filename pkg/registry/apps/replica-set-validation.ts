@@ -1,13 +1,14 @@
 // Rules of ReplicaSet (upstream ValidateReplicaSet, ValidateReplicaSetUpdate with the apps/v1
 // strategy's immutable selector, and ValidateReplicaSetStatusUpdate).
 import type { ReplicaSet } from '../../../api/apps/v1/replica-set.js';
-import { invalid, Path, type FieldError } from '../../runtime/field-errors.js';
+import { Path, type FieldError } from '../../runtime/field-errors.js';
 import type { ResourceNames } from '../core/resource-names.js';
 import { validateImmutableField } from '../validation/immutable.js';
 import type { KindValidation } from '../validation/kind-validation.js';
 import { nameIsDNSSubdomain } from '../validation/names.js';
 import { validateNonnegativeField } from '../validation/numeric.js';
 import { validateSelectorAndTemplate } from './replicated-template.js';
+import { validateReplicaCounts } from './status-counts.js';
 
 const specPath = Path.root('spec');
 
@@ -29,22 +30,11 @@ function validateUpdate(rs: ReplicaSet, old: ReplicaSet, names: ResourceNames): 
 }
 
 function validateStatusUpdate(rs: ReplicaSet): FieldError[] {
-  const errs: FieldError[] = [];
   const s = rs.status;
-  if (!s) return errs;
-  const path = Path.root('status');
-  for (const f of ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'] as const) {
-    errs.push(...validateNonnegativeField(s[f], path.child(f)));
-  }
-  const replicas = s.replicas ?? 0;
-  const over = 'cannot be greater than status.replicas';
-  for (const f of ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas'] as const) {
-    const v = s[f] ?? 0;
-    if (v > replicas) errs.push(invalid(path.child(f), v, over));
-  }
-  const available = s.availableReplicas ?? 0;
-  if (available > (s.readyReplicas ?? 0)) errs.push(invalid(path.child('availableReplicas'), available, 'cannot be greater than readyReplicas'));
-  return errs;
+  if (!s) return [];
+  return validateReplicaCounts(s,
+    ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'],
+    ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas'], 'readyReplicas');
 }
 
 /** ReplicaSet rules; resource names in the platform's domain are native. */

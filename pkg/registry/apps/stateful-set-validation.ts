@@ -13,6 +13,7 @@ import { validateLabelSelector } from '../validation/label-selector.js';
 import { nameIsDNSLabel } from '../validation/names.js';
 import { intOrPercentValue, isNotMoreThan100Percent, validateNonnegativeField, validatePositiveIntOrPercent } from '../validation/numeric.js';
 import { isEmptySelector, selectorMatches } from '../validation/selector-match.js';
+import { validateReplicaCounts } from './status-counts.js';
 
 const specPath = Path.root('spec');
 
@@ -135,19 +136,10 @@ function validateStatusUpdate(sts: StatefulSet, old: StatefulSet): FieldError[] 
   const errs: FieldError[] = [];
   const s = sts.status;
   if (!s) return errs;
+  errs.push(...validateReplicaCounts(s,
+    ['replicas', 'readyReplicas', 'currentReplicas', 'updatedReplicas', 'availableReplicas', 'observedGeneration', 'collisionCount'],
+    ['readyReplicas', 'currentReplicas', 'updatedReplicas', 'availableReplicas'], 'status.readyReplicas'));
   const path = Path.root('status');
-  const replicas = s.replicas ?? 0;
-  const ready = s.readyReplicas ?? 0;
-  const available = s.availableReplicas ?? 0;
-  for (const f of ['replicas', 'readyReplicas', 'currentReplicas', 'updatedReplicas', 'availableReplicas', 'observedGeneration', 'collisionCount'] as const) {
-    errs.push(...validateNonnegativeField(s[f], path.child(f)));
-  }
-  const overReplicas = 'cannot be greater than status.replicas';
-  for (const f of ['readyReplicas', 'currentReplicas', 'updatedReplicas', 'availableReplicas'] as const) {
-    const v = s[f] ?? 0;
-    if (v > replicas) errs.push(invalid(path.child(f), v, overReplicas));
-  }
-  if (available > ready) errs.push(invalid(path.child('availableReplicas'), available, 'cannot be greater than status.readyReplicas'));
   const oldCount = old.status?.collisionCount;
   if (oldCount !== undefined && (s.collisionCount === undefined || s.collisionCount < oldCount)) {
     errs.push(invalid(path.child('collisionCount'), s.collisionCount ?? 0, 'cannot be decremented'));
