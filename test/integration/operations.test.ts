@@ -25,7 +25,9 @@ describe('health and metrics', () => {
     assert.equal(ready.status, 200);
     assert.equal(ready.text, [
       '[+]ping ok', '[+]log ok', '[+]etcd ok',
-      '[+]poststarthook/start-system-namespaces ok', '[+]poststarthook/start-storage-compaction ok',
+      '[+]poststarthook/start-system-namespaces ok',
+      '[+]poststarthook/scheduling/bootstrap-system-priority-classes ok',
+      '[+]poststarthook/start-storage-compaction ok',
       '[+]shutdown ok', 'readyz check passed', '',
     ].join('\n'));
     const live = await t.client.get('/livez?verbose');
