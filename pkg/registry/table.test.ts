@@ -68,6 +68,7 @@ const expected: Record<string, Expected> = {
       o.status = { hard: { ...o.spec.hard }, used: { pods: '3', 'requests.cpu': '500m', 'limits.cpu': '1' } };
     },
   },
+  Endpoints: { columns: ['Name', 'Endpoints', 'Age'], cells: ['x', '10.1.0.1:80', '3h10m'] },
   StatefulSet: {
     columns: ['Name', 'Ready', 'Age', 'Containers', 'Images'],
     priorities: [0, 0, 0, 1, 1],

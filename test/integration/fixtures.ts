@@ -68,6 +68,12 @@ export const fixtures: KindFixture[] = [
     status: { hard: { pods: '10' }, used: { pods: '3' } },
   },
   {
+    kind: 'Endpoints', apiVersion: 'v1', resource: 'endpoints', namespaced: true, gv: '/api/v1', hasStatus: false, returnsObject: false,
+    make: (name) => ({ apiVersion: 'v1', kind: 'Endpoints', metadata: { name, labels: { fixture: 'yes' } },
+      subsets: [{ addresses: [{ ip: '10.1.0.1' }], ports: [{ name: 'http', port: 80 }] }] }),
+    patch: { subsets: [{ addresses: [{ ip: '10.1.0.2' }], ports: [{ name: 'http', port: 8080 }] }] }, patched: (o) => o.subsets[0].ports[0].port,
+  },
+  {
     kind: 'Namespace', apiVersion: 'v1', resource: 'namespaces', namespaced: false, gv: '/api/v1', hasStatus: true, returnsObject: true, terminates: true,
     make: (name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { fixture: 'yes' } } }),
     patch: { metadata: { labels: { team: 'blue' } } }, patched: (o) => o.metadata.labels.team,

@@ -4,6 +4,7 @@ import type { ApiDomain } from '../../domain.js';
 import { tokenRequestKind } from '../../authentication/v1/register.js';
 import { defineKind, type GroupVersionRegistration } from '../../registration.js';
 import { ConfigMap } from './config-map.js';
+import { Endpoints, defaultEndpoints } from './endpoints.js';
 import { LimitRange, defaultLimitRange } from './limit-range.js';
 import { Namespace, defaultNamespace } from './namespace.js';
 import { ResourceQuota } from './resource-quota.js';
@@ -74,8 +75,54 @@ export const coreV1 = (d: ApiDomain): GroupVersionRegistration => ({
           cell: (q) => quotaUsage(q.status, true) },
       ],
     }),
+    defineKind({
+      kind: 'Endpoints', resource: 'endpoints', singular: 'endpoints', namespaced: true,
+      shortNames: ['ep'], schema: Endpoints, defaulter: defaultEndpoints,
+      printerColumns: [
+        nameColumn,
+        { name: 'Endpoints', type: 'string', description: 'The first addresses with their ports (ip:port), and how many more there are.', priority: 0,
+          cell: (ep) => formatEndpoints(ep) },
+        ageColumn,
+      ],
+    }),
   ],
 });
+
+/**
+ * Upstream's endpoints cell: `ip:port` for each ready address and port (just `ip` for a subset
+ * without ports), at most three, then ` + N more...`; `<none>` without subsets.
+ */
+export function formatEndpoints(ep: Endpoints): string {
+  const subsets = ep.subsets ?? [];
+  if (subsets.length === 0) return '<none>';
+  const max = 3;
+  const shown: string[] = [];
+  let more = false;
+  let count = 0;
+  const add = (entry: string) => {
+    if (shown.length === max) { more = true; return false; }
+    shown.push(entry);
+    return true;
+  };
+  for (const ss of subsets) {
+    const addresses = ss.addresses ?? [];
+    const ports = ss.ports ?? [];
+    if (ports.length === 0) {
+      count += addresses.length;
+      for (const a of addresses) if (!add(a.ip)) break;
+      continue;
+    }
+    for (const port of ports) {
+      count += addresses.length;
+      for (const a of addresses) if (!add(joinHostPort(a.ip, port.port))) break;
+    }
+  }
+  const joined = shown.join(',');
+  return more ? `${joined} + ${count - max} more...` : joined;
+}
+
+/** Go's net.JoinHostPort: IPv6 hosts in brackets. */
+const joinHostPort = (host: string, port: number) => (host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`);
 
 /**
  * `<resource>: <used>/<hard>` for each resource of status.hard in name order, joined by ", ":
