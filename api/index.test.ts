@@ -19,6 +19,8 @@ test('kinds are registered with their resources, scopes, short names and sub-res
     '/ServiceAccount serviceaccounts ns [sa] [token]',
     '/LimitRange limitranges ns [limits] []',
     '/ResourceQuota resourcequotas ns [quota] [status]',
+    '/Endpoints endpoints ns [ep] []',
+    '/Event events ns [ev] []',
     'apps/StatefulSet statefulsets ns [sts] [status,scale]',
     'apps/Deployment deployments ns [deploy] [status,scale]',
     'apps/ReplicaSet replicasets ns [rs] [status,scale]',

@@ -9,6 +9,8 @@ import { deploymentValidation } from './apps/deployment-validation.js';
 import { replicaSetValidation } from './apps/replica-set-validation.js';
 import { statefulSetValidation } from './apps/stateful-set-validation.js';
 import { configMapValidation } from './core/config-map-validation.js';
+import { endpointsValidation } from './core/endpoints-validation.js';
+import { eventValidation } from './core/event-validation.js';
 import { limitRangeValidation } from './core/limit-range-validation.js';
 import { namespaceValidation } from './core/namespace-validation.js';
 import { ResourceNames } from './core/resource-names.js';
@@ -53,6 +55,8 @@ export function kindValidations(domain: ApiDomain): ValidationLookup {
   register('', 'ServiceAccount', serviceAccountValidation);
   register('', 'LimitRange', limitRangeValidation(resourceNames));
   register('', 'ResourceQuota', resourceQuotaValidation(resourceNames));
+  register('', 'Endpoints', endpointsValidation);
+  register('', 'Event', eventValidation('orch-system'));
   register('apps', 'StatefulSet', statefulSetValidation(resourceNames));
   register('apps', 'Deployment', deploymentValidation(resourceNames));
   register('apps', 'ReplicaSet', replicaSetValidation(resourceNames));

@@ -68,6 +68,21 @@ export const fixtures: KindFixture[] = [
     status: { hard: { pods: '10' }, used: { pods: '3' } },
   },
   {
+    kind: 'Endpoints', apiVersion: 'v1', resource: 'endpoints', namespaced: true, gv: '/api/v1', hasStatus: false, returnsObject: false,
+    make: (name) => ({ apiVersion: 'v1', kind: 'Endpoints', metadata: { name, labels: { fixture: 'yes' } },
+      subsets: [{ addresses: [{ ip: '10.1.0.1' }], ports: [{ name: 'http', port: 80 }] }] }),
+    patch: { subsets: [{ addresses: [{ ip: '10.1.0.2' }], ports: [{ name: 'http', port: 8080 }] }] }, patched: (o) => o.subsets[0].ports[0].port,
+  },
+  {
+    kind: 'Event', apiVersion: 'v1', resource: 'events', namespaced: true, gv: '/api/v1', hasStatus: false, returnsObject: false,
+    make: (name) => ({ apiVersion: 'v1', kind: 'Event', metadata: { name, labels: { fixture: 'yes' } },
+      // A new-style event (eventTime set): its object's namespace need not be the namespace it is created in.
+      involvedObject: { kind: 'Pod', name: 'web-0', namespace: 'default' }, reason: 'Started', message: 'Started container web', type: 'Normal',
+      source: { component: 'kubelet', host: 'node-1' }, firstTimestamp: '2026-01-01T00:00:00Z', lastTimestamp: '2026-01-01T02:00:00Z', count: 4,
+      eventTime: '2026-01-01T00:00:00.000001Z', action: 'Starting', reportingComponent: 'orch.io/kubelet', reportingInstance: 'node-1' }),
+    patch: { count: 5 }, patched: (o) => o.count,
+  },
+  {
     kind: 'Namespace', apiVersion: 'v1', resource: 'namespaces', namespaced: false, gv: '/api/v1', hasStatus: true, returnsObject: true, terminates: true,
     make: (name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { fixture: 'yes' } } }),
     patch: { metadata: { labels: { team: 'blue' } } }, patched: (o) => o.metadata.labels.team,

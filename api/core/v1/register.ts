@@ -1,9 +1,11 @@
 // The core group (served at /api/v1): the kinds of this group and version.
-import { ageColumn, nameColumn } from '../../printer-column.js';
+import { ageColumn, nameColumn, timestampSince } from '../../printer-column.js';
 import type { ApiDomain } from '../../domain.js';
 import { tokenRequestKind } from '../../authentication/v1/register.js';
 import { defineKind, type GroupVersionRegistration } from '../../registration.js';
 import { ConfigMap } from './config-map.js';
+import { Endpoints, defaultEndpoints } from './endpoints.js';
+import { Event } from './event.js';
 import { LimitRange, defaultLimitRange } from './limit-range.js';
 import { Namespace, defaultNamespace } from './namespace.js';
 import { ResourceQuota } from './resource-quota.js';
@@ -74,8 +76,79 @@ export const coreV1 = (d: ApiDomain): GroupVersionRegistration => ({
           cell: (q) => quotaUsage(q.status, true) },
       ],
     }),
+    defineKind({
+      kind: 'Endpoints', resource: 'endpoints', singular: 'endpoints', namespaced: true,
+      shortNames: ['ep'], schema: Endpoints, defaulter: defaultEndpoints,
+      printerColumns: [
+        nameColumn,
+        { name: 'Endpoints', type: 'string', description: 'The first addresses with their ports (ip:port), and how many more there are.', priority: 0,
+          cell: (ep) => formatEndpoints(ep) },
+        ageColumn,
+      ],
+    }),
+    defineKind({
+      kind: 'Event', resource: 'events', singular: 'event', namespaced: true,
+      shortNames: ['ev'], schema: Event,
+      printerColumns: [
+        { name: 'Last Seen', type: 'string', description: 'How long ago the event was last seen.', priority: 0,
+          cell: (ev, now) => eventTimes(ev, now).last },
+        { name: 'Type', type: 'string', description: 'Type of the event: Normal or Warning.', priority: 0, cell: (ev) => ev.type ?? '' },
+        { name: 'Reason', type: 'string', description: 'Short machine-readable reason for the event.', priority: 0, cell: (ev) => ev.reason ?? '' },
+        { name: 'Object', type: 'string', description: 'The object the event is about, as kind/name.', priority: 0,
+          cell: (ev) => {
+            const kind = (ev.involvedObject.kind ?? '').toLowerCase();
+            return ev.involvedObject.name ? `${kind}/${ev.involvedObject.name}` : kind;
+          } },
+        { name: 'Subobject', type: 'string', description: 'The part of the object the event is about (involvedObject.fieldPath).', priority: 1,
+          cell: (ev) => ev.involvedObject.fieldPath ?? '' },
+        { name: 'Source', type: 'string', description: 'The component (and host) that reported the event.', priority: 1,
+          cell: (ev) => eventSource(ev.source?.component || ev.reportingComponent || '', ev.source?.host || ev.reportingInstance || '') },
+        { name: 'Message', type: 'string', description: 'Human-readable description of the event.', priority: 0, cell: (ev) => (ev.message ?? '').trim() },
+        { name: 'First Seen', type: 'string', description: 'How long ago the event was first seen.', priority: 1,
+          cell: (ev, now) => eventTimes(ev, now).first },
+        { name: 'Count', type: 'string', description: 'How many times the event has happened.', priority: 1,
+          cell: (ev) => (ev.series ? ev.series.count ?? 0 : ev.count || 1) },
+        { ...nameColumn, priority: 1 },
+      ],
+    }),
   ],
 });
+
+/**
+ * Upstream's endpoints cell: `ip:port` for each ready address and port (just `ip` for a subset
+ * without ports), at most three, then ` + N more...`; `<none>` without subsets.
+ */
+export function formatEndpoints(ep: Endpoints): string {
+  const subsets = ep.subsets ?? [];
+  if (subsets.length === 0) return '<none>';
+  const max = 3;
+  const shown: string[] = [];
+  let more = false;
+  let count = 0;
+  const add = (entry: string) => {
+    if (shown.length === max) { more = true; return false; }
+    shown.push(entry);
+    return true;
+  };
+  for (const ss of subsets) {
+    const addresses = ss.addresses ?? [];
+    const ports = ss.ports ?? [];
+    if (ports.length === 0) {
+      count += addresses.length;
+      for (const a of addresses) if (!add(a.ip)) break;
+      continue;
+    }
+    for (const port of ports) {
+      count += addresses.length;
+      for (const a of addresses) if (!add(joinHostPort(a.ip, port.port))) break;
+    }
+  }
+  const joined = shown.join(',');
+  return more ? `${joined} + ${count - max} more...` : joined;
+}
+
+/** Go's net.JoinHostPort: IPv6 hosts in brackets. */
+const joinHostPort = (host: string, port: number) => (host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`);
 
 /**
  * `<resource>: <used>/<hard>` for each resource of status.hard in name order, joined by ", ":
@@ -89,3 +162,14 @@ function quotaUsage(status: ResourceQuota['status'], limits: boolean): string {
     .map((r) => `${r}: ${String(status?.used?.[r] ?? 0)}/${String(hard[r])}`)
     .join(', ');
 }
+
+/** Upstream's event printer times: first seen falls back to eventTime, last seen to first seen, a series' last observation wins. */
+function eventTimes(ev: Event, now: Date): { first: string; last: string } {
+  const first = timestampSince(ev.firstTimestamp ?? ev.eventTime, now);
+  let last = ev.lastTimestamp ? timestampSince(ev.lastTimestamp, now) : first;
+  if (ev.series) last = timestampSince(ev.series.lastObservedTime, now);
+  return { first, last };
+}
+
+/** `component, instance`, or just the component; nothing without a component. */
+const eventSource = (component: string, instance: string) => (component === '' ? '' : instance === '' ? component : `${component}, ${instance}`);

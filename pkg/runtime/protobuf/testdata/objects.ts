@@ -355,6 +355,31 @@ export function objectsByKind(): Record<string, Record<string, unknown>> {
       },
       status: { hard: { pods: '10', 'requests.cpu': '4' }, used: { pods: '3', 'requests.cpu': '1500m' } },
     },
+    Endpoints: {
+      apiVersion: 'v1', kind: 'Endpoints', metadata: fullMetadata('web', 'default'),
+      subsets: [
+        {
+          addresses: [
+            { ip: '10.1.2.3', hostname: 'web-0', nodeName: 'node-1', targetRef: { kind: 'Pod', namespace: 'default', name: 'web-0', uid: '11111111-2222-3333-4444-555555555555', resourceVersion: '7' } },
+            { ip: '2001:db8::5', nodeName: '' },
+          ],
+          notReadyAddresses: [{ ip: '10.1.2.4' }],
+          ports: [
+            { name: 'http', port: 80, protocol: 'TCP', appProtocol: 'http' },
+            { name: 'dns', port: 53, protocol: 'UDP', appProtocol: '' },
+          ],
+        },
+        { notReadyAddresses: [{ ip: '10.1.3.1' }] },
+      ],
+    },
+    Event: {
+      apiVersion: 'v1', kind: 'Event', metadata: fullMetadata('web-0.17a3', 'default'),
+      involvedObject: { kind: 'Pod', namespace: 'default', name: 'web-0', uid: '11111111-2222-3333-4444-555555555555', apiVersion: 'v1', resourceVersion: '9', fieldPath: 'spec.containers{web}' },
+      reason: 'BackOff', message: 'Back-off restarting failed container', source: { component: 'kubelet', host: 'node-1' },
+      firstTimestamp: '2026-01-01T00:00:00Z', lastTimestamp: '2026-01-01T01:00:00Z', count: 7, type: 'Warning',
+      eventTime: '2026-01-01T00:00:00.123456Z', series: { count: 6, lastObservedTime: '2026-01-01T01:00:00.654321Z' },
+      action: 'Restarting', related: { kind: 'Node', name: 'node-1' }, reportingComponent: 'orch.io/kubelet', reportingInstance: 'node-1',
+    },
     StatefulSet: fullStatefulSet(),
     Deployment: {
       apiVersion: 'apps/v1', kind: 'Deployment', metadata: fullMetadata('api', 'default'),
