@@ -14,9 +14,9 @@
 //
 // authorize() never rejects.
 import type { ApiDomain } from '../../../api/domain.js';
-import { defaultRetryBackoff, validateRetryBackoff, withExponentialBackoff, type RetryBackoff } from '../../authentication/webhook/backoff.js';
-import { WebhookCallError, WebhookClient } from '../../authentication/webhook/client.js';
-import { loadWebhookKubeconfig, type WebhookClientConfig } from '../../authentication/webhook/kubeconfig.js';
+import { defaultRetryBackoff, validateRetryBackoff, withExponentialBackoff, type RetryBackoff } from '../../util/webhook/backoff.js';
+import { WebhookCallError, WebhookClient } from '../../util/webhook/client.js';
+import { loadWebhookKubeconfig, type WebhookClientConfig } from '../../util/webhook/kubeconfig.js';
 import type { UserInfo } from '../../runtime/user.js';
 import type { Attributes } from '../attributes.js';
 import type { Authorizer, Decision, RuleResolver, RulesResult } from '../authorizer.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createTestCA, type KeyPairPem, type TestCA } from '../testing/pki.js';
+import { createTestCA, type KeyPairPem, type TestCA } from '../../authentication/testing/pki.js';
 import { loadWebhookKubeconfig, parseWebhookKubeconfig } from './kubeconfig.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
