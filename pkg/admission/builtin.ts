@@ -1,0 +1,9 @@
+// The plug-ins compiled into the server, by upstream name. Each plug-in lives in its own folder
+// under pkg/admission and exports its factory; this file only lists them.
+import { PluginRegistry } from './registry.js';
+
+/** A registry holding every built-in plug-in. */
+export function builtinPlugins(): PluginRegistry {
+  const reg = new PluginRegistry();
+  return reg;
+}
