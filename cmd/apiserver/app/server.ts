@@ -28,6 +28,7 @@ import { WatchHub } from '../../../pkg/storage/watch-hub.js';
 import type { Store } from '../../../pkg/registry/generic/store.js';
 import { buildAuthentication } from './authentication.js';
 import { buildAuthorization } from './authorization.js';
+import { buildAdmission } from './admission.js';
 import { impersonate } from '../../../pkg/authorization/impersonation.js';
 import { authorizationGroup } from '../../../api/authorization/v1/register.js';
 import { accessReviewHandlers } from '../../../pkg/authorization/reviews.js';
@@ -161,6 +162,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
     domain, stores, tlsPrivateKeyFile: opts.tlsPrivateKeyFile, externalAddress: serverAddress, logger,
   });
   const authorization = await buildAuthorization(opts.authorization, { domain, stores, logger });
+  const admission = await buildAdmission(opts.admission, { domain, stores, logger });
   let stopCompaction = () => undefined as void;
   const lifecycle = new Lifecycle([
     { name: 'start-system-namespaces', run: () => ensureSystemNamespaces(stores, logger) },
@@ -197,6 +199,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
       // The access reviews are answered by the configured authorizer chain and its rule resolvers.
       virtual: new Map([...authentication.virtual, ...accessReviewHandlers(authorization.authorizer, authorization.ruleResolver, authorizationGroup(domain))]),
       writeChecks: (info) => authorization.writeChecks(info),
+      admission: admission.chain,
       watch: {
         minRequestTimeoutSeconds: opts.minRequestTimeout,
         track: (stop) => server.trackLongRunning(stop),
@@ -231,6 +234,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
       stopCompaction();
       await authentication.stop();
       await authorization.stop();
+      await admission.stop();
       await storage.close();
       logger.info('the API server stopped');
     },

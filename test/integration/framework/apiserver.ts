@@ -7,6 +7,7 @@ import { runAPIServer, type RunningAPIServer } from '../../../cmd/apiserver/app/
 import type { APIServerOptions } from '../../../cmd/apiserver/app/options.js';
 import { defaultAuthenticationOptions } from '../../../cmd/apiserver/app/authentication-options.js';
 import { defaultAuthorizationOptions } from '../../../pkg/authorization/modes.js';
+import { defaultAdmissionOptions } from '../../../cmd/apiserver/app/admission-options.js';
 import { Logger } from '../../../pkg/log/logger.js';
 import { Client } from './client.js';
 import { startEtcd, type TestEtcd } from './etcd.js';
@@ -43,6 +44,7 @@ export function testOptions(etcd: TestEtcd, certDir: string, overrides: Partial<
     apiDomain: 'orch.io',
     authentication: defaultAuthenticationOptions(),
     authorization: defaultAuthorizationOptions(),
+    admission: defaultAdmissionOptions(),
     ...overrides,
   };
 }
