@@ -75,6 +75,26 @@ export interface Attributes {
   /** The annotations recorded so far, for the audit event. */
   annotations(): Record<string, string>;
   readonly reinvocation: ReinvocationContext;
+  /**
+   * True when an earlier try of this write failed because an object a plug-in wrote alongside it
+   * had changed: plug-ins then read that object live (`fetch`), not from their caches.
+   */
+  readonly retrying: boolean;
+  /**
+   * Writes `write.object` in the same transaction as the request's object, and only if it is still
+   * at `write.resourceVersion` (ResourceQuota charging status.used); validating phase only.
+   */
+  writeAlongside(write: AlongsideWrite): void;
+}
+
+/** An object a plug-in writes together with the request's object (see Attributes.writeAlongside). */
+export interface AlongsideWrite {
+  group: string;
+  resource: string;
+  namespace: string;
+  name: string;
+  object: AdmissionObject;
+  resourceVersion: string;
 }
 
 /** Every plug-in says which operations it cares about; the chain skips it for the others. */

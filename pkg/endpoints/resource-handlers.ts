@@ -349,7 +349,7 @@ export async function patchScaleResource(ctx: HandlerContext, r: ResourceRequest
  */
 async function admitScale(admission: WriteAdmission, wanted: StoredObject, current: StoredObject): Promise<StoredObject> {
   const out = await admission.mutate(wanted, current);
-  await admission.validate(out, current);
+  await admission.validate(out, current, 1);
   return out;
 }
 

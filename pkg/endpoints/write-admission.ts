@@ -72,13 +72,15 @@ export class WriteAdmission {
   }
 
   /** The store's validation callback of a create or update: other write checks first, then the validating phase. */
-  readonly validate: ValidateObjectFunc = async (obj, old) => {
+  readonly validate: ValidateObjectFunc = async (obj, old, attempt) => {
     const { check, chain, user, info } = this.init;
     await check?.({ user, namespace: info.namespace, obj, old });
-    if (!chain) return;
+    if (!chain) return [];
     const attrs = this.attrs ?? this.record(old ? 'UPDATE' : 'CREATE', obj, old ?? undefined);
     attrs.setObject(obj);
+    attrs.beginAttempt(attempt);
     if (chain.handles(attrs.operation)) await chain.validate(attrs);
+    return attrs.alongsideWrites().map((w) => ({ ...w, object: w.object as StoredObject }));
   };
 
   /** The store's validation callback of a delete: the validating phase with the object about to go. */
@@ -91,7 +93,7 @@ export class WriteAdmission {
   /** Both phases at once, for a request answered without the registry (a review, a token request). */
   async admitVirtual(obj: StoredObject): Promise<StoredObject> {
     const out = await this.mutate(obj, null);
-    await this.validate(out, null);
+    await this.validate(out, null, 1);
     return out;
   }
 }
