@@ -26,8 +26,16 @@ export interface AdmissionDeps {
 }
 
 /** Problems with the admission flags, worded as kube-apiserver words them. */
-export function validateAdmissionOptions(o: AdmissionOptions): string[] {
+export function validateAdmissionOptions(o: AdmissionOptions, domain: string): string[] {
   const errs = validateAdmissionPluginFlags(o.plugins);
+  if (errs.length === 0) {
+    // The file is read again when the chain is built; a broken one stops the server before anything starts.
+    try {
+      readAdmissionConfiguration(o.configFile, { domain, enabledPlugins: enabledAdmissionPlugins(o.plugins) });
+    } catch (e) {
+      errs.push(e instanceof Error ? e.message : String(e));
+    }
+  }
   for (const [flag, v] of [['--default-not-ready-toleration-seconds', o.defaultNotReadyTolerationSeconds], ['--default-unreachable-toleration-seconds', o.defaultUnreachableTolerationSeconds]] as const) {
     if (!Number.isInteger(v) || v < 0) errs.push(`${flag} must be a non-negative integer`);
   }

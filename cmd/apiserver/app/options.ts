@@ -125,7 +125,7 @@ export function validateOptions(o: APIServerOptions): string[] {
   if (o.shutdownDelayMs < 0) errs.push('--shutdown-delay-duration must not be negative');
   errs.push(...validateAuthenticationOptions(o.authentication));
   errs.push(...validateAuthorizationOptions(completeAuthorizationOptions(o.authorization)));
-  errs.push(...validateAdmissionOptions(o.admission));
+  errs.push(...validateAdmissionOptions(o.admission, o.apiDomain));
   const badDomain = invalidApiDomain(o.apiDomain);
   if (badDomain) errs.push(`--api-domain: ${badDomain}`);
   try {
