@@ -4,6 +4,10 @@
 // of a tracked resource is not known refuses, as upstream's does.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defaultAdmissionOptions } from '../../cmd/apiserver/app/admission-options.js';
 import { startTestServer, type TestServer } from './framework/apiserver.js';
 import { assertStatus } from './framework/assertions.js';
 
@@ -70,5 +74,49 @@ describe('ResourceQuota admission', () => {
     const s = await t.client.post(`${ns('quota-partial')}/secrets`, { metadata: { name: 's' }, stringData: { a: 'b' } });
     assert.equal(s.status, 201, s.text);
     assert.deepEqual(await storedUsed('quota-partial'), { 'count/secrets': '1' });
+  });
+});
+
+describe('ResourceQuota configured by --admission-control-config-file', () => {
+  let t: TestServer;
+  before(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'orch-admission-'));
+    // Stock files name upstream's group; the quota configuration sits in a file of its own.
+    writeFileSync(join(dir, 'quota.yaml'), [
+      'apiVersion: apiserver.config.k8s.io/v1',
+      'kind: ResourceQuotaConfiguration',
+      'limitedResources:',
+      '- resource: configmaps',
+      '  matchContains: ["count/configmaps"]',
+    ].join('\n'));
+    writeFileSync(join(dir, 'admission.yaml'), [
+      'apiVersion: apiserver.config.k8s.io/v1',
+      'kind: AdmissionConfiguration',
+      'plugins:',
+      '- name: ResourceQuota',
+      '  path: quota.yaml',
+    ].join('\n'));
+    t = await startTestServer({ admission: { ...defaultAdmissionOptions(), configFile: join(dir, 'admission.yaml') } });
+  });
+  after(async () => t?.stop());
+
+  test('a limited resource needs a covering quota; other resources do not', async () => {
+    assert.equal((await t.client.post('/api/v1/namespaces', { metadata: { name: 'limited' } })).status, 201);
+    const refused = await t.client.post('/api/v1/namespaces/limited/configmaps', { metadata: { name: 'a' } });
+    assertStatus(refused, 403, 'Forbidden');
+    assert.equal(refused.body.message, 'configmaps "a" is forbidden: insufficient quota to consume: count/configmaps');
+    assert.equal((await t.client.post('/api/v1/namespaces/limited/secrets', { metadata: { name: 's' } })).status, 201);
+    const q = await t.client.post('/api/v1/namespaces/limited/resourcequotas', { metadata: { name: 'q' }, spec: { hard: { 'count/configmaps': '2' } } });
+    const hard = { 'count/configmaps': '2' };
+    assert.equal((await t.client.put('/api/v1/namespaces/limited/resourcequotas/q/status', { ...q.body, status: { hard, used: { 'count/configmaps': '0' } } })).status, 200);
+    // The covering quota is seen through the cache once its status lands there.
+    const deadline = Date.now() + 10_000;
+    let r;
+    do {
+      r = await t.client.post('/api/v1/namespaces/limited/configmaps', { metadata: { name: 'a' } });
+      if (r.status === 201 || Date.now() > deadline) break;
+      await new Promise((res) => setTimeout(res, 100));
+    } while (r.status === 403);
+    assert.equal(r.status, 201, r.text);
   });
 });
