@@ -14,6 +14,7 @@ import { eventValidation } from './core/event-validation.js';
 import { limitRangeValidation } from './core/limit-range-validation.js';
 import { namespaceValidation } from './core/namespace-validation.js';
 import { ResourceNames } from './core/resource-names.js';
+import { replicationControllerValidation } from './core/replication-controller-validation.js';
 import { resourceQuotaValidation } from './core/resource-quota-validation.js';
 import { secretValidation } from './core/secret-validation.js';
 import { serviceAccountValidation } from './core/service-account-validation.js';
@@ -57,6 +58,7 @@ export function kindValidations(domain: ApiDomain): ValidationLookup {
   register('', 'ResourceQuota', resourceQuotaValidation(resourceNames));
   register('', 'Endpoints', endpointsValidation);
   register('', 'Event', eventValidation('orch-system'));
+  register('', 'ReplicationController', replicationControllerValidation(resourceNames));
   register('apps', 'StatefulSet', statefulSetValidation(resourceNames));
   register('apps', 'Deployment', deploymentValidation(resourceNames));
   register('apps', 'ReplicaSet', replicaSetValidation(resourceNames));

@@ -1,5 +1,6 @@
 // apps/v1: workload controllers.
-import { type PrinterColumn, ageColumn, formatLabelSelector, nameColumn } from '../../printer-column.js';
+import { type PrinterColumn, ageColumn, nameColumn } from '../../printer-column.js';
+import { podTemplateColumns, selectorString } from '../../pod-template-columns.js';
 import { defineKind, type GroupVersionRegistration, type ScaleAdapter } from '../../registration.js';
 import { scaleKind } from '../../autoscaling/v1/scale.js';
 import type { LabelSelector } from '../../meta/v1/types.js';
@@ -18,13 +19,7 @@ interface Workload {
   status?: { replicas?: number };
 }
 
-/** A selector as upstream's labels.Selector prints it: '' for none or a malformed one. */
-function selectorString(sel: LabelSelector | undefined): string {
-  const text = formatLabelSelector(sel);
-  return text === '<none>' || text === '<error>' ? '' : text;
-}
-
-function workloadScale<T extends Workload>(): ScaleAdapter<T> {
+export function workloadScale<T extends Workload>(): ScaleAdapter<T> {
   return {
     specReplicas: (s) => s.spec?.replicas ?? 1,
     setSpecReplicas: (s, replicas) => {
@@ -35,20 +30,10 @@ function workloadScale<T extends Workload>(): ScaleAdapter<T> {
   };
 }
 
-const containersOf = (s: Workload) => s.spec?.template?.spec?.containers ?? [];
-
 /** The wide columns upstream's printers give the workloads (Selector not for StatefulSets). */
 function templateColumns<T extends Workload>(withSelector: boolean, selectorDescription = ''): PrinterColumn<T>[] {
-  const cols: PrinterColumn<T>[] = [
-    { name: 'Containers', type: 'string', description: 'Names of the containers in the pod template.', priority: 1,
-      cell: (s) => containersOf(s).map((c) => c.name).join(',') },
-    { name: 'Images', type: 'string', description: 'Images of the containers in the pod template.', priority: 1,
-      cell: (s) => containersOf(s).map((c) => c.image ?? '').join(',') },
-  ];
-  if (withSelector) {
-    cols.push({ name: 'Selector', type: 'string', description: selectorDescription, priority: 1, cell: (s) => selectorString(s.spec?.selector) });
-  }
-  return cols;
+  return podTemplateColumns<T>((s) => s.spec?.template,
+    withSelector ? { cell: (s) => selectorString(s.spec?.selector), description: selectorDescription } : undefined);
 }
 
 /** An owner reference's kind as upstream prints it: lower-case Kind.group, then the name. */

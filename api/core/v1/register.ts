@@ -1,5 +1,7 @@
 // The core group (served at /api/v1): the kinds of this group and version.
-import { ageColumn, nameColumn, timestampSince } from '../../printer-column.js';
+import { ageColumn, formatLabelSelector, nameColumn, timestampSince } from '../../printer-column.js';
+import { podTemplateColumns, selectorString } from '../../pod-template-columns.js';
+import { scaleKind } from '../../autoscaling/v1/scale.js';
 import type { ApiDomain } from '../../domain.js';
 import { tokenRequestKind } from '../../authentication/v1/register.js';
 import { defineKind, type GroupVersionRegistration } from '../../registration.js';
@@ -8,6 +10,7 @@ import { Endpoints, defaultEndpoints } from './endpoints.js';
 import { Event } from './event.js';
 import { LimitRange, defaultLimitRange } from './limit-range.js';
 import { Namespace, defaultNamespace } from './namespace.js';
+import { ReplicationController, defaultReplicationController } from './replication-controller.js';
 import { ResourceQuota } from './resource-quota.js';
 import { Secret, defaultSecret } from './secret.js';
 import { ServiceAccount } from './service-account.js';
@@ -109,6 +112,30 @@ export const coreV1 = (d: ApiDomain): GroupVersionRegistration => ({
         { name: 'Count', type: 'string', description: 'How many times the event has happened.', priority: 1,
           cell: (ev) => (ev.series ? ev.series.count ?? 0 : ev.count || 1) },
         { ...nameColumn, priority: 1 },
+      ],
+    }),
+    defineKind({
+      kind: 'ReplicationController', resource: 'replicationcontrollers', singular: 'replicationcontroller', namespaced: true,
+      shortNames: ['rc'], categories: ['all'], subresources: ['status', 'scale'], schema: ReplicationController, defaulter: defaultReplicationController,
+      subresourceKinds: { scale: scaleKind },
+      scale: {
+        specReplicas: (rc) => rc.spec?.replicas ?? 1,
+        setSpecReplicas: (rc, replicas) => {
+          if (rc.spec) rc.spec.replicas = replicas;
+        },
+        statusReplicas: (rc) => rc.status?.replicas ?? 0,
+        selector: (rc) => selectorString({ matchLabels: rc.spec?.selector ?? {} }),
+      },
+      printerColumns: [
+        nameColumn,
+        { name: 'Desired', type: 'integer', description: 'Desired number of pods.', priority: 0, cell: (rc) => rc.spec?.replicas ?? 1 },
+        { name: 'Current', type: 'integer', description: 'Number of pods the controller last counted.', priority: 0, cell: (rc) => rc.status?.replicas ?? 0 },
+        { name: 'Ready', type: 'integer', description: 'Number of pods with a Ready condition.', priority: 0, cell: (rc) => rc.status?.readyReplicas ?? 0 },
+        ageColumn,
+        ...podTemplateColumns<ReplicationController>((rc) => rc.spec?.template, {
+          description: 'The labels the pods of the replication controller carry.',
+          cell: (rc) => formatLabelSelector({ matchLabels: rc.spec?.selector ?? {} }),
+        }),
       ],
     }),
   ],

@@ -1,4 +1,4 @@
-// The selector and pod-template rules Deployments and ReplicaSets share (upstream
+// The selector and pod-template rules Deployments, ReplicaSets, DaemonSets and ReplicationControllers share (upstream
 // ValidatePodTemplateSpecForReplicaSet and the selector checks before it).
 import type { LabelSelector } from '../../../api/meta/v1/types.js';
 import type { PodTemplateSpec } from '../../../api/core/v1/pod-template.js';
@@ -8,12 +8,23 @@ import { validatePodTemplateSpec } from '../core/pod-template-validation.js';
 import { validateLabelSelector } from '../validation/label-selector.js';
 import { isEmptySelector, selectorMatches } from '../validation/selector-match.js';
 
+/** How a kind words the rules below; the defaults are those of Deployments and ReplicaSets. */
+export interface ReplicatedTemplateWording {
+  /** The kind named by the empty-selector message ("empty selector is invalid for <kind>"). */
+  emptySelectorKind?: string;
+  /** The cause for a template with activeDeadlineSeconds. */
+  activeDeadline?: (path: Path, value: number) => FieldError;
+}
+
+const replicaSetDeadline = (path: Path): FieldError => forbidden(path, 'activeDeadlineSeconds in ReplicaSet is not Supported');
+
 /**
  * The selector (when given: the schema reports a missing one) and the template made to match
  * it. A malformed selector is reported once, by the selector rules, and then not matched.
  */
 export function validateSelectorAndTemplate(
   selector: LabelSelector | undefined, template: PodTemplateSpec, specPath: Path, names: ResourceNames,
+  wording: ReplicatedTemplateWording = {},
 ): FieldError[] {
   const errs: FieldError[] = [];
   const templatePath = specPath.child('template');
@@ -22,13 +33,24 @@ export function validateSelectorAndTemplate(
     errs.push(...selectorErrs);
     // Upstream words this the same for ReplicaSets.
     if (isEmptySelector(selector)) {
-      errs.push(invalid(specPath.child('selector'), selector, 'empty selector is invalid for deployment'));
+      errs.push(invalid(specPath.child('selector'), selector, `empty selector is invalid for ${wording.emptySelectorKind ?? 'deployment'}`));
     } else if (selectorErrs.length === 0 && !selectorMatches(selector, template.metadata?.labels)) {
       errs.push(invalid(templatePath.child('metadata', 'labels'), template.metadata?.labels ?? null,
         '`selector` does not match template `labels`'));
     }
   }
-  errs.push(...validatePodTemplateSpec(template, templatePath, { resourceNames: names }));
+  errs.push(...validateRestartingTemplate(template, templatePath, names, wording.activeDeadline ?? replicaSetDeadline));
+  return errs;
+}
+
+/**
+ * A template of pods that run forever: the pod template rules, restartPolicy Always and no
+ * activeDeadlineSeconds (reported by `activeDeadline`).
+ */
+export function validateRestartingTemplate(
+  template: PodTemplateSpec, templatePath: Path, names: ResourceNames, activeDeadline: (path: Path, value: number) => FieldError,
+): FieldError[] {
+  const errs = validatePodTemplateSpec(template, templatePath, { resourceNames: names });
   const podSpec = template.spec;
   const restartPolicy = podSpec?.restartPolicy ?? 'Always';
   // Other unknown values are already reported by the template's own rules.
@@ -36,7 +58,7 @@ export function validateSelectorAndTemplate(
     errs.push(notSupported(templatePath.child('spec', 'restartPolicy'), restartPolicy, ['Always']));
   }
   if (podSpec?.activeDeadlineSeconds !== undefined && podSpec.activeDeadlineSeconds !== null) {
-    errs.push(forbidden(templatePath.child('spec', 'activeDeadlineSeconds'), 'activeDeadlineSeconds in ReplicaSet is not Supported'));
+    errs.push(activeDeadline(templatePath.child('spec', 'activeDeadlineSeconds'), podSpec.activeDeadlineSeconds));
   }
   return errs;
 }

@@ -1,0 +1,56 @@
+// Rules of ReplicationController (upstream ValidateReplicationController, its Update, which adds
+// no immutable field, and ValidateReplicationControllerStatusUpdate).
+import type { ReplicationController } from '../../../api/core/v1/replication-controller.js';
+import { forbidden, invalid, Path, required, type FieldError } from '../../runtime/field-errors.js';
+import { validateRestartingTemplate } from '../apps/replicated-template.js';
+import { validateReplicaCounts } from '../apps/status-counts.js';
+import { validateLabels } from '../validation/label-selector.js';
+import type { KindValidation } from '../validation/kind-validation.js';
+import { nameIsDNSSubdomain } from '../validation/names.js';
+import { validateNonnegativeField } from '../validation/numeric.js';
+import { selectorMatches } from '../validation/selector-match.js';
+import type { ResourceNames } from './resource-names.js';
+
+const specPath = Path.root('spec');
+
+const rcDeadline = (path: Path): FieldError => forbidden(path, 'activeDeadlineSeconds in ReplicationController is not Supported');
+
+function validateSpec(rc: ReplicationController, names: ResourceNames): FieldError[] {
+  const spec = rc.spec ?? {};
+  const errs: FieldError[] = [];
+  errs.push(...validateNonnegativeField(spec.minReadySeconds, specPath.child('minReadySeconds')));
+  const selector = spec.selector ?? {};
+  const selectorPath = specPath.child('selector');
+  const selectorErrs = validateLabels(selector, selectorPath);
+  errs.push(...selectorErrs);
+  const emptySelector = Object.keys(selector).length === 0;
+  if (emptySelector) errs.push(required(selectorPath, ''));
+  errs.push(...validateNonnegativeField(spec.replicas, specPath.child('replicas')));
+  const templatePath = specPath.child('template');
+  const template = spec.template;
+  if (!template) {
+    errs.push(required(templatePath, ''));
+    return errs;
+  }
+  if (!emptySelector && selectorErrs.length === 0 && !selectorMatches({ matchLabels: selector }, template.metadata?.labels)) {
+    errs.push(invalid(templatePath.child('metadata', 'labels'), template.metadata?.labels ?? null, '`selector` does not match template `labels`'));
+  }
+  errs.push(...validateRestartingTemplate(template, templatePath, names, rcDeadline));
+  return errs;
+}
+
+function validateStatusUpdate(rc: ReplicationController): FieldError[] {
+  const s = rc.status;
+  if (!s) return [];
+  return validateReplicaCounts(s,
+    ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'],
+    ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas'], 'readyReplicas');
+}
+
+/** ReplicationController rules; resource names in the platform's domain are native. */
+export const replicationControllerValidation = (names: ResourceNames): KindValidation<ReplicationController> => ({
+  name: nameIsDNSSubdomain,
+  validate: (rc) => validateSpec(rc, names),
+  validateUpdate: (rc) => validateSpec(rc, names),
+  validateStatusUpdate,
+});
