@@ -5,6 +5,7 @@ import { rbacGroup } from '../../api/rbac/v1/register.js';
 import type { StoredObject } from '../storage/interface.js';
 import type { ValidationLookup } from './stores.js';
 import { controllerRevisionValidation } from './apps/controller-revision-validation.js';
+import { daemonSetValidation } from './apps/daemon-set-validation.js';
 import { deploymentValidation } from './apps/deployment-validation.js';
 import { replicaSetValidation } from './apps/replica-set-validation.js';
 import { statefulSetValidation } from './apps/stateful-set-validation.js';
@@ -62,6 +63,7 @@ export function kindValidations(domain: ApiDomain): ValidationLookup {
   register('apps', 'StatefulSet', statefulSetValidation(resourceNames));
   register('apps', 'Deployment', deploymentValidation(resourceNames));
   register('apps', 'ReplicaSet', replicaSetValidation(resourceNames));
+  register('apps', 'DaemonSet', daemonSetValidation(resourceNames));
   register('apps', 'ControllerRevision', controllerRevisionValidation);
   register(rbac, 'ClusterRole', clusterRoleValidation);
   register(rbac, 'ClusterRoleBinding', clusterRoleBindingValidation(rbac));

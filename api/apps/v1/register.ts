@@ -1,10 +1,11 @@
 // apps/v1: workload controllers.
-import { type PrinterColumn, ageColumn, nameColumn } from '../../printer-column.js';
+import { type PrinterColumn, ageColumn, formatLabelSelector, nameColumn } from '../../printer-column.js';
 import { podTemplateColumns, selectorString } from '../../pod-template-columns.js';
 import { defineKind, type GroupVersionRegistration, type ScaleAdapter } from '../../registration.js';
 import { scaleKind } from '../../autoscaling/v1/scale.js';
 import type { LabelSelector } from '../../meta/v1/types.js';
 import { ControllerRevision } from './controller-revision.js';
+import { DaemonSet, defaultDaemonSet } from './daemon-set.js';
 import { Deployment, defaultDeployment } from './deployment.js';
 import { ReplicaSet, defaultReplicaSet } from './replica-set.js';
 import { StatefulSet, defaultStatefulSet } from './stateful-set.js';
@@ -94,6 +95,28 @@ export const appsV1: GroupVersionRegistration = {
         { name: 'Ready', type: 'integer', description: 'Number of pods with a Ready condition.', priority: 0, cell: (r) => r.status?.readyReplicas ?? 0 },
         ageColumn,
         ...templateColumns(true, 'Label query over the pods of the ReplicaSet.'),
+      ],
+    }),
+    defineKind({
+      kind: 'DaemonSet', resource: 'daemonsets', singular: 'daemonset', namespaced: true,
+      shortNames: ['ds'], categories: ['all'], subresources: ['status'], schema: DaemonSet, defaulter: defaultDaemonSet,
+      printerColumns: [
+        nameColumn,
+        { name: 'Desired', type: 'integer', description: 'Number of nodes that should run the daemon pod.', priority: 0,
+          cell: (d) => d.status?.desiredNumberScheduled ?? 0 },
+        { name: 'Current', type: 'integer', description: 'Number of nodes that run the daemon pod and should.', priority: 0,
+          cell: (d) => d.status?.currentNumberScheduled ?? 0 },
+        { name: 'Ready', type: 'integer', description: 'Number of nodes with a ready daemon pod.', priority: 0,
+          cell: (d) => d.status?.numberReady ?? 0 },
+        { name: 'Up-to-date', type: 'integer', description: 'Number of nodes running a pod of the current template.', priority: 0,
+          cell: (d) => d.status?.updatedNumberScheduled ?? 0 },
+        { name: 'Available', type: 'integer', description: 'Number of nodes with an available daemon pod.', priority: 0,
+          cell: (d) => d.status?.numberAvailable ?? 0 },
+        { name: 'Node Selector', type: 'string', description: 'The node labels the pod template requires (nodeSelector).', priority: 0,
+          cell: (d) => formatLabelSelector({ matchLabels: d.spec?.template?.spec?.nodeSelector ?? {} }) },
+        ageColumn,
+        ...podTemplateColumns<DaemonSet>((d) => d.spec?.template,
+          { cell: (d) => selectorString(d.spec?.selector), description: 'Label query over the pods of the DaemonSet.' }),
       ],
     }),
     defineKind({
