@@ -6,6 +6,7 @@ import { rbacGroup } from '../../api/rbac/v1/register.js';
 import { newConflict, newForbidden } from '../runtime/errors.js';
 import type { StoredObject } from '../storage/interface.js';
 import type { StrategyOverrides } from './generic/strategy.js';
+import { jobLabels } from './batch/job-validation.js';
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
@@ -60,6 +61,9 @@ export const strategyOverrides = (domain: ApiDomain): ReadonlyMap<string, Strate
     },
   }],
   ['/Secret', { selectableFields: { type: (o) => str(o.type) } }],
+  // Upstream's job strategy: without manualSelector the pods get the job's name and uid as labels
+  // and the selector selects the uid (a wrong selector given is left for validation to refuse).
+  ['batch/Job', { prepareForCreate: (obj) => generateJobSelector(obj, domain) }],
   ['/ResourceQuota', { returnDeletedObject: true }],
   [`${domain.group('storage')}/CSIDriver`, { returnDeletedObject: true }],
   // The built-in priority classes are recreated at start anyway; upstream refuses to delete them.
@@ -75,3 +79,27 @@ export const strategyOverrides = (domain: ApiDomain): ReadonlyMap<string, Strate
   ['/LimitRange', { allowCreateOnUpdate: true }],
   ...['Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'].map((kind): [string, StrategyOverrides] => [`${rbacGroup(domain)}/${kind}`, { allowCreateOnUpdate: true }]),
 ]);
+
+type Labels = Record<string, string>;
+interface JobLike {
+  spec?: { manualSelector?: boolean; selector?: { matchLabels?: Labels }; template?: { metadata?: { labels?: Labels } } };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function generateJobSelector(obj: StoredObject, domain: ApiDomain): void {
+  const spec = (obj as JobLike).spec;
+  if (!isRecord(spec) || spec.manualSelector === true || !isRecord(spec.template)) return;
+  const names = jobLabels(domain);
+  const uid = obj.metadata.uid ?? '';
+  const name = obj.metadata.name ?? '';
+  const template = spec.template;
+  template.metadata = isRecord(template.metadata) ? template.metadata : {};
+  const labels: Labels = isRecord(template.metadata.labels) ? template.metadata.labels : {};
+  template.metadata.labels = labels;
+  for (const key of [names.legacyJobName, names.jobName]) if (!(key in labels)) labels[key] = name;
+  for (const key of [names.legacyControllerUid, names.controllerUid]) if (!(key in labels)) labels[key] = uid;
+  spec.selector = isRecord(spec.selector) ? spec.selector : {};
+  spec.selector.matchLabels = isRecord(spec.selector.matchLabels) ? spec.selector.matchLabels : {};
+  if (!(names.controllerUid in spec.selector.matchLabels)) spec.selector.matchLabels[names.controllerUid] = uid;
+}

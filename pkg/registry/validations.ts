@@ -9,6 +9,8 @@ import { daemonSetValidation } from './apps/daemon-set-validation.js';
 import { deploymentValidation } from './apps/deployment-validation.js';
 import { replicaSetValidation } from './apps/replica-set-validation.js';
 import { statefulSetValidation } from './apps/stateful-set-validation.js';
+import { cronJobValidation } from './batch/cron-job-validation.js';
+import { jobValidation } from './batch/job-validation.js';
 import { configMapValidation } from './core/config-map-validation.js';
 import { endpointsValidation } from './core/endpoints-validation.js';
 import { eventValidation } from './core/event-validation.js';
@@ -65,6 +67,8 @@ export function kindValidations(domain: ApiDomain): ValidationLookup {
   register('apps', 'ReplicaSet', replicaSetValidation(resourceNames));
   register('apps', 'DaemonSet', daemonSetValidation(resourceNames));
   register('apps', 'ControllerRevision', controllerRevisionValidation);
+  register('batch', 'Job', jobValidation(domain, resourceNames));
+  register('batch', 'CronJob', cronJobValidation(resourceNames));
   register(rbac, 'ClusterRole', clusterRoleValidation);
   register(rbac, 'ClusterRoleBinding', clusterRoleBindingValidation(rbac));
   register(rbac, 'Role', roleValidation);
