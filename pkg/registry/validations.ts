@@ -21,6 +21,7 @@ import { replicationControllerValidation } from './core/replication-controller-v
 import { resourceQuotaValidation } from './core/resource-quota-validation.js';
 import { secretValidation } from './core/secret-validation.js';
 import { serviceAccountValidation } from './core/service-account-validation.js';
+import { ingressClassValidation, ingressValidation } from './networking/ingress-validation.js';
 import { networkPolicyValidation } from './networking/network-policy-validation.js';
 import { podDisruptionBudgetValidation } from './policy/pod-disruption-budget-validation.js';
 import { clusterRoleBindingValidation } from './rbac/cluster-role-binding-validation.js';
@@ -74,6 +75,8 @@ export function kindValidations(domain: ApiDomain): ValidationLookup {
   register(rbac, 'Role', roleValidation);
   register(rbac, 'RoleBinding', roleBindingValidation(rbac));
   register(domain.group('storage'), 'CSIDriver', csiDriverValidation);
+  register(domain.group('networking'), 'IngressClass', ingressClassValidation);
+  register(domain.group('networking'), 'Ingress', ingressValidation(domain));
   register(domain.group('networking'), 'NetworkPolicy', networkPolicyValidation);
   register('policy', 'PodDisruptionBudget', podDisruptionBudgetValidation);
   register(domain.group('storage'), 'StorageClass', storageClassValidation);
