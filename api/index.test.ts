@@ -4,7 +4,7 @@ import { allGroupVersions } from './index.js';
 
 test('group versions are listed core first, in discovery order', () => {
   assert.deepEqual(allGroupVersions.map((gv) => `${gv.group}/${gv.version}`), [
-    '/v1', 'apps/v1', 'authentication.orch.io/v1', 'authentication.orch.io/v1beta1', 'authorization.orch.io/v1', 'rbac.authorization.orch.io/v1', 'storage.orch.io/v1', 'networking.orch.io/v1', 'policy/v1',
+    '/v1', 'apps/v1', 'authentication.orch.io/v1', 'authentication.orch.io/v1beta1', 'authorization.orch.io/v1', 'batch/v1', 'rbac.authorization.orch.io/v1', 'storage.orch.io/v1', 'networking.orch.io/v1', 'policy/v1',
     'scheduling.orch.io/v1', 'coordination.orch.io/v1', 'node.orch.io/v1',
   ]);
 });
@@ -21,9 +21,11 @@ test('kinds are registered with their resources, scopes, short names and sub-res
     '/ResourceQuota resourcequotas ns [quota] [status]',
     '/Endpoints endpoints ns [ep] []',
     '/Event events ns [ev] []',
+    '/ReplicationController replicationcontrollers ns [rc] [status,scale]',
     'apps/StatefulSet statefulsets ns [sts] [status,scale]',
     'apps/Deployment deployments ns [deploy] [status,scale]',
     'apps/ReplicaSet replicasets ns [rs] [status,scale]',
+    'apps/DaemonSet daemonsets ns [ds] [status]',
     'apps/ControllerRevision controllerrevisions ns [] []',
     'authentication.orch.io/TokenReview tokenreviews cluster [] []',
     'authentication.orch.io/SelfSubjectReview selfsubjectreviews cluster [] []',
@@ -33,12 +35,16 @@ test('kinds are registered with their resources, scopes, short names and sub-res
     'authorization.orch.io/SelfSubjectAccessReview selfsubjectaccessreviews cluster [] []',
     'authorization.orch.io/SelfSubjectRulesReview selfsubjectrulesreviews cluster [] []',
     'authorization.orch.io/SubjectAccessReview subjectaccessreviews cluster [] []',
+    'batch/CronJob cronjobs ns [cj] [status]',
+    'batch/Job jobs ns [] [status]',
     'rbac.authorization.orch.io/ClusterRole clusterroles cluster [] []',
     'rbac.authorization.orch.io/ClusterRoleBinding clusterrolebindings cluster [] []',
     'rbac.authorization.orch.io/Role roles ns [] []',
     'rbac.authorization.orch.io/RoleBinding rolebindings ns [] []',
     'storage.orch.io/CSIDriver csidrivers cluster [] []',
     'storage.orch.io/StorageClass storageclasses cluster [sc] []',
+    'networking.orch.io/IngressClass ingressclasses cluster [] []',
+    'networking.orch.io/Ingress ingresses ns [ing] [status]',
     'networking.orch.io/NetworkPolicy networkpolicies ns [netpol] [status]',
     'policy/PodDisruptionBudget poddisruptionbudgets ns [pdb] [status]',
     'scheduling.orch.io/PriorityClass priorityclasses cluster [pc] []',

@@ -95,6 +95,32 @@ const expected: Record<string, Expected> = {
     cells: ['x', 3, 2, 1, '3h10m', 'app', 'registry.example/app:1', 'app=x'],
     change: (o) => { o.spec.replicas = 3; },
   },
+  ReplicationController: {
+    columns: ['Name', 'Desired', 'Current', 'Ready', 'Age', 'Containers', 'Images', 'Selector'],
+    priorities: [0, 0, 0, 0, 0, 1, 1, 1],
+    cells: ['x', 3, 2, 1, '3h10m', 'app', 'registry.example/app:1', 'app=x'],
+    change: (o) => { o.spec.replicas = 3; },
+  },
+  DaemonSet: {
+    columns: ['Name', 'Desired', 'Current', 'Ready', 'Up-to-date', 'Available', 'Node Selector', 'Age', 'Containers', 'Images', 'Selector'],
+    priorities: [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1],
+    cells: ['x', 3, 3, 2, 3, 2, 'disk=ssd,zone=a', '3h10m', 'app', 'registry.example/app:1', 'app=x'],
+    change: (o) => { o.spec.template.spec.nodeSelector = { zone: 'a', disk: 'ssd' }; },
+  },
+  Job: {
+    columns: ['Name', 'Status', 'Completions', 'Duration', 'Age', 'Containers', 'Images', 'Selector'],
+    priorities: [0, 0, 0, 0, 0, 1, 1, 1],
+    cells: ['x', 'Running', '0/1', '3h10m', '3h10m', 'main', 'registry.example/batch:1', 'batch.orch.io/controller-uid=u-1'],
+    change: (o) => {
+      o.spec.selector = { matchLabels: { 'batch.orch.io/controller-uid': 'u-1' } };
+      o.spec.template.metadata = { labels: { 'batch.orch.io/controller-uid': 'u-1' } };
+    },
+  },
+  CronJob: {
+    columns: ['Name', 'Schedule', 'Timezone', 'Suspend', 'Active', 'Last Schedule', 'Age', 'Containers', 'Images', 'Selector'],
+    priorities: [0, 0, 0, 0, 0, 0, 0, 1, 1, 1],
+    cells: ['x', '*/5 * * * *', '<none>', 'False', 0, '10m', '3h10m', 'main', 'registry.example/batch:1', '<none>'],
+  },
   ControllerRevision: {
     columns: ['Name', 'Controller', 'Revision', 'Age'],
     cells: ['x', 'statefulset.apps/web', 1, '3h10m'],
@@ -122,6 +148,12 @@ const expected: Record<string, Expected> = {
     columns: ['Name', 'AttachRequired', 'PodInfoOnMount', 'StorageCapacity', 'TokenRequests', 'RequiresRepublish', 'Modes', 'Age'],
     cells: ['x', true, false, false, '<unset>', false, 'Persistent', '3h10m'],
   },
+  IngressClass: {
+    columns: ['Name', 'Controller', 'Parameters', 'Age'],
+    cells: ['x', 'example.com/ingress-controller', 'IngressParameters.k8s.example.com/external', '3h10m'],
+    change: (o) => { o.spec.parameters = { apiGroup: 'k8s.example.com', kind: 'IngressParameters', name: 'external' }; },
+  },
+  Ingress: { columns: ['Name', 'Class', 'Hosts', 'Address', 'Ports', 'Age'], cells: ['x', '<none>', 'web.example.com', '192.0.2.1', '80', '3h10m'] },
   NetworkPolicy: { columns: ['Name', 'Pod-Selector', 'Age'], cells: ['x', 'app=db', '3h10m'] },
   StorageClass: {
     columns: ['Name', 'Provisioner', 'ReclaimPolicy', 'VolumeBindingMode', 'AllowVolumeExpansion', 'Age'],
@@ -180,6 +212,26 @@ test('cells for unset and alternative values', () => {
   assert.deepEqual(cells('ControllerRevision', (o) => { o.metadata.ownerReferences = [{ apiVersion: 'v1', kind: 'Pod', name: 'p', uid: 'u', controller: true }]; }),
     ['x', 'pod/p', 1, '3h10m']);
   assert.deepEqual(cells('ControllerRevision', () => undefined), ['x', '<none>', 1, '3h10m']);
+  assert.deepEqual(cells('ReplicationController', (o) => { delete o.status; o.spec.selector = { tier: 'b', app: 'x' }; o.spec.template.metadata.labels.tier = 'b'; }),
+    ['x', 1, 0, 0, '3h10m', 'app', 'registry.example/app:1', 'app=x,tier=b']);
+  assert.deepEqual(cells('DaemonSet', (o) => { delete o.status; }), ['x', 0, 0, 0, 0, 0, '<none>', '3h10m', 'app', 'registry.example/app:1', 'app=x']);
+  const job = (status: Record<string, unknown>, spec: Record<string, unknown> = {}) => cells('Job', (o) => { o.status = status; Object.assign(o.spec, spec); }).slice(1, 4);
+  const cond = (type: string) => ({ conditions: [{ type, status: 'True' }] });
+  assert.deepEqual(job({ ...cond('Complete'), succeeded: 1, startTime: '2026-01-01T00:00:00Z', completionTime: '2026-01-01T00:02:05Z' }), ['Complete', '1/1', '2m5s']);
+  assert.deepEqual(job(cond('Failed')), ['Failed', '0/1', '']);
+  assert.deepEqual(job(cond('Suspended')), ['Suspended', '0/1', '']);
+  assert.deepEqual(job({ conditions: [{ type: 'Complete', status: 'False' }], succeeded: 2 }, { completions: undefined, parallelism: 3 }), ['Running', '2/1 of 3', '']);
+  assert.deepEqual(job({ succeeded: 2 }, { completions: 5 }), ['Running', '2/5', '']);
+  assert.deepEqual(cells('CronJob', (o) => { o.spec.timeZone = 'Etc/UTC'; o.spec.suspend = true; o.status = { active: [{ name: 'a' }, { name: 'b' }] }; }).slice(2, 6),
+    ['Etc/UTC', 'True', 2, '<none>']);
+  assert.deepEqual(cells('Ingress', (o) => {
+    o.spec.ingressClassName = 'nginx';
+    o.spec.rules = ['a.example', '', 'b.example', 'c.example', 'd.example'].map((host) => ({ host }));
+    o.spec.tls = [{ hosts: ['a.example'] }];
+    o.status = { loadBalancer: { ingress: [{ ip: '192.0.2.9' }, { hostname: 'lb.example' }, { ip: '192.0.2.1' }, { ip: '192.0.2.1' }] } };
+  }), ['x', 'nginx', 'a.example,b.example,c.example + 2 more...', '192.0.2.1,192.0.2.9,lb.example', '80, 443', '3h10m']);
+  assert.deepEqual(cells('Ingress', (o) => { o.spec.rules = [{ http: o.spec.rules[0].http }]; delete o.status; }).slice(2, 4), ['*', '']);
+  assert.deepEqual(cells('IngressClass', () => undefined)[2], '<none>');
   assert.deepEqual(cells('ResourceQuota', (o) => { delete o.status; }), ['x', '3h10m', '', '']);
   assert.deepEqual(cells('NetworkPolicy', (o) => { o.spec.podSelector = {}; }), ['x', '<none>', '3h10m']);
   assert.deepEqual(cells('NetworkPolicy', (o) => {

@@ -22,7 +22,7 @@ describe('discovery', () => {
     const r = await t.client.get('/apis');
     assert.equal(r.body.kind, 'APIGroupList');
     const names = r.body.groups.map((g: any) => g.name);
-    assert.deepEqual(names, ['apps', 'authentication.orch.io', 'authorization.orch.io', 'rbac.authorization.orch.io', 'storage.orch.io', 'networking.orch.io', 'policy',
+    assert.deepEqual(names, ['apps', 'authentication.orch.io', 'authorization.orch.io', 'batch', 'rbac.authorization.orch.io', 'storage.orch.io', 'networking.orch.io', 'policy',
       'scheduling.orch.io', 'coordination.orch.io', 'node.orch.io']);
     const authn = r.body.groups[1];
     assert.deepEqual(authn.versions.map((v: any) => v.version), ['v1', 'v1beta1']);
@@ -63,6 +63,17 @@ describe('discovery', () => {
     }
     assert.equal(byName('controllerrevisions').shortNames, undefined);
     assert.equal(byName('controllerrevisions').categories, undefined);
+    assert.deepEqual([byName('daemonsets').shortNames, byName('daemonsets').categories], [['ds'], ['all']]);
+    // The kinds kubectl apply --prune resolves by default.
+    const resource = async (gv: string, name: string) => (await t.client.get(gv)).body.resources.find((x: any) => x.name === name);
+    const rc = await resource('/api/v1', 'replicationcontrollers');
+    assert.deepEqual([rc.shortNames, rc.categories], [['rc'], ['all']]);
+    assert.equal((await resource('/api/v1', 'replicationcontrollers/scale')).kind, 'Scale');
+    const cj = await resource('/apis/batch/v1', 'cronjobs');
+    assert.deepEqual([cj.shortNames, cj.categories], [['cj'], ['all']]);
+    assert.deepEqual((await resource('/apis/batch/v1', 'jobs')).categories, ['all']);
+    assert.deepEqual((await resource('/apis/networking.orch.io/v1', 'ingresses')).shortNames, ['ing']);
+    assert.equal((await resource('/apis/networking.orch.io/v1', 'ingressclasses')).namespaced, false);
   });
 
   test('/version answers in upstream shape', async () => {

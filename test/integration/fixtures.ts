@@ -83,6 +83,15 @@ export const fixtures: KindFixture[] = [
     patch: { count: 5 }, patched: (o) => o.count,
   },
   {
+    kind: 'ReplicationController', apiVersion: 'v1', resource: 'replicationcontrollers', namespaced: true, gv: '/api/v1', hasStatus: true, returnsObject: false,
+    make: (name) => ({
+      apiVersion: 'v1', kind: 'ReplicationController', metadata: { name, labels: { fixture: 'yes' } },
+      spec: { selector: { app: name }, template: workloadTemplate(name) },
+    }),
+    patch: { spec: { replicas: 3 } }, patched: (o) => o.spec.replicas,
+    status: { replicas: 2, fullyLabeledReplicas: 2, readyReplicas: 1, availableReplicas: 1, observedGeneration: 1 },
+  },
+  {
     kind: 'Namespace', apiVersion: 'v1', resource: 'namespaces', namespaced: false, gv: '/api/v1', hasStatus: true, returnsObject: true, terminates: true,
     make: (name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { fixture: 'yes' } } }),
     patch: { metadata: { labels: { team: 'blue' } } }, patched: (o) => o.metadata.labels.team,
@@ -119,6 +128,36 @@ export const fixtures: KindFixture[] = [
     }),
     patch: { spec: { replicas: 3 } }, patched: (o) => o.spec.replicas,
     status: { replicas: 2, fullyLabeledReplicas: 2, readyReplicas: 1, availableReplicas: 1, observedGeneration: 1 },
+  },
+  {
+    kind: 'DaemonSet', apiVersion: 'apps/v1', resource: 'daemonsets', namespaced: true, gv: '/apis/apps/v1', hasStatus: true, returnsObject: false,
+    make: (name) => ({
+      apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name, labels: { fixture: 'yes' } },
+      spec: { selector: { matchLabels: { app: name } }, template: workloadTemplate(name) },
+    }),
+    patch: { spec: { minReadySeconds: 5 } }, patched: (o) => o.spec.minReadySeconds,
+    status: { currentNumberScheduled: 3, numberMisscheduled: 0, desiredNumberScheduled: 3, numberReady: 2, updatedNumberScheduled: 3, numberAvailable: 2, numberUnavailable: 1, observedGeneration: 1 },
+  },
+  {
+    kind: 'Job', apiVersion: 'batch/v1', resource: 'jobs', namespaced: true, gv: '/apis/batch/v1', hasStatus: true, returnsObject: false,
+    make: (name) => ({
+      apiVersion: 'batch/v1', kind: 'Job', metadata: { name, labels: { fixture: 'yes' } },
+      spec: { template: { spec: { containers: [{ name: 'main', image: 'registry.example/batch:1' }], restartPolicy: 'Never' } } },
+    }),
+    patch: { spec: { parallelism: 2 } }, patched: (o) => o.spec.parallelism,
+    status: { startTime: '2026-01-01T00:00:00Z', active: 1, ready: 0, terminating: 0 },
+  },
+  {
+    kind: 'CronJob', apiVersion: 'batch/v1', resource: 'cronjobs', namespaced: true, gv: '/apis/batch/v1', hasStatus: true, returnsObject: false,
+    make: (name) => ({
+      apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name, labels: { fixture: 'yes' } },
+      spec: {
+        schedule: '*/5 * * * *',
+        jobTemplate: { spec: { template: { spec: { containers: [{ name: 'main', image: 'registry.example/batch:1' }], restartPolicy: 'OnFailure' } } } },
+      },
+    }),
+    patch: { spec: { schedule: '@hourly' } }, patched: (o) => o.spec.schedule,
+    status: { lastScheduleTime: '2026-01-01T03:00:00Z' },
   },
   {
     kind: 'ControllerRevision', apiVersion: 'apps/v1', resource: 'controllerrevisions', namespaced: true, gv: '/apis/apps/v1', hasStatus: false, returnsObject: false,
@@ -166,6 +205,23 @@ export const fixtures: KindFixture[] = [
     kind: 'StorageClass', apiVersion: 'storage.orch.io/v1', resource: 'storageclasses', namespaced: false, gv: '/apis/storage.orch.io/v1', hasStatus: false, returnsObject: false,
     make: (name) => ({ apiVersion: 'storage.orch.io/v1', kind: 'StorageClass', metadata: { name, labels: { fixture: 'yes' } }, provisioner: 'csi.example.com', parameters: { type: 'ssd' } }),
     patch: { allowVolumeExpansion: true }, patched: (o) => o.allowVolumeExpansion,
+  },
+  {
+    kind: 'IngressClass', apiVersion: 'networking.orch.io/v1', resource: 'ingressclasses', namespaced: false, gv: '/apis/networking.orch.io/v1', hasStatus: false, returnsObject: false,
+    make: (name) => ({
+      apiVersion: 'networking.orch.io/v1', kind: 'IngressClass', metadata: { name, labels: { fixture: 'yes' } },
+      spec: { controller: 'example.com/ingress-controller' },
+    }),
+    patch: { spec: { parameters: { apiGroup: 'k8s.example.com', kind: 'IngressParameters', name: 'external' } } }, patched: (o) => o.spec.parameters.name,
+  },
+  {
+    kind: 'Ingress', apiVersion: 'networking.orch.io/v1', resource: 'ingresses', namespaced: true, gv: '/apis/networking.orch.io/v1', hasStatus: true, returnsObject: false,
+    make: (name) => ({
+      apiVersion: 'networking.orch.io/v1', kind: 'Ingress', metadata: { name, labels: { fixture: 'yes' } },
+      spec: { rules: [{ host: 'web.example.com', http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'web', port: { number: 80 } } } }] } }] },
+    }),
+    patch: { spec: { ingressClassName: 'nginx' } }, patched: (o) => o.spec.ingressClassName,
+    status: { loadBalancer: { ingress: [{ ip: '192.0.2.1' }] } },
   },
   {
     kind: 'NetworkPolicy', apiVersion: 'networking.orch.io/v1', resource: 'networkpolicies', namespaced: true, gv: '/apis/networking.orch.io/v1', hasStatus: true, returnsObject: false,

@@ -410,6 +410,84 @@ export function objectsByKind(): Record<string, Record<string, unknown>> {
         conditions: [{ type: 'ReplicaFailure', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'FailedCreate', message: 'quota exceeded' }],
       },
     },
+    DaemonSet: {
+      apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: fullMetadata('agent', 'default'),
+      spec: {
+        selector: { matchLabels: { app: 'agent' } }, template: workloadTemplate('agent'),
+        updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: '10%' } }, minReadySeconds: 5, revisionHistoryLimit: 0,
+      },
+      status: {
+        currentNumberScheduled: 3, numberMisscheduled: 0, desiredNumberScheduled: 3, numberReady: 2, observedGeneration: 2,
+        updatedNumberScheduled: 1, numberAvailable: 2, numberUnavailable: 1, collisionCount: 0,
+        conditions: [{ type: 'Progressing', status: 'Unknown', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'Rolling', message: 'rolling' }],
+      },
+    },
+    ReplicationController: {
+      apiVersion: 'v1', kind: 'ReplicationController', metadata: fullMetadata('legacy', 'default'),
+      spec: { replicas: 0, minReadySeconds: 5, selector: { app: 'legacy', tier: 'backend' }, template: workloadTemplate('legacy') },
+      status: {
+        replicas: 3, fullyLabeledReplicas: 3, readyReplicas: 2, availableReplicas: 1, observedGeneration: 2,
+        conditions: [{ type: 'ReplicaFailure', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'FailedCreate', message: 'quota exceeded' }],
+      },
+    },
+    Job: {
+      apiVersion: 'batch/v1', kind: 'Job', metadata: fullMetadata('batch-1', 'default'),
+      spec: {
+        parallelism: 2, completions: 4, activeDeadlineSeconds: 3600,
+        podFailurePolicy: { rules: [
+          { action: 'FailIndex', onExitCodes: { containerName: 'main', operator: 'In', values: [1, 42] } },
+          { action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] },
+        ] },
+        successPolicy: { rules: [{ succeededIndexes: '0-2', succeededCount: 2 }] },
+        backoffLimit: 0, backoffLimitPerIndex: 1, maxFailedIndexes: 2,
+        selector: { matchLabels: { 'batch.orch.io/controller-uid': 'u-1' } }, manualSelector: false,
+        template: {
+          metadata: { labels: { 'batch.orch.io/controller-uid': 'u-1', 'job-name': 'batch-1' } },
+          spec: { containers: [{ name: 'main', image: 'registry.example/batch:1' }], restartPolicy: 'Never', terminationGracePeriodSeconds: 30 },
+        },
+        ttlSecondsAfterFinished: 0, completionMode: 'Indexed', suspend: false, podReplacementPolicy: 'Failed', managedBy: 'orch.io/job-controller',
+      },
+      status: {
+        conditions: [{ type: 'Complete', status: 'True', lastProbeTime: '2026-01-01T00:01:00Z', lastTransitionTime: '2026-01-01T00:01:00Z', reason: 'CompletionsReached', message: 'done' }],
+        startTime: '2026-01-01T00:00:00Z', completionTime: '2026-01-01T00:01:00Z', active: 1, succeeded: 3, failed: 1, terminating: 0,
+        completedIndexes: '0-2', failedIndexes: '3', uncountedTerminatedPods: { succeeded: ['p-1'], failed: ['p-2'] }, ready: 0,
+      },
+    },
+    CronJob: {
+      apiVersion: 'batch/v1', kind: 'CronJob', metadata: fullMetadata('nightly', 'default'),
+      spec: {
+        schedule: '0 3 * * 1-5', timeZone: 'Europe/Paris', startingDeadlineSeconds: 0, concurrencyPolicy: 'Forbid', suspend: true,
+        jobTemplate: {
+          metadata: { labels: { job: 'nightly' }, creationTimestamp: null },
+          spec: { backoffLimit: 2, template: { metadata: { labels: { job: 'nightly' } }, spec: { containers: [{ name: 'main', image: 'registry.example/batch:1' }], restartPolicy: 'OnFailure' } } },
+        },
+        successfulJobsHistoryLimit: 0, failedJobsHistoryLimit: 2,
+      },
+      status: {
+        active: [{ kind: 'Job', namespace: 'default', name: 'nightly-29000000', uid: 'u-2', apiVersion: 'batch/v1', resourceVersion: '7' }],
+        lastScheduleTime: '2026-01-01T03:00:00Z', lastSuccessfulTime: '2026-01-01T03:05:00Z',
+      },
+    },
+    IngressClass: {
+      apiVersion: 'networking.orch.io/v1', kind: 'IngressClass', metadata: fullMetadata('nginx'),
+      spec: { controller: 'example.com/ingress-nginx', parameters: { apiGroup: 'k8s.example.com', kind: 'IngressParameters', name: 'external', scope: 'Namespace', namespace: 'ingress' } },
+    },
+    Ingress: {
+      apiVersion: 'networking.orch.io/v1', kind: 'Ingress', metadata: fullMetadata('web', 'default'),
+      spec: {
+        ingressClassName: 'nginx',
+        defaultBackend: { resource: { apiGroup: 'k8s.example.com', kind: 'StorageBucket', name: 'static' } },
+        tls: [{ hosts: ['web.example.com', '*.api.example.com'], secretName: 'web-tls' }],
+        rules: [
+          { host: 'web.example.com', http: { paths: [
+            { path: '/', pathType: 'Prefix', backend: { service: { name: 'web', port: { number: 80 } } } },
+            { path: '/api', pathType: 'Exact', backend: { service: { name: 'api', port: { name: 'http' } } } },
+          ] } },
+          { host: '*.api.example.com' },
+        ],
+      },
+      status: { loadBalancer: { ingress: [{ ip: '192.0.2.1', ports: [{ port: 443, protocol: 'TCP', error: 'Pending' }] }, { hostname: 'lb.example.com' }] } },
+    },
     ControllerRevision: {
       apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: fullMetadata('web-6d4cf56db6', 'default'),
       data: { spec: { template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.25' }] } } }, $patch: 'replace' },
