@@ -1,7 +1,7 @@
 // Rules of DaemonSet (upstream ValidateDaemonSet, ValidateDaemonSetUpdate with the apps/v1
 // strategy's immutable selector, and ValidateDaemonSetStatusUpdate).
 import type { DaemonSet, DaemonSetSpec } from '../../../api/apps/v1/daemon-set.js';
-import { invalid, notSupported, Path, required, type FieldError } from '../../runtime/field-errors.js';
+import { invalid, Path, required, type FieldError } from '../../runtime/field-errors.js';
 import type { ResourceNames } from '../core/resource-names.js';
 import { validateImmutableField } from '../validation/immutable.js';
 import type { KindValidation } from '../validation/kind-validation.js';
@@ -15,7 +15,8 @@ function validateUpdateStrategy(spec: DaemonSetSpec): FieldError[] {
   const strategy = spec.updateStrategy ?? {};
   const path = specPath.child('updateStrategy');
   if (strategy.type === 'OnDelete') return [];
-  if (strategy.type !== 'RollingUpdate') return [notSupported(path, strategy, ['RollingUpdate', 'OnDelete'])];
+  // An unknown type is reported by the schema; an unset one is defaulted.
+  if (strategy.type !== 'RollingUpdate') return [];
   const rolling = strategy.rollingUpdate;
   if (!rolling) return [required(path.child('rollingUpdate'), '')];
   const p = path.child('rollingUpdate');

@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import type { ApiDomain } from '../../../api/domain.js';
 import type { Ingress, IngressSpec } from '../../../api/networking/v1/ingress.js';
 import type { IngressClass } from '../../../api/networking/v1/ingress-class.js';
-import { forbidden, invalid, notSupported, Path, required, tooLong, type FieldError } from '../../runtime/field-errors.js';
+import { forbidden, invalid, Path, required, tooLong, type FieldError } from '../../runtime/field-errors.js';
 import { validateImmutableField } from '../validation/immutable.js';
 import type { KindValidation } from '../validation/kind-validation.js';
 import {
@@ -90,7 +90,8 @@ function validatePath(p: HttpPath, path: Path): FieldError[] {
   const errs: FieldError[] = [];
   const value = p.path ?? '';
   const pp = path.child('path');
-  if (p.pathType === undefined || p.pathType === null) return [required(path.child('pathType'), 'pathType must be specified')];
+  // A missing pathType is reported by the schema (required), and upstream checks nothing else then.
+  if (p.pathType === undefined || p.pathType === null) return [];
   switch (p.pathType) {
     case 'Exact':
     case 'Prefix':
@@ -103,8 +104,7 @@ function validatePath(p: HttpPath, path: Path): FieldError[] {
     case 'ImplementationSpecific':
       if (value.length > 0 && !value.startsWith('/')) errs.push(invalid(pp, value, 'must be an absolute path'));
       break;
-    default:
-      errs.push(notSupported(path.child('pathType'), p.pathType, ['Exact', 'ImplementationSpecific', 'Prefix']));
+    default: // an unknown type is reported by the schema
   }
   errs.push(...validateBackend(p.backend ?? {}, path.child('backend')));
   return errs;
