@@ -8,6 +8,7 @@ import { validatePersistentVolumeClaimTemplate } from '../core/persistent-volume
 import { validatePodTemplateSpec } from '../core/pod-template-validation.js';
 import type { ResourceNames } from '../core/resource-names.js';
 import { shapedCopy } from '../../runtime/wire-shape.js';
+import { normalized } from '../validation/immutable.js';
 import type { KindValidation } from '../validation/kind-validation.js';
 import { validateLabelSelector } from '../validation/label-selector.js';
 import { nameIsDNSLabel } from '../validation/names.js';
@@ -97,20 +98,6 @@ function validateSpec(sts: StatefulSet, names: ResourceNames): FieldError[] {
   }
   errs.push(...validateTemplates(spec, names));
   return errs;
-}
-
-/** Drops what upstream's semantic equality ignores: unset fields and empty lists. */
-function normalized(value: unknown): unknown {
-  if (Array.isArray(value)) return value.length === 0 ? undefined : value.map(normalized);
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      const n = normalized(v);
-      if (n !== undefined) out[k] = n;
-    }
-    return out;
-  }
-  return value;
 }
 
 /** Fields of the spec a client may change after creation. */

@@ -3,11 +3,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { ApiDomain } from '../../../api/domain.js';
 import { MaxIndexedJobCompletions, type Job, type JobSpec } from '../../../api/batch/v1/job.js';
-import type { PodTemplateSpec } from '../../../api/core/v1/pod-template.js';
+import { PodTemplateSpec } from '../../../api/core/v1/pod-template.js';
 import { forbidden, invalid, notSupported, Path, required, tooMany, type FieldError } from '../../runtime/field-errors.js';
 import type { ResourceNames } from '../core/resource-names.js';
 import { validatePodTemplateSpec } from '../core/pod-template-validation.js';
-import { validateImmutableField } from '../validation/immutable.js';
+import { validateImmutableField, validateImmutableShaped } from '../validation/immutable.js';
 import type { KindValidation } from '../validation/kind-validation.js';
 import { validateLabelSelector } from '../validation/label-selector.js';
 import { nameIsDNSSubdomain } from '../validation/names.js';
@@ -211,11 +211,11 @@ function validateGeneratedSelector(job: Job, labels: JobLabels): FieldError[] {
 }
 
 /** The scheduling directives a suspended job that never started may change in its template. */
-function withoutSchedulingDirectives(t: PodTemplateSpec | undefined): unknown {
+function withoutSchedulingDirectives(t: PodTemplateSpec | undefined): PodTemplateSpec | undefined {
   if (!t) return t;
   const { labels: _l, annotations: _a, ...meta } = t.metadata ?? {};
   const { nodeSelector: _n, affinity: _af, tolerations: _t, schedulingGates: _s, ...spec } = t.spec ?? { containers: [] };
-  return { metadata: meta, spec };
+  return { metadata: meta, spec } as PodTemplateSpec;
 }
 
 function validateUpdate(job: Job, old: Job, names: ResourceNames): FieldError[] {
@@ -224,11 +224,10 @@ function validateUpdate(job: Job, old: Job, names: ResourceNames): FieldError[] 
   const errs = validateJobSpec(spec, names);
   errs.push(...validateImmutableField(spec.selector, oldSpec.selector, specPath.child('selector')));
   const mutableScheduling = oldSpec.suspend === true && !old.status?.startTime;
-  if (mutableScheduling) {
-    errs.push(...validateImmutableField(withoutSchedulingDirectives(spec.template), withoutSchedulingDirectives(oldSpec.template), specPath.child('template')));
-  } else {
-    errs.push(...validateImmutableField(spec.template, oldSpec.template, specPath.child('template')));
-  }
+  const comparable = mutableScheduling ? withoutSchedulingDirectives : (t: PodTemplateSpec | undefined) => t;
+  const templateErrs = validateImmutableShaped(PodTemplateSpec, comparable(spec.template), comparable(oldSpec.template), specPath.child('template'));
+  // The cause names the template as sent, not the comparable copy.
+  errs.push(...templateErrs.map((e) => ({ ...e, badValue: spec.template ?? null })));
   if (spec.completions !== oldSpec.completions) {
     const p = specPath.child('completions');
     if (spec.completionMode === 'Indexed' && oldSpec.completionMode === 'Indexed') {
