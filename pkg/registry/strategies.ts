@@ -63,7 +63,11 @@ export const strategyOverrides = (domain: ApiDomain): ReadonlyMap<string, Strate
   ['/Secret', { selectableFields: { type: (o) => str(o.type) } }],
   // Upstream's job strategy: without manualSelector the pods get the job's name and uid as labels
   // and the selector selects the uid (a wrong selector given is left for validation to refuse).
-  ['batch/Job', { prepareForCreate: (obj) => generateJobSelector(obj, domain) }],
+  ['batch/Job', {
+    prepareForCreate: (obj) => generateJobSelector(obj, domain),
+    selectableFields: { 'status.successful': (o) => String((o as { status?: { succeeded?: number } }).status?.succeeded ?? 0) },
+  }],
+  ['/ReplicationController', { selectableFields: { 'status.replicas': (o) => String((o as { status?: { replicas?: number } }).status?.replicas ?? 0) } }],
   ['/ResourceQuota', { returnDeletedObject: true }],
   [`${domain.group('storage')}/CSIDriver`, { returnDeletedObject: true }],
   // The built-in priority classes are recreated at start anyway; upstream refuses to delete them.

@@ -38,6 +38,8 @@ describe('more workloads and ingresses', () => {
     const put = await t.client.put(`${core}/replicationcontrollers/rc/scale`, { ...scale.body, spec: { replicas: 5 } });
     assert.equal(put.status, 200, put.text);
     assert.equal((await t.client.get(`${core}/replicationcontrollers/rc`)).body.spec.replicas, 5);
+    const byReplicas = await t.client.get(`${core}/replicationcontrollers?fieldSelector=status.replicas=0`);
+    assert.deepEqual(byReplicas.body.items.map((o: any) => o.metadata.name), ['rc']);
     const negative = await t.client.patch(`${core}/replicationcontrollers/rc/scale`, { spec: { replicas: -1 } }, 'application/merge-patch+json');
     assertStatus(negative, 422, 'Invalid');
     const table = await t.client.get(`${core}/replicationcontrollers/rc`, asTable);
@@ -117,6 +119,8 @@ describe('more workloads and ingresses', () => {
     } }, 'application/merge-patch+json');
     assert.equal(done.status, 200, done.text);
     assert.deepEqual((await t.client.get(`${batch}/jobs/pi`, asTable)).body.rows[0].cells.slice(1, 4), ['Complete', '1/1', '42s']);
+    const bySuccess = await t.client.get(`${batch}/jobs?fieldSelector=status.successful=1`);
+    assert.deepEqual(bySuccess.body.items.map((j: any) => j.metadata.name), ['pi']);
   });
 
   test('a Job refuses a selector it did not generate, pods that restart always, and keeps a manual selector', async () => {
