@@ -12,7 +12,8 @@ export const IngressClassParametersReference = object(`${P}.IngressClassParamete
   name: str(3, { description: 'Name of the object referred to.' }),
   scope: opt(enumOf(4, IngressClassParametersScopes, {
     default: 'Cluster',
-    'x-orch-emit': 'pointer',
+    // Upstream's *string without omitempty.
+    'x-orch-emit': 'always',
     description: 'Whether the object is cluster-scoped (Cluster, the default) or in a namespace (Namespace).',
   })),
   namespace: opt(str(5, {
