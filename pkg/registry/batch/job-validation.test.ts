@@ -57,6 +57,8 @@ test('job spec rules', () => {
   assert.deepEqual(summary(createErrors(job, j({ parallelism: -1, backoffLimit: -1 }))), ['FieldValueInvalid spec.parallelism', 'FieldValueInvalid spec.backoffLimit']);
   const both = createErrors(job, j({ podFailurePolicy: { rules: [{ action: 'Count', onExitCodes: { operator: 'In', values: [0, 2, 1] } }] } }));
   assert.deepEqual(summary(both), ['FieldValueInvalid spec.podFailurePolicy.rules[0].onExitCodes.values[0]', 'FieldValueInvalid spec.podFailurePolicy.rules[0].onExitCodes.values[2]']);
+  assert.deepEqual(summary(createErrors(job, j({ managedBy: 'kueue' }))), ['FieldValueInvalid spec.managedBy']);
+  assert.deepEqual(createErrors(job, j({ managedBy: 'kueue.x-k8s.io/multikueue' })), []);
   assert.deepEqual(summary(createErrors(job, j({ successPolicy: { rules: [{ succeededCount: 1 }] } }))), ['FieldValueInvalid spec.completionMode']);
 });
 

@@ -4,9 +4,10 @@ import { isDeepStrictEqual } from 'node:util';
 import type { ApiDomain } from '../../../api/domain.js';
 import { MaxIndexedJobCompletions, type Job, type JobSpec } from '../../../api/batch/v1/job.js';
 import { PodTemplateSpec } from '../../../api/core/v1/pod-template.js';
-import { forbidden, invalid, notSupported, Path, required, tooMany, type FieldError } from '../../runtime/field-errors.js';
+import { forbidden, invalid, notSupported, Path, required, tooLong, tooMany, type FieldError } from '../../runtime/field-errors.js';
 import type { ResourceNames } from '../core/resource-names.js';
 import { validatePodTemplateSpec } from '../core/pod-template-validation.js';
+import { validateDomainPrefixedPath } from '../validation/domain-prefixed-path.js';
 import { validateImmutableField, validateImmutableShaped } from '../validation/immutable.js';
 import type { KindValidation } from '../validation/kind-validation.js';
 import { validateLabelSelector } from '../validation/label-selector.js';
@@ -33,6 +34,7 @@ export const jobLabels = (d: ApiDomain): JobLabels => ({
 
 const maxRules = 20;
 const maxExitCodeValues = 255;
+const maxManagedByLength = 63;
 
 function validatePodFailurePolicy(spec: JobSpec, path: Path): FieldError[] {
   const policy = spec.podFailurePolicy;
@@ -145,6 +147,11 @@ export function validateJobSpecCommon(spec: JobSpec, path: Path, names: Resource
     if (spec.parallelism !== undefined && spec.parallelism > MaxIndexedJobCompletions) {
       errs.push(invalid(path.child('parallelism'), spec.parallelism, `must be less than or equal to ${MaxIndexedJobCompletions} when completion mode is Indexed`));
     }
+  }
+  if (spec.managedBy !== undefined && spec.managedBy !== null) {
+    const p = path.child('managedBy');
+    errs.push(...validateDomainPrefixedPath(spec.managedBy, p));
+    if (spec.managedBy.length > maxManagedByLength) errs.push(tooLong(p, spec.managedBy, maxManagedByLength));
   }
   if (spec.podFailurePolicy && spec.podReplacementPolicy !== undefined && spec.podReplacementPolicy !== 'Failed') {
     errs.push(notSupported(path.child('podReplacementPolicy'), spec.podReplacementPolicy, ['Failed']));

@@ -5,6 +5,7 @@ import type { ApiDomain } from '../../../api/domain.js';
 import type { Ingress, IngressSpec } from '../../../api/networking/v1/ingress.js';
 import type { IngressClass } from '../../../api/networking/v1/ingress-class.js';
 import { forbidden, invalid, Path, required, tooLong, type FieldError } from '../../runtime/field-errors.js';
+import { validateDomainPrefixedPath } from '../validation/domain-prefixed-path.js';
 import { validateImmutableField } from '../validation/immutable.js';
 import type { KindValidation } from '../validation/kind-validation.js';
 import {
@@ -17,8 +18,6 @@ type TypedRef = { apiGroup?: string | null; kind: string; name: string };
 const dns1035Re = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const wildcardFmt = '\\*\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*';
 const wildcardRe = new RegExp(`^${wildcardFmt}$`);
-const httpPathFmt = "[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+";
-const httpPathRe = new RegExp(`^${httpPathFmt}$`);
 const invalidPathSequences = ['//', '/./', '/../', '%2f', '%2F'];
 const invalidPathSuffixes = ['/..', '/.'];
 const maxControllerLength = 250;
@@ -177,19 +176,6 @@ export const ingressValidation = (domain: ApiDomain): KindValidation<Ingress> =>
     validateStatusUpdate: validateIngressStatus,
   };
 };
-
-/** Upstream IsDomainPrefixedPath: `<DNS subdomain>/<HTTP path>`. */
-function validateDomainPrefixedPath(value: string, path: Path): FieldError[] {
-  const slash = value.indexOf('/');
-  const host = slash < 0 ? value : value.slice(0, slash);
-  const rest = slash < 0 ? '' : value.slice(slash + 1);
-  if (slash < 0 || host.length === 0 || rest.length === 0) {
-    return [invalid(path, value, 'must be a domain-prefixed path (such as "acme.io/foo")')];
-  }
-  const errs = isDNS1123Subdomain(host).map((m) => invalid(path, host, m));
-  if (!httpPathRe.test(rest)) errs.push(invalid(path, rest, `must be a valid path (regex used for validation is '${httpPathFmt}')`));
-  return errs;
-}
 
 function validateIngressClassSpec(ic: IngressClass): FieldError[] {
   const spec = ic.spec ?? {};
