@@ -3,6 +3,7 @@
 import type { Subresource } from '../../../api/registration.js';
 import type { ResourceInfo } from '../../runtime/scheme.js';
 import type { SchemaValidator } from '../../runtime/schema-validator.js';
+import { isDeepStrictEqual } from 'node:util';
 import { sameOnWire } from '../../runtime/wire-shape.js';
 import type { StoredObject } from '../../storage/interface.js';
 import type { Strategy } from '../rest/strategy.js';
@@ -102,7 +103,7 @@ export function newStrategy(
 }
 
 /** Sub-resources that speak the kind itself (scale and token speak kinds of their own). */
-export type ObjectSubresource = Exclude<Subresource, 'scale' | 'token'>;
+export type ObjectSubresource = Exclude<Subresource, 'scale' | 'token' | 'binding' | 'eviction'>;
 
 /** What a sub-resource update takes from the client's object; everything else stays as stored. */
 const subresourceFields: Record<ObjectSubresource, (from: StoredObject, to: StoredObject) => void> = {
@@ -113,6 +114,16 @@ const subresourceFields: Record<ObjectSubresource, (from: StoredObject, to: Stor
   finalize(from, to) {
     const finalizers = (from.spec as { finalizers?: unknown } | undefined)?.finalizers;
     to.spec = { ...((to.spec as object | undefined) ?? {}), finalizers: finalizers ?? [] };
+  },
+  // A Pod's debugging containers: only spec.ephemeralContainers is taken; a change starts a new generation.
+  ephemeralcontainers(from, to) {
+    const spec = { ...((to.spec as Record<string, unknown> | undefined) ?? {}) };
+    const before = spec.ephemeralContainers;
+    const sent = (from.spec as { ephemeralContainers?: unknown } | undefined)?.ephemeralContainers;
+    if (sent === undefined) delete spec.ephemeralContainers;
+    else spec.ephemeralContainers = sent;
+    to.spec = spec;
+    if (!isDeepStrictEqual(before ?? [], sent ?? []) && to.metadata.generation !== undefined) to.metadata.generation += 1;
   },
 };
 
@@ -143,7 +154,9 @@ export function newSubresourceStrategy(
     validateUpdate(obj, old) {
       return [
         ...schemas.check(info.schema, obj).fieldErrors,
-        ...(subresource === 'status' ? (validation.validateStatusUpdate?.(obj, old) ?? []) : validation.validateUpdate(obj, old)),
+        ...(subresource === 'status'
+          ? (validation.validateStatusUpdate?.(obj, old) ?? [])
+          : (validation.validateSubresourceUpdate?.[subresource] ?? validation.validateUpdate)(obj, old)),
       ];
     },
   };
