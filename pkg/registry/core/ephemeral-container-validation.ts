@@ -17,7 +17,8 @@ const notForEphemeral = 'cannot be set for an Ephemeral Container';
 function isSet(v: unknown): boolean {
   if (v === undefined || v === null) return false;
   if (Array.isArray(v)) return v.length > 0;
-  return true;
+  if (typeof v === 'object') return Object.values(v).some(isSet);
+  return v !== '' && v !== 0 && v !== false;
 }
 
 /** An image with leading or trailing whitespace is refused in pods (templates allow it). */

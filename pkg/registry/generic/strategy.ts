@@ -5,6 +5,7 @@ import type { ResourceInfo } from '../../runtime/scheme.js';
 import type { SchemaValidator } from '../../runtime/schema-validator.js';
 import { isDeepStrictEqual } from 'node:util';
 import { sameOnWire } from '../../runtime/wire-shape.js';
+import type { FieldError } from '../../runtime/field-errors.js';
 import type { StoredObject } from '../../storage/interface.js';
 import type { Strategy } from '../rest/strategy.js';
 import type { KindValidation } from '../validation/kind-validation.js';
@@ -24,6 +25,17 @@ export interface StrategyOverrides {
   allowCreateOnUpdate?: boolean;
   /** Extra selectable fields beyond metadata.name and metadata.namespace. */
   selectableFields?: Record<string, (obj: StoredObject) => string>;
+}
+
+/** Drops a cause the schema and the kind's rules both report (an enum value both refuse). */
+function unique(errs: FieldError[]): FieldError[] {
+  const seen = new Set<string>();
+  return errs.filter((e) => {
+    const key = `${e.type}\u0000${e.field}\u0000${JSON.stringify(e.badValue ?? null)}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 function hasProperty(info: ResourceInfo, name: string): boolean {
@@ -76,19 +88,19 @@ export function newStrategy(
       overrides.prepareForUpdate?.(obj, old);
     },
     validate(obj) {
-      return [
+      return unique([
         ...validateObjectMeta(obj.metadata, info.namespaced, validation.name, finalizers),
         ...schemaErrors(obj),
         ...validation.validate(obj),
-      ];
+      ]);
     },
     validateUpdate(obj, old) {
-      return [
+      return unique([
         ...validateObjectMeta(obj.metadata, info.namespaced, validation.name, finalizers),
         ...validateObjectMetaUpdate(obj.metadata, old.metadata),
         ...schemaErrors(obj),
         ...validation.validateUpdate(obj, old),
-      ];
+      ]);
     },
     hasPendingFinalizers(obj) {
       return (obj.metadata.finalizers ?? []).length > 0 || (overrides.pendingFinalizers?.(obj) ?? false);
