@@ -8,6 +8,8 @@ import { podQOSClass } from './pod-qos.js';
 const pod = (o: StoredObject) => o as unknown as Pod;
 
 export const podStrategy: StrategyOverrides = {
+  // DELETE answers with the pod, as upstream's pod storage does.
+  returnDeletedObject: true,
   prepareForCreate: (obj) => {
     obj.status = { phase: 'Pending', qosClass: podQOSClass(pod(obj)) };
   },
