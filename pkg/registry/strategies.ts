@@ -6,6 +6,7 @@ import { rbacGroup } from '../../api/rbac/v1/register.js';
 import { newConflict, newForbidden } from '../runtime/errors.js';
 import type { StoredObject } from '../storage/interface.js';
 import type { StrategyOverrides } from './generic/strategy.js';
+import { podStrategy } from './core/pod-strategy.js';
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
@@ -59,6 +60,7 @@ export const strategyOverrides = (domain: ApiDomain): ReadonlyMap<string, Strate
       }
     },
   }],
+  ['/Pod', podStrategy],
   ['/Secret', { selectableFields: { type: (o) => str(o.type) } }],
   ['/ResourceQuota', { returnDeletedObject: true }],
   [`${domain.group('storage')}/CSIDriver`, { returnDeletedObject: true }],

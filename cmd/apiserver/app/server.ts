@@ -32,6 +32,8 @@ import { buildAdmission } from './admission.js';
 import { impersonate } from '../../../pkg/authorization/impersonation.js';
 import { authorizationGroup } from '../../../api/authorization/v1/register.js';
 import { accessReviewHandlers } from '../../../pkg/authorization/reviews.js';
+import { bindingHandler } from '../../../pkg/registry/core/pod-binding.js';
+import { evictionHandler } from '../../../pkg/registry/core/pod-eviction.js';
 import type { APIServerOptions } from './options.js';
 
 
@@ -197,7 +199,14 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
       logger,
       serverAddress,
       // The access reviews are answered by the configured authorizer chain and its rule resolvers.
-      virtual: new Map([...authentication.virtual, ...accessReviewHandlers(authorization.authorizer, authorization.ruleResolver, authorizationGroup(domain))]),
+      virtual: new Map([
+        ...authentication.virtual,
+        ...accessReviewHandlers(authorization.authorizer, authorization.ruleResolver, authorizationGroup(domain)),
+        // A pod's binding (also POSTed as namespaces/<ns>/bindings) and eviction.
+        ['/pods/binding', bindingHandler(() => stores.get('/pods'), true)],
+        ['/bindings', bindingHandler(() => stores.get('/pods'), false)],
+        ['/pods/eviction', evictionHandler(() => ({ pods: stores.get('/pods'), pdbs: stores.get('policy/poddisruptionbudgets') }))],
+      ]),
       writeChecks: (info) => authorization.writeChecks(info),
       admission: admission.chain,
       watch: {

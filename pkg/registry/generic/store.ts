@@ -428,6 +428,37 @@ export class Store {
   }
 
   /**
+   * A server-side change of a stored object (binding a pod, charging a disruption budget): `change`
+   * edits the freshest object in one compare-and-swap, retried on concurrent writes. No strategy
+   * runs; the caller owns the rules. With dryRun nothing is written.
+   */
+  async mutate(
+    namespace: string, name: string, change: (current: StoredObject) => StoredObject,
+    opts: { dryRun?: boolean; preconditions?: { uid?: string; resourceVersion?: string } } = {},
+  ): Promise<StoredObject> {
+    const key = this.key(namespace, name);
+    const apply = (current: StoredObject) => {
+      const obj = change(this.withTypeMeta(structuredClone(current)));
+      shapeForWrite(this.info.schema, obj);
+      return obj;
+    };
+    try {
+      if (opts.dryRun) {
+        const current = await this.storage.get(key);
+        const failure = preconditionFailure(opts.preconditions ?? {}, current);
+        if (failure) throw newConflict(this.gr, name, failure);
+        return this.withTypeMeta(apply(current));
+      }
+      const stored = await this.storage.guaranteedUpdate(key, async (current) => (current ? apply(current) : null), {
+        ...(opts.preconditions ? { preconditions: opts.preconditions } : {}),
+      });
+      return this.withTypeMeta(stored);
+    } catch (e) {
+      this.interpret(e, name);
+    }
+  }
+
+  /**
    * Deletes an object. One with pending finalizers (its own, or those the propagation policy
    * adds) is only marked with deletionTimestamp and stays until they are removed.
    */
