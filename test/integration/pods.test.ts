@@ -4,7 +4,7 @@
 // ephemeralcontainers and status sub-resources; last, the real kubectl's get and describe.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startTestServer, type TestServer } from './framework/apiserver.js';
+import { ensureDefaultServiceAccount, startTestServer, type TestServer } from './framework/apiserver.js';
 import { assertStatus } from './framework/assertions.js';
 import { writeKubeconfig, type Kubeconfig } from './framework/kubeconfig.js';
 import { Kubectl } from './framework/kubectl.js';
@@ -28,6 +28,7 @@ describe('pods', () => {
     t = await startTestServer();
     const r = await t.client.post('/api/v1/namespaces', { metadata: { name: ns } });
     assert.equal(r.status, 201, r.text);
+    await ensureDefaultServiceAccount(t.client, ns);
   });
   after(async () => t?.stop());
 
