@@ -1,9 +1,11 @@
 // The plug-ins compiled into the server, by upstream name. Each plug-in lives in its own folder
 // under pkg/admission and exports its factory; this file only lists them.
+import { factory as namespaceLifecycle } from './namespacelifecycle/plugin.js';
 import { PluginRegistry } from './registry.js';
 
 /** A registry holding every built-in plug-in. */
 export function builtinPlugins(): PluginRegistry {
   const reg = new PluginRegistry();
+  reg.register('NamespaceLifecycle', namespaceLifecycle);
   return reg;
 }
