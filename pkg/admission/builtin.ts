@@ -1,5 +1,6 @@
 // The plug-ins compiled into the server, by upstream name. Each plug-in lives in its own folder
 // under pkg/admission and exports its factory; this file only lists them.
+import { factory as defaultTolerationSeconds } from './defaulttolerationseconds/plugin.js';
 import { factory as namespaceLifecycle } from './namespacelifecycle/plugin.js';
 import { PluginRegistry } from './registry.js';
 
@@ -7,5 +8,6 @@ import { PluginRegistry } from './registry.js';
 export function builtinPlugins(): PluginRegistry {
   const reg = new PluginRegistry();
   reg.register('NamespaceLifecycle', namespaceLifecycle);
+  reg.register('DefaultTolerationSeconds', defaultTolerationSeconds);
   return reg;
 }
