@@ -3,6 +3,7 @@
 import { factory as defaultStorageClass } from './defaultstorageclass/plugin.js';
 import { factory as defaultTolerationSeconds } from './defaulttolerationseconds/plugin.js';
 import { factory as namespaceLifecycle } from './namespacelifecycle/plugin.js';
+import { factory as podTolerationRestriction } from './podtolerationrestriction/plugin.js';
 import { PluginRegistry } from './registry.js';
 import { factory as storageObjectInUseProtection } from './storageobjectinuseprotection/plugin.js';
 import { factory as taintNodesByCondition } from './taintnodesbycondition/plugin.js';
@@ -15,5 +16,6 @@ export function builtinPlugins(): PluginRegistry {
   reg.register('TaintNodesByCondition', taintNodesByCondition);
   reg.register('StorageObjectInUseProtection', storageObjectInUseProtection);
   reg.register('DefaultStorageClass', defaultStorageClass);
+  reg.register('PodTolerationRestriction', podTolerationRestriction);
   return reg;
 }
