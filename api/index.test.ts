@@ -21,6 +21,8 @@ test('kinds are registered with their resources, scopes, short names and sub-res
     '/ResourceQuota resourcequotas ns [quota] [status]',
     '/Endpoints endpoints ns [ep] []',
     '/Event events ns [ev] []',
+    '/PersistentVolumeClaim persistentvolumeclaims ns [pvc] [status]',
+    '/PersistentVolume persistentvolumes cluster [pv] [status]',
     'apps/StatefulSet statefulsets ns [sts] [status,scale]',
     'apps/Deployment deployments ns [deploy] [status,scale]',
     'apps/ReplicaSet replicasets ns [rs] [status,scale]',

@@ -1,6 +1,7 @@
 // What individual kinds add to the generic strategy.
 import { isDeepStrictEqual } from 'node:util';
 import type { ApiDomain } from '../../api/domain.js';
+import { formatTime } from '../../api/meta/v1/primitives.js';
 import { SystemPriorityClasses } from '../../api/scheduling/v1/priority-class.js';
 import { rbacGroup } from '../../api/rbac/v1/register.js';
 import { newConflict, newForbidden } from '../runtime/errors.js';
@@ -23,6 +24,24 @@ interface NamespaceLike {
 }
 
 const nsSpec = (o: StoredObject) => (o as NamespaceLike).spec;
+
+interface EventLike {
+  involvedObject?: Record<string, string | undefined>;
+  source?: { component?: string };
+  reportingComponent?: string;
+}
+
+const involved = (o: StoredObject, f: string) => str((o as EventLike).involvedObject?.[f]);
+
+/** Upstream's selectable fields of core events; `source` falls back to the reporting controller. */
+const coreEventFields: Record<string, (o: StoredObject) => string> = {
+  ...Object.fromEntries(['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath']
+    .map((f) => [`involvedObject.${f}`, (o: StoredObject) => involved(o, f)])),
+  reason: (o) => str(o.reason),
+  reportingComponent: (o) => str(o.reportingComponent),
+  source: (o) => str((o as EventLike).source?.component) || str(o.reportingComponent),
+  type: (o) => str(o.type),
+};
 
 /** What kinds add to the generic strategy, keyed `<group>/<Kind>` (core kinds as `/<Kind>`). */
 export const strategyOverrides = (domain: ApiDomain): ReadonlyMap<string, StrategyOverrides> => new Map<string, StrategyOverrides>([
@@ -60,6 +79,10 @@ export const strategyOverrides = (domain: ApiDomain): ReadonlyMap<string, Strate
     },
   }],
   ['/Secret', { selectableFields: { type: (o) => str(o.type) } }],
+  ['/Event', { selectableFields: coreEventFields }],
+  // Upstream clears a new claim's or volume's status; defaulting then shows phase Pending.
+  ['/PersistentVolumeClaim', { prepareForCreate: (obj) => { obj.status = { phase: 'Pending' }; } }],
+  ['/PersistentVolume', { prepareForCreate: (obj) => { obj.status = { phase: 'Pending', lastPhaseTransitionTime: formatTime(new Date()) }; } }],
   ['/ResourceQuota', { returnDeletedObject: true }],
   [`${domain.group('storage')}/CSIDriver`, { returnDeletedObject: true }],
   // The built-in priority classes are recreated at start anyway; upstream refuses to delete them.

@@ -12,6 +12,9 @@ import { configMapValidation } from './core/config-map-validation.js';
 import { endpointsValidation } from './core/endpoints-validation.js';
 import { eventValidation } from './core/event-validation.js';
 import { limitRangeValidation } from './core/limit-range-validation.js';
+import { betaStorageClassAnnotation } from '../../api/core/v1/register.js';
+import { persistentVolumeClaimValidation } from './core/persistent-volume-claim-validation.js';
+import { persistentVolumeValidation } from './core/persistent-volume-validation.js';
 import { namespaceValidation } from './core/namespace-validation.js';
 import { ResourceNames } from './core/resource-names.js';
 import { resourceQuotaValidation } from './core/resource-quota-validation.js';
@@ -57,6 +60,8 @@ export function kindValidations(domain: ApiDomain): ValidationLookup {
   register('', 'ResourceQuota', resourceQuotaValidation(resourceNames));
   register('', 'Endpoints', endpointsValidation);
   register('', 'Event', eventValidation('orch-system'));
+  register('', 'PersistentVolumeClaim', persistentVolumeClaimValidation(betaStorageClassAnnotation(domain)));
+  register('', 'PersistentVolume', persistentVolumeValidation);
   register('apps', 'StatefulSet', statefulSetValidation(resourceNames));
   register('apps', 'Deployment', deploymentValidation(resourceNames));
   register('apps', 'ReplicaSet', replicaSetValidation(resourceNames));

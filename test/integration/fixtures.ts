@@ -83,6 +83,20 @@ export const fixtures: KindFixture[] = [
     patch: { count: 5 }, patched: (o) => o.count,
   },
   {
+    kind: 'PersistentVolumeClaim', apiVersion: 'v1', resource: 'persistentvolumeclaims', namespaced: true, gv: '/api/v1', hasStatus: true, returnsObject: false,
+    make: (name) => ({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name, labels: { fixture: 'yes' } },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, storageClassName: 'fast' } }),
+    patch: { metadata: { annotations: { note: 'patched' } } }, patched: (o) => o.metadata.annotations?.note,
+    status: { phase: 'Bound', accessModes: ['ReadWriteOnce'], capacity: { storage: '1Gi' } },
+  },
+  {
+    kind: 'PersistentVolume', apiVersion: 'v1', resource: 'persistentvolumes', namespaced: false, gv: '/api/v1', hasStatus: true, returnsObject: false,
+    make: (name) => ({ apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name, labels: { fixture: 'yes' } },
+      spec: { capacity: { storage: '5Gi' }, accessModes: ['ReadWriteOnce', 'ReadOnlyMany'], hostPath: { path: '/data/pv' }, storageClassName: 'manual' } }),
+    patch: { spec: { mountOptions: ['ro'] } }, patched: (o) => o.spec.mountOptions?.[0],
+    status: { phase: 'Available' },
+  },
+  {
     kind: 'Namespace', apiVersion: 'v1', resource: 'namespaces', namespaced: false, gv: '/api/v1', hasStatus: true, returnsObject: true, terminates: true,
     make: (name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { fixture: 'yes' } } }),
     patch: { metadata: { labels: { team: 'blue' } } }, patched: (o) => o.metadata.labels.team,

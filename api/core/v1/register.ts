@@ -7,6 +7,8 @@ import { ConfigMap } from './config-map.js';
 import { Endpoints, defaultEndpoints } from './endpoints.js';
 import { Event } from './event.js';
 import { LimitRange, defaultLimitRange } from './limit-range.js';
+import { PersistentVolume } from './persistent-volume.js';
+import { PersistentVolumeClaim } from './persistent-volume-claim.js';
 import { Namespace, defaultNamespace } from './namespace.js';
 import { ResourceQuota } from './resource-quota.js';
 import { Secret, defaultSecret } from './secret.js';
@@ -111,6 +113,50 @@ export const coreV1 = (d: ApiDomain): GroupVersionRegistration => ({
         { ...nameColumn, priority: 1 },
       ],
     }),
+    defineKind({
+      kind: 'PersistentVolumeClaim', resource: 'persistentvolumeclaims', singular: 'persistentvolumeclaim', namespaced: true,
+      shortNames: ['pvc'], subresources: ['status'], schema: PersistentVolumeClaim,
+      printerColumns: [
+        nameColumn,
+        { name: 'Status', type: 'string', description: 'Phase of the claim (Pending, Bound, Lost), or Terminating once deleted.', priority: 0,
+          cell: (pvc) => (pvc.metadata?.deletionTimestamp ? 'Terminating' : pvc.status?.phase ?? '') },
+        { name: 'Volume', type: 'string', description: 'Name of the volume bound to the claim.', priority: 0, cell: (pvc) => pvc.spec?.volumeName ?? '' },
+        { name: 'Capacity', type: 'string', description: 'Storage of the bound volume.', priority: 0,
+          cell: (pvc) => (pvc.spec?.volumeName ? String(pvc.status?.capacity?.['storage'] ?? '0') : '') },
+        { name: 'Access Modes', type: 'string', description: 'Access modes of the bound volume (RWO, ROX, RWX, RWOP).', priority: 0,
+          cell: (pvc) => (pvc.spec?.volumeName ? accessModesString(pvc.status?.accessModes) : '') },
+        { name: 'StorageClass', type: 'string', description: 'StorageClass of the claim.', priority: 0,
+          cell: (pvc) => pvc.metadata?.annotations?.[betaStorageClassAnnotation(d)] ?? pvc.spec?.storageClassName ?? '' },
+        { name: 'VolumeAttributesClass', type: 'string', description: 'VolumeAttributesClass the claim asks for.', priority: 0,
+          cell: (pvc) => pvc.spec?.volumeAttributesClassName ?? '<unset>' },
+        ageColumn,
+        { name: 'VolumeMode', type: 'string', description: 'Filesystem or Block.', priority: 1, cell: (pvc) => pvc.spec?.volumeMode ?? '<unset>' },
+      ],
+    }),
+    defineKind({
+      kind: 'PersistentVolume', resource: 'persistentvolumes', singular: 'persistentvolume', namespaced: false,
+      shortNames: ['pv'], subresources: ['status'], schema: PersistentVolume,
+      printerColumns: [
+        nameColumn,
+        { name: 'Capacity', type: 'string', description: 'Storage the volume offers.', priority: 0,
+          cell: (pv) => String(pv.spec?.capacity?.['storage'] ?? '0') },
+        { name: 'Access Modes', type: 'string', description: 'How the volume can be mounted (RWO, ROX, RWX, RWOP).', priority: 0,
+          cell: (pv) => accessModesString(pv.spec?.accessModes) },
+        { name: 'Reclaim Policy', type: 'string', description: 'What happens to the volume once its claim is released.', priority: 0,
+          cell: (pv) => pv.spec?.persistentVolumeReclaimPolicy ?? '' },
+        { name: 'Status', type: 'string', description: 'Phase of the volume, or Terminating once deleted.', priority: 0,
+          cell: (pv) => (pv.metadata?.deletionTimestamp ? 'Terminating' : pv.status?.phase ?? '') },
+        { name: 'Claim', type: 'string', description: 'The claim bound to the volume, as namespace/name.', priority: 0,
+          cell: (pv) => (pv.spec?.claimRef ? `${pv.spec.claimRef.namespace ?? ''}/${pv.spec.claimRef.name ?? ''}` : '') },
+        { name: 'StorageClass', type: 'string', description: 'StorageClass of the volume.', priority: 0,
+          cell: (pv) => pv.metadata?.annotations?.[betaStorageClassAnnotation(d)] ?? pv.spec?.storageClassName ?? '' },
+        { name: 'VolumeAttributesClass', type: 'string', description: 'VolumeAttributesClass of the volume.', priority: 0,
+          cell: (pv) => pv.spec?.volumeAttributesClassName ?? '<unset>' },
+        { name: 'Reason', type: 'string', description: 'Why the volume is in its phase (status.reason).', priority: 0, cell: (pv) => pv.status?.reason ?? '' },
+        ageColumn,
+        { name: 'VolumeMode', type: 'string', description: 'Filesystem or Block.', priority: 1, cell: (pv) => pv.spec?.volumeMode ?? '<unset>' },
+      ],
+    }),
   ],
 });
 
@@ -161,6 +207,16 @@ function quotaUsage(status: ResourceQuota['status'], limits: boolean): string {
     .filter((r) => (r.split('.')[0] === 'limits' && r.includes('.')) === limits)
     .map((r) => `${r}: ${String(status?.used?.[r] ?? 0)}/${String(hard[r])}`)
     .join(', ');
+}
+
+/** The beta annotation that named a claim's or volume's class before storageClassName existed; it still wins. */
+export const betaStorageClassAnnotation = (d: ApiDomain) => d.key('storage-class', 'volume.beta');
+
+/** Upstream's access modes cell: RWO, ROX, RWX, RWOP in that order, each once. */
+export function accessModesString(modes: readonly string[] | undefined): string {
+  const have = new Set(modes ?? []);
+  return ([['ReadWriteOnce', 'RWO'], ['ReadOnlyMany', 'ROX'], ['ReadWriteMany', 'RWX'], ['ReadWriteOncePod', 'RWOP']] as const)
+    .filter(([m]) => have.has(m)).map(([, s]) => s).join(',');
 }
 
 /** Upstream's event printer times: first seen falls back to eventTime, last seen to first seen, a series' last observation wins. */
