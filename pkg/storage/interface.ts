@@ -62,8 +62,15 @@ export interface StorageWatch {
   stop(): Promise<void>;
 }
 
+export interface CreateOptions {
+  /** The key vanishes on its own this many seconds after the write (an etcd lease); 0 or absent: never. */
+  ttlSeconds?: number;
+}
+
 export interface UpdateOptions {
   preconditions?: Preconditions;
+  /** As CreateOptions.ttlSeconds: every write renews the key's time to live. */
+  ttlSeconds?: number;
   /** When the key does not exist, call tryUpdate with null instead of failing with KeyNotFound. */
   ignoreNotFound?: boolean;
 }
@@ -82,7 +89,7 @@ export interface DeleteOptions {
 
 export interface Storage {
   /** Stores a new object; fails with KeyExists when the key is taken. */
-  create(key: string, obj: StoredObject): Promise<StoredObject>;
+  create(key: string, obj: StoredObject, opts?: CreateOptions): Promise<StoredObject>;
   /** Reads one object at the latest revision; fails with KeyNotFound. */
   get(key: string): Promise<StoredObject>;
   /** Reads the objects under a prefix from one snapshot. */

@@ -96,6 +96,8 @@ export interface StoreConfig {
   namespaceState?: (namespace: string) => Promise<{ terminating: boolean }>;
   /** The random part of generated names (five lower-case alphanumerics); replaceable for tests. */
   nameSuffix?: () => string;
+  /** Objects vanish this many seconds after their last write (events, --event-ttl); absent: never. */
+  ttlSeconds?: number;
 }
 
 /** How long a read for a resourceVersion newer than etcd's waits before answering 504. */
@@ -127,6 +129,8 @@ export class Store {
   private readonly prefix: string;
   /** The version continue tokens carry: meta.<domain>/v1. */
   private readonly tokenVersion: string;
+  /** Passed with every write: objects of resources with a time to live carry a lease. */
+  private readonly ttl: { ttlSeconds?: number };
 
   constructor(cfg: StoreConfig) {
     this.info = cfg.info;
@@ -136,7 +140,8 @@ export class Store {
     this.namespaceState = cfg.namespaceState;
     this.nameSuffix = cfg.nameSuffix ?? randomSuffix;
     this.gr = cfg.info.groupResource;
-    this.prefix = `/${cfg.info.group || 'core'}/${cfg.info.resource}/`;
+    this.prefix = cfg.info.storagePrefix;
+    this.ttl = cfg.ttlSeconds ? { ttlSeconds: cfg.ttlSeconds } : {};
     this.tokenVersion = `${cfg.info.domain.metaGroup}/v1`;
   }
 
@@ -282,7 +287,7 @@ export class Store {
     }
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.storage.create(this.key(namespace, meta.name!), obj);
+        return await this.storage.create(this.key(namespace, meta.name!), obj, this.ttl);
       } catch (e) {
         if (generated && isStorageError(e, 'KeyExists') && attempt < GENERATE_NAME_ATTEMPTS) {
           meta.name = meta.generateName + this.nameSuffix();
@@ -376,7 +381,7 @@ export class Store {
         const current = await this.storage.get(key).catch((e: unknown) => (isStorageError(e, 'KeyNotFound') ? null : this.interpret(e, name)));
         return { object: await tryUpdate(current), created };
       }
-      const object = await this.storage.guaranteedUpdate(key, tryUpdate, { ignoreNotFound: strategy.allowCreateOnUpdate });
+      const object = await this.storage.guaranteedUpdate(key, tryUpdate, { ignoreNotFound: strategy.allowCreateOnUpdate, ...this.ttl });
       return { object, created };
     } catch (e) {
       if (e instanceof FinalizersEmptied) {
@@ -424,7 +429,7 @@ export class Store {
       const marked = mark(current);
       if (opts.dryRun) return { object: marked ?? current, deleted: marked === null };
       if (marked) {
-        const stored = await this.storage.guaranteedUpdate(key, async (latest) => (latest ? mark(latest) ?? latest : null), { preconditions: { ...preconditions, resourceVersion: current.metadata.resourceVersion! } });
+        const stored = await this.storage.guaranteedUpdate(key, async (latest) => (latest ? mark(latest) ?? latest : null), { preconditions: { ...preconditions, resourceVersion: current.metadata.resourceVersion! }, ...this.ttl });
         if (this.strategy.hasPendingFinalizers(stored)) return { object: this.withTypeMeta(stored), deleted: false };
       }
       const removed = await this.storage.delete(key, { preconditions: { ...preconditions, resourceVersion: current.metadata.resourceVersion! } });

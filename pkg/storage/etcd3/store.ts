@@ -5,7 +5,9 @@ import { Etcd3, GRPCResourceExhastedError, isRecoverableError, type IKeyValue, t
 import { isStorageError, StorageError } from '../errors.js';
 import { preconditionFailure } from '../preconditions.js';
 import { startCompactor, type CompactorEvents } from './compactor.js';
+import { LeaseManager } from './lease-manager.js';
 import type {
+  CreateOptions,
   DeleteOptions,
   ListOptions,
   ListResult,
@@ -116,6 +118,7 @@ export class Etcd3Storage implements Storage {
   private readonly events: StorageEvents | undefined;
   /** When etcd stopped answering, while it does not. */
   private downSince: number | undefined;
+  private readonly leases: LeaseManager;
 
   constructor(opts: Etcd3StorageOptions) {
     this.client = new Etcd3({
@@ -129,6 +132,15 @@ export class Etcd3Storage implements Storage {
     this.codec = opts.codec;
     this.observe = opts.observe;
     this.events = opts.events;
+    this.leases = new LeaseManager(async (ttl) => {
+      const res = await this.client.leaseClient.leaseGrant({ TTL: ttl, ID: 0 }).catch((e: unknown) => translate(e, ''));
+      return String(res.ID);
+    });
+  }
+
+  /** The `lease` field of a put: a shared lease for keys with a time to live, none otherwise. */
+  private async leaseField(ttlSeconds: number | undefined): Promise<{ lease?: string }> {
+    return ttlSeconds && ttlSeconds > 0 ? { lease: await this.leases.leaseFor(ttlSeconds) } : {};
   }
 
   /** Records whether etcd answered, telling the events of each change. */
@@ -178,19 +190,20 @@ export class Etcd3Storage implements Storage {
     return this.codec.encode(obj);
   }
 
-  async create(key: string, obj: StoredObject): Promise<StoredObject> {
-    return this.timed('create', key, () => this.doCreate(key, obj));
+  async create(key: string, obj: StoredObject, opts: CreateOptions = {}): Promise<StoredObject> {
+    return this.timed('create', key, () => this.doCreate(key, obj, opts));
   }
 
-  private async doCreate(key: string, obj: StoredObject): Promise<StoredObject> {
+  private async doCreate(key: string, obj: StoredObject, opts: CreateOptions): Promise<StoredObject> {
     if (obj.metadata.resourceVersion) {
       throw new StorageError('InvalidObject', key, 'resourceVersion should not be set on objects to be created');
     }
     const k = this.fullKey(key);
+    const lease = await this.leaseField(opts.ttlSeconds);
     const res = await this.client.kv
       .txn({
         compare: [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
-        success: [{ request_put: { key: k, value: this.encode(obj) } }],
+        success: [{ request_put: { key: k, value: this.encode(obj), ...lease } }],
         failure: [],
       })
       .catch((e: unknown) => translate(e, key));
@@ -268,6 +281,7 @@ export class Etcd3Storage implements Storage {
       }
       const value = this.encode(updated);
       if (current && kv && value.equals(kv.value)) return current; // nothing changed: no write, same resourceVersion
+      const lease = await this.leaseField(opts.ttlSeconds);
       const res = await this.client.kv
         .txn({
           compare: [
@@ -275,7 +289,7 @@ export class Etcd3Storage implements Storage {
               ? { key: k, target: 'Mod', result: 'Equal', mod_revision: kv.mod_revision }
               : { key: k, target: 'Create', result: 'Equal', create_revision: 0 },
           ],
-          success: [{ request_put: { key: k, value } }],
+          success: [{ request_put: { key: k, value, ...lease } }],
           failure: [{ request_range: { key: k } }],
         })
         .catch((e: unknown) => translate(e, key));
