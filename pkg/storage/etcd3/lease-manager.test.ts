@@ -23,6 +23,7 @@ test('short TTLs get no reuse window, so every write has its own lease', async (
 
 test('a lease carries at most maxObjectsPerLease keys', async () => {
   let n = 0;
-  const m = new LeaseManager(async () => String(++n), { now: () => 0, maxObjectsPerLease: 2 });
+  let clock = 0;
+  const m = new LeaseManager(async () => String(++n), { now: () => (clock += 10), maxObjectsPerLease: 2 });
   assert.deepEqual([await m.leaseFor(1000), await m.leaseFor(1000), await m.leaseFor(1000)], ['1', '1', '2']);
 });
