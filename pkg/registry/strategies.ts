@@ -43,6 +43,15 @@ const coreEventFields: Record<string, (o: StoredObject) => string> = {
   type: (o) => str(o.type),
 };
 
+/** The selectable fields of events/v1 Events: upstream's field label conversions, in events/v1 names. */
+const eventsV1EventFields: Record<string, (o: StoredObject) => string> = {
+  ...Object.fromEntries(['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath']
+    .map((f) => [`regarding.${f}`, (o: StoredObject) => str((o.regarding as Record<string, unknown> | undefined)?.[f])])),
+  reason: (o) => str(o.reason),
+  reportingController: (o) => str(o.reportingController),
+  type: (o) => str(o.type),
+};
+
 /** What kinds add to the generic strategy, keyed `<group>/<Kind>` (core kinds as `/<Kind>`). */
 export const strategyOverrides = (domain: ApiDomain): ReadonlyMap<string, StrategyOverrides> => new Map<string, StrategyOverrides>([
   ['/Namespace', {
@@ -80,6 +89,7 @@ export const strategyOverrides = (domain: ApiDomain): ReadonlyMap<string, Strate
   }],
   ['/Secret', { selectableFields: { type: (o) => str(o.type) } }],
   ['/Event', { selectableFields: coreEventFields }],
+  [`${domain.group('events')}/Event`, { selectableFields: eventsV1EventFields }],
   // Upstream clears a new claim's or volume's status; defaulting then shows phase Pending.
   ['/PersistentVolumeClaim', { prepareForCreate: (obj) => { obj.status = { phase: 'Pending' }; } }],
   ['/PersistentVolume', { prepareForCreate: (obj) => { obj.status = { phase: 'Pending', lastPhaseTransitionTime: formatTime(new Date()) }; } }],

@@ -11,6 +11,7 @@ import { statefulSetValidation } from './apps/stateful-set-validation.js';
 import { configMapValidation } from './core/config-map-validation.js';
 import { endpointsValidation } from './core/endpoints-validation.js';
 import { eventValidation } from './core/event-validation.js';
+import { eventsV1EventValidation } from './events/event-validation.js';
 import { limitRangeValidation } from './core/limit-range-validation.js';
 import { betaStorageClassAnnotation } from '../../api/core/v1/register.js';
 import { persistentVolumeClaimValidation } from './core/persistent-volume-claim-validation.js';
@@ -62,6 +63,7 @@ export function kindValidations(domain: ApiDomain): ValidationLookup {
   register('', 'Event', eventValidation('orch-system'));
   register('', 'PersistentVolumeClaim', persistentVolumeClaimValidation(betaStorageClassAnnotation(domain)));
   register('', 'PersistentVolume', persistentVolumeValidation);
+  register(domain.group('events'), 'Event', eventsV1EventValidation('orch-system'));
   register('apps', 'StatefulSet', statefulSetValidation(resourceNames));
   register('apps', 'Deployment', deploymentValidation(resourceNames));
   register('apps', 'ReplicaSet', replicaSetValidation(resourceNames));

@@ -1,5 +1,5 @@
 // The core group (served at /api/v1): the kinds of this group and version.
-import { ageColumn, nameColumn, timestampSince } from '../../printer-column.js';
+import { ageColumn, nameColumn, timestampSince, type PrinterColumn } from '../../printer-column.js';
 import type { ApiDomain } from '../../domain.js';
 import { tokenRequestKind } from '../../authentication/v1/register.js';
 import { defineKind, type GroupVersionRegistration } from '../../registration.js';
@@ -91,27 +91,7 @@ export const coreV1 = (d: ApiDomain): GroupVersionRegistration => ({
     defineKind({
       kind: 'Event', resource: 'events', singular: 'event', namespaced: true,
       shortNames: ['ev'], schema: Event,
-      printerColumns: [
-        { name: 'Last Seen', type: 'string', description: 'How long ago the event was last seen.', priority: 0,
-          cell: (ev, now) => eventTimes(ev, now).last },
-        { name: 'Type', type: 'string', description: 'Type of the event: Normal or Warning.', priority: 0, cell: (ev) => ev.type ?? '' },
-        { name: 'Reason', type: 'string', description: 'Short machine-readable reason for the event.', priority: 0, cell: (ev) => ev.reason ?? '' },
-        { name: 'Object', type: 'string', description: 'The object the event is about, as kind/name.', priority: 0,
-          cell: (ev) => {
-            const kind = (ev.involvedObject.kind ?? '').toLowerCase();
-            return ev.involvedObject.name ? `${kind}/${ev.involvedObject.name}` : kind;
-          } },
-        { name: 'Subobject', type: 'string', description: 'The part of the object the event is about (involvedObject.fieldPath).', priority: 1,
-          cell: (ev) => ev.involvedObject.fieldPath ?? '' },
-        { name: 'Source', type: 'string', description: 'The component (and host) that reported the event.', priority: 1,
-          cell: (ev) => eventSource(ev.source?.component || ev.reportingComponent || '', ev.source?.host || ev.reportingInstance || '') },
-        { name: 'Message', type: 'string', description: 'Human-readable description of the event.', priority: 0, cell: (ev) => (ev.message ?? '').trim() },
-        { name: 'First Seen', type: 'string', description: 'How long ago the event was first seen.', priority: 1,
-          cell: (ev, now) => eventTimes(ev, now).first },
-        { name: 'Count', type: 'string', description: 'How many times the event has happened.', priority: 1,
-          cell: (ev) => (ev.series ? ev.series.count ?? 0 : ev.count || 1) },
-        { ...nameColumn, priority: 1 },
-      ],
+      printerColumns: eventColumns,
     }),
     defineKind({
       kind: 'PersistentVolumeClaim', resource: 'persistentvolumeclaims', singular: 'persistentvolumeclaim', namespaced: true,
@@ -159,6 +139,29 @@ export const coreV1 = (d: ApiDomain): GroupVersionRegistration => ({
     }),
   ],
 });
+
+/** Upstream's event printer columns (also printed for events.<domain>/v1 Events). */
+export const eventColumns: PrinterColumn<Event>[] = [
+    { name: 'Last Seen', type: 'string', description: 'How long ago the event was last seen.', priority: 0,
+      cell: (ev, now) => eventTimes(ev, now).last },
+    { name: 'Type', type: 'string', description: 'Type of the event: Normal or Warning.', priority: 0, cell: (ev) => ev.type ?? '' },
+    { name: 'Reason', type: 'string', description: 'Short machine-readable reason for the event.', priority: 0, cell: (ev) => ev.reason ?? '' },
+    { name: 'Object', type: 'string', description: 'The object the event is about, as kind/name.', priority: 0,
+      cell: (ev) => {
+        const kind = (ev.involvedObject.kind ?? '').toLowerCase();
+        return ev.involvedObject.name ? `${kind}/${ev.involvedObject.name}` : kind;
+      } },
+    { name: 'Subobject', type: 'string', description: 'The part of the object the event is about (involvedObject.fieldPath).', priority: 1,
+      cell: (ev) => ev.involvedObject.fieldPath ?? '' },
+    { name: 'Source', type: 'string', description: 'The component (and host) that reported the event.', priority: 1,
+      cell: (ev) => eventSource(ev.source?.component || ev.reportingComponent || '', ev.source?.host || ev.reportingInstance || '') },
+    { name: 'Message', type: 'string', description: 'Human-readable description of the event.', priority: 0, cell: (ev) => (ev.message ?? '').trim() },
+    { name: 'First Seen', type: 'string', description: 'How long ago the event was first seen.', priority: 1,
+      cell: (ev, now) => eventTimes(ev, now).first },
+    { name: 'Count', type: 'string', description: 'How many times the event has happened.', priority: 1,
+      cell: (ev) => (ev.series ? ev.series.count ?? 0 : ev.count || 1) },
+    { ...nameColumn, priority: 1 },
+];
 
 /**
  * Upstream's endpoints cell: `ip:port` for each ready address and port (just `ip` for a subset
