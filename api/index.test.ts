@@ -4,7 +4,7 @@ import { allGroupVersions } from './index.js';
 
 test('group versions are listed core first, in discovery order', () => {
   assert.deepEqual(allGroupVersions.map((gv) => `${gv.group}/${gv.version}`), [
-    '/v1', 'apps/v1', 'authentication.orch.io/v1', 'authentication.orch.io/v1beta1', 'authorization.orch.io/v1', 'rbac.authorization.orch.io/v1', 'storage.orch.io/v1', 'networking.orch.io/v1', 'policy/v1',
+    '/v1', 'apps/v1', 'events.orch.io/v1', 'authentication.orch.io/v1', 'authentication.orch.io/v1beta1', 'authorization.orch.io/v1', 'rbac.authorization.orch.io/v1', 'storage.orch.io/v1', 'networking.orch.io/v1', 'policy/v1',
     'scheduling.orch.io/v1', 'coordination.orch.io/v1', 'node.orch.io/v1',
   ]);
 });
@@ -27,6 +27,7 @@ test('kinds are registered with their resources, scopes, short names and sub-res
     'apps/Deployment deployments ns [deploy] [status,scale]',
     'apps/ReplicaSet replicasets ns [rs] [status,scale]',
     'apps/ControllerRevision controllerrevisions ns [] []',
+    'events.orch.io/Event events ns [ev] []',
     'authentication.orch.io/TokenReview tokenreviews cluster [] []',
     'authentication.orch.io/SelfSubjectReview selfsubjectreviews cluster [] []',
     'authentication.orch.io/TokenReview tokenreviews cluster [] []',

@@ -83,6 +83,14 @@ export const fixtures: KindFixture[] = [
     patch: { count: 5 }, patched: (o) => o.count,
   },
   {
+    // Stored as core events: the same objects, seen in the events/v1 shape.
+    kind: 'Event', apiVersion: 'events.orch.io/v1', resource: 'events', namespaced: true, gv: '/apis/events.orch.io/v1', hasStatus: false, returnsObject: false,
+    make: (name) => ({ apiVersion: 'events.orch.io/v1', kind: 'Event', metadata: { name, labels: { fixture: 'yes' } },
+      eventTime: '2026-01-01T00:00:00.000001Z', reportingController: 'orch.io/kubelet', reportingInstance: 'node-1', action: 'Starting',
+      reason: 'Started', regarding: { kind: 'Pod', name: 'web-0', namespace: 'default' }, note: 'Started container web', type: 'Normal' }),
+    patch: { series: { count: 2, lastObservedTime: '2026-01-01T00:05:00.000001Z' } }, patched: (o) => o.series?.count,
+  },
+  {
     kind: 'PersistentVolumeClaim', apiVersion: 'v1', resource: 'persistentvolumeclaims', namespaced: true, gv: '/api/v1', hasStatus: true, returnsObject: false,
     make: (name) => ({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name, labels: { fixture: 'yes' } },
       spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, storageClassName: 'fast' } }),
