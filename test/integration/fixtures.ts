@@ -40,6 +40,9 @@ export const workloadTemplate = (name: string) => ({
   spec: { containers: [{ name: 'app', image: 'registry.example/app:1' }] },
 });
 
+// events.orch.io/v1 Event is not listed: it is stored as core events (the same objects under the
+// same keys), which the generic loops, naming objects by resource, would trip over. Its discovery
+// entry, protobuf, Table and conversions are tested in volumes-and-events.test.ts.
 export const fixtures: KindFixture[] = [
   {
     kind: 'ConfigMap', apiVersion: 'v1', resource: 'configmaps', namespaced: true, gv: '/api/v1', hasStatus: false, returnsObject: false,
@@ -81,14 +84,6 @@ export const fixtures: KindFixture[] = [
       source: { component: 'kubelet', host: 'node-1' }, firstTimestamp: '2026-01-01T00:00:00Z', lastTimestamp: '2026-01-01T02:00:00Z', count: 4,
       eventTime: '2026-01-01T00:00:00.000001Z', action: 'Starting', reportingComponent: 'orch.io/kubelet', reportingInstance: 'node-1' }),
     patch: { count: 5 }, patched: (o) => o.count,
-  },
-  {
-    // Stored as core events: the same objects, seen in the events/v1 shape.
-    kind: 'Event', apiVersion: 'events.orch.io/v1', resource: 'events', namespaced: true, gv: '/apis/events.orch.io/v1', hasStatus: false, returnsObject: false,
-    make: (name) => ({ apiVersion: 'events.orch.io/v1', kind: 'Event', metadata: { name, labels: { fixture: 'yes' } },
-      eventTime: '2026-01-01T00:00:00.000001Z', reportingController: 'orch.io/kubelet', reportingInstance: 'node-1', action: 'Starting',
-      reason: 'Started', regarding: { kind: 'Pod', name: 'web-0', namespace: 'default' }, note: 'Started container web', type: 'Normal' }),
-    patch: { series: { count: 2, lastObservedTime: '2026-01-01T00:05:00.000001Z' } }, patched: (o) => o.series?.count,
   },
   {
     kind: 'PersistentVolumeClaim', apiVersion: 'v1', resource: 'persistentvolumeclaims', namespaced: true, gv: '/api/v1', hasStatus: true, returnsObject: false,

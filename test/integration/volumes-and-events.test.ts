@@ -4,6 +4,9 @@
 // and one event seen through both core v1 and events.orch.io/v1.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { allGroupVersions } from '../../api/index.js';
+import { ProtobufCodec } from '../../pkg/runtime/protobuf/codec.js';
+import { Scheme } from '../../pkg/runtime/scheme.js';
 import { parseDuration } from '../../pkg/util/duration.js';
 import { startTestServer, type TestServer } from './framework/apiserver.js';
 import { assertStatus } from './framework/assertions.js';
@@ -219,6 +222,26 @@ describe('volumes and events', () => {
     const table = await c.get(`${evV1Path}/conv-v1`, { headers: tableAccept });
     assert.deepEqual(table.body.columnDefinitions.filter((d: any) => d.priority === 0).map((d: any) => d.name), ['Last Seen', 'Type', 'Reason', 'Object', 'Message']);
     assert.deepEqual(table.body.rows[0].cells.slice(1, 4), ['Normal', 'Scheduled', 'pod/web-1']);
+  });
+
+  test('events.orch.io/v1 is discovered (short name ev) and speaks protobuf; pvc and pv are discovered', async () => {
+    const c = t.client;
+    const d = await c.get('/apis/events.orch.io/v1');
+    assert.equal(d.status, 200, d.text);
+    const res = d.body.resources.find((x: any) => x.name === 'events');
+    assert.deepEqual([res.kind, res.namespaced, res.singularName, res.shortNames], ['Event', true, 'event', ['ev']]);
+    assert.deepEqual([...res.verbs].sort(), ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']);
+    const core = await c.get('/api/v1');
+    const pvc = core.body.resources.find((x: any) => x.name === 'persistentvolumeclaims');
+    const pv = core.body.resources.find((x: any) => x.name === 'persistentvolumes');
+    assert.deepEqual([pvc.shortNames, pvc.namespaced, pv.shortNames, pv.namespaced], [['pvc'], true, ['pv'], false]);
+    assert.ok(core.body.resources.some((x: any) => x.name === 'persistentvolumes/status'));
+    const scheme = new Scheme(allGroupVersions);
+    const info = scheme.resource('events.orch.io', 'v1', 'events')!;
+    const json = await c.get(`${evV1Path}/conv-v1`);
+    const raw = await c.getRaw(`${evV1Path}/conv-v1`, { Accept: 'application/vnd.orch.protobuf' });
+    assert.equal(raw.status, 200);
+    assert.deepEqual(new ProtobufCodec(scheme).decodeObject(info, raw.body), json.body);
   });
 
   test('events.orch.io/v1 validation: new-API rules with upstream\'s field names', async () => {
