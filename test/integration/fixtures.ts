@@ -97,7 +97,7 @@ export const fixtures: KindFixture[] = [
     make: (name) => ({ apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name, labels: { fixture: 'yes' } },
       spec: { capacity: { storage: '5Gi' }, accessModes: ['ReadWriteOnce', 'ReadOnlyMany'], hostPath: { path: '/data/pv' }, storageClassName: 'manual' } }),
     patch: { spec: { mountOptions: ['ro'] } }, patched: (o) => o.spec.mountOptions?.[0],
-    status: { phase: 'Available' },
+    status: { phase: 'Available', lastPhaseTransitionTime: '2026-01-01T00:00:00Z' },
   },
   {
     kind: 'Namespace', apiVersion: 'v1', resource: 'namespaces', namespaced: false, gv: '/api/v1', hasStatus: true, returnsObject: true, terminates: true,
