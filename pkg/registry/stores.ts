@@ -42,10 +42,11 @@ export function buildStores(scheme: Scheme, storage: Storage, schemas: SchemaVal
   for (const info of scheme.resources()) {
     if (info.virtual) continue; // answered, never stored
     const validation = validationFor(info.group, info.kind);
-    const strategy = newStrategy(info, validation, schemas, overrides.get(`${info.group}/${info.kind}`));
+    const kindOverrides = overrides.get(`${info.group}/${info.kind}`);
+    const strategy = newStrategy(info, validation, schemas, kindOverrides);
     const subresources = new Map(info.subresources
       .filter((sub): sub is ObjectSubresource => !info.subresourceKinds[sub])
-      .map((sub) => [sub, newSubresourceStrategy(info, sub, strategy, validation, schemas)]));
+      .map((sub) => [sub, newSubresourceStrategy(info, sub, strategy, validation, schemas, kindOverrides)]));
     const ttlSeconds = opts.ttlSeconds?.get(info.storagePrefix);
     stores.set(`${info.group}/${info.resource}`, new Store({
       info,

@@ -25,6 +25,11 @@ interface NamespaceLike {
 
 const nsSpec = (o: StoredObject) => (o as NamespaceLike).spec;
 
+interface PhaseStatus {
+  phase?: string;
+  lastPhaseTransitionTime?: string;
+}
+
 interface EventLike {
   involvedObject?: Record<string, string | undefined>;
   source?: { component?: string };
@@ -92,7 +97,19 @@ export const strategyOverrides = (domain: ApiDomain): ReadonlyMap<string, Strate
   [`${domain.group('events')}/Event`, { selectableFields: eventsV1EventFields }],
   // Upstream clears a new claim's or volume's status; defaulting then shows phase Pending.
   ['/PersistentVolumeClaim', { prepareForCreate: (obj) => { obj.status = { phase: 'Pending' }; } }],
-  ['/PersistentVolume', { prepareForCreate: (obj) => { obj.status = { phase: 'Pending', lastPhaseTransitionTime: formatTime(new Date()) }; } }],
+  ['/PersistentVolume', {
+    prepareForCreate: (obj) => { obj.status = { phase: 'Pending', lastPhaseTransitionTime: formatTime(new Date()) }; },
+    // The transition time follows the phase unless the writer sets a new one itself.
+    prepareForStatusUpdate: (obj, old) => {
+      const now = (obj.status ?? {}) as PhaseStatus;
+      const before = (old.status ?? {}) as PhaseStatus;
+      if (now.phase === before.phase && now.lastPhaseTransitionTime === undefined) {
+        if (before.lastPhaseTransitionTime !== undefined) obj.status = { ...now, lastPhaseTransitionTime: before.lastPhaseTransitionTime };
+      } else if (now.phase !== before.phase && (now.lastPhaseTransitionTime === undefined || now.lastPhaseTransitionTime === before.lastPhaseTransitionTime)) {
+        obj.status = { ...now, lastPhaseTransitionTime: formatTime(new Date()) };
+      }
+    },
+  }],
   ['/ResourceQuota', { returnDeletedObject: true }],
   [`${domain.group('storage')}/CSIDriver`, { returnDeletedObject: true }],
   // The built-in priority classes are recreated at start anyway; upstream refuses to delete them.

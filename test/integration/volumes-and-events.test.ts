@@ -96,6 +96,15 @@ describe('volumes and events', () => {
     assert.equal(r.body.spec.persistentVolumeReclaimPolicy, 'Retain');
     assert.equal(r.body.spec.volumeMode, 'Filesystem');
     assert.equal(r.body.metadata.namespace, undefined);
+    // /status: the transition time stays with the phase, follows a phase change, or is what the writer set.
+    const { lastPhaseTransitionTime: _t, ...withoutTime } = r.body.status;
+    const same = await t.client.put(`${pvPath}/pv-a/status`, { ...r.body, status: { ...withoutTime, message: 'still pending' } });
+    assert.equal(same.status, 200, same.text);
+    assert.equal(same.body.status.lastPhaseTransitionTime, r.body.status.lastPhaseTransitionTime);
+    const moved = await t.client.put(`${pvPath}/pv-a/status`, { ...same.body, status: { phase: 'Available' } });
+    assert.match(moved.body.status.lastPhaseTransitionTime, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    const given = await t.client.put(`${pvPath}/pv-a/status`, { ...moved.body, status: { phase: 'Released', lastPhaseTransitionTime: '2026-01-01T00:00:00Z' } });
+    assert.equal(given.body.status.lastPhaseTransitionTime, '2026-01-01T00:00:00Z');
   });
 
   test('volume validation: exactly one volume type, capacity and access modes, per-source fields', async () => {
