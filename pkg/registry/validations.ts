@@ -17,6 +17,7 @@ import { betaStorageClassAnnotation } from '../../api/core/v1/register.js';
 import { persistentVolumeClaimValidation } from './core/persistent-volume-claim-validation.js';
 import { persistentVolumeValidation } from './core/persistent-volume-validation.js';
 import { namespaceValidation } from './core/namespace-validation.js';
+import { podValidation } from './core/pod-validation.js';
 import { ResourceNames } from './core/resource-names.js';
 import { resourceQuotaValidation } from './core/resource-quota-validation.js';
 import { secretValidation } from './core/secret-validation.js';
@@ -54,6 +55,7 @@ export function kindValidations(domain: ApiDomain): ValidationLookup {
   const rbac = rbacGroup(domain);
   const resourceNames = new ResourceNames(domain.keyDomain);
   register('', 'Namespace', namespaceValidation(standardFinalizers(domain.namespaceFinalizer)));
+  register('', 'Pod', podValidation(resourceNames));
   register('', 'ConfigMap', configMapValidation);
   register('', 'Secret', secretValidation(domain));
   register('', 'ServiceAccount', serviceAccountValidation);

@@ -62,7 +62,19 @@ export interface StorageWatch {
   stop(): Promise<void>;
 }
 
+/**
+ * Another object written in the same transaction as the one being created or updated, and only
+ * if its key is still at `resourceVersion` (a quota's usage charged together with the object that
+ * uses it). When that key has moved on, the write fails with ResourceVersionConflicts naming it.
+ */
+export interface GuardedWrite {
+  key: string;
+  object: StoredObject;
+  resourceVersion: string;
+}
+
 export interface CreateOptions {
+  alongside?: GuardedWrite[];
   /** The key vanishes on its own this many seconds after the write (an etcd lease); 0 or absent: never. */
   ttlSeconds?: number;
 }
@@ -73,6 +85,11 @@ export interface UpdateOptions {
   ttlSeconds?: number;
   /** When the key does not exist, call tryUpdate with null instead of failing with KeyNotFound. */
   ignoreNotFound?: boolean;
+  /**
+   * The guarded writes of the attempt tryUpdate just made (asked right after each call). When one
+   * of their keys moved on, the update goes round again: tryUpdate is called anew.
+   */
+  alongside?: () => GuardedWrite[];
 }
 
 /**

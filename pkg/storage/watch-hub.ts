@@ -7,7 +7,6 @@
 import { EventRing } from './event-ring.js';
 import { isStorageError } from './errors.js';
 import type {
-  CreateOptions,
   DeleteOptions,
   ListOptions,
   ListResult,
@@ -17,6 +16,7 @@ import type {
   StoredObject,
   TryUpdate,
   UpdateOptions,
+  CreateOptions,
   WatchHandlers,
   WatchOptions,
 } from './interface.js';

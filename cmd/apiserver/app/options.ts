@@ -7,6 +7,8 @@ import { parseDuration } from '../../../pkg/util/duration.js';
 import { completeAuthorizationOptions, validateAuthorizationOptions, type AuthorizationOptions } from '../../../pkg/authorization/modes.js';
 import { authenticationFlags, authenticationOptionsFrom, validateAuthenticationOptions, type AuthenticationOptions } from './authentication-options.js';
 import { authorizationFlags, authorizationOptionsFrom } from './authorization-options.js';
+import { admissionFlags, admissionOptionsFrom, type AdmissionOptions } from './admission-options.js';
+import { validateAdmissionOptions } from './admission.js';
 
 export interface APIServerOptions {
   securePort: number;
@@ -34,6 +36,7 @@ export interface APIServerOptions {
   apiDomain: string;
   authentication: AuthenticationOptions;
   authorization: AuthorizationOptions;
+  admission: AdmissionOptions;
 }
 
 /** The value `parse` reads from the flags; a malformed flag stops the binary with its message. */
@@ -48,7 +51,7 @@ function flagged<T>(parse: () => T): T {
 
 /** Parses argv; prints help or an error and exits on bad flags, as a CLI should. */
 export function parseOptions(argv: string[]): APIServerOptions {
-  const parsed = authorizationFlags(authenticationFlags(yargs(argv)))
+  const parsed = admissionFlags(authorizationFlags(authenticationFlags(yargs(argv))))
     .scriptName('apiserver')
     .usage('$0 [flags]\n\nThe orch API server: validates and configures data for the API objects and serves the REST API over HTTPS, keeping every object in etcd.')
     .parserConfiguration({ 'camel-case-expansion': false, 'strip-aliased': true, 'boolean-negation': false })
@@ -108,6 +111,7 @@ export function parseOptions(argv: string[]): APIServerOptions {
     apiDomain: parsed['api-domain'],
     authentication: flagged(() => authenticationOptionsFrom(parsed)),
     authorization: flagged(() => authorizationOptionsFrom(parsed)),
+    admission: admissionOptionsFrom(parsed),
   };
   return opts;
 }
@@ -126,6 +130,7 @@ export function validateOptions(o: APIServerOptions): string[] {
   if (o.shutdownDelayMs < 0) errs.push('--shutdown-delay-duration must not be negative');
   errs.push(...validateAuthenticationOptions(o.authentication));
   errs.push(...validateAuthorizationOptions(completeAuthorizationOptions(o.authorization)));
+  errs.push(...validateAdmissionOptions(o.admission, o.apiDomain));
   const badDomain = invalidApiDomain(o.apiDomain);
   if (badDomain) errs.push(`--api-domain: ${badDomain}`);
   try {
