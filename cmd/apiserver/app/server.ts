@@ -6,7 +6,7 @@ import { groupVersions } from '../../../api/index.js';
 import { newAPIHandler } from '../../../pkg/endpoints/api-handler.js';
 import { buildOpenAPIDocs, openAPIHandler } from '../../../pkg/endpoints/openapi-handler.js';
 import type { Logger } from '../../../pkg/log/logger.js';
-import { buildStores } from '../../../pkg/registry/stores.js';
+import { buildStores, storagePrefix } from '../../../pkg/registry/stores.js';
 import { systemNamespaces } from '../../../pkg/registry/strategies.js';
 import { SystemPriorityClasses } from '../../../api/scheduling/v1/priority-class.js';
 import { kindValidations } from '../../../pkg/registry/validations.js';
@@ -151,14 +151,17 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
   const storage = new WatchHub(etcd);
   metrics.countObjectsWith(async () => {
     const counts = new Map<string, number>();
-    for (const r of scheme.resources()) counts.set(r.group ? `${r.resource}.${r.group}` : r.resource, await storage.count(`/${r.group || 'core'}/${r.resource}/`));
+    for (const r of scheme.resources()) counts.set(r.group ? `${r.resource}.${r.group}` : r.resource, await storage.count(r.storagePrefix));
     return counts;
   });
   await waitForEtcd(storage, opts.etcdServers, logger);
   logger.info('connected to etcd', { servers: opts.etcdServers.join(',') });
   const schemas = new SchemaValidator();
   const version = versionInfo();
-  const stores = buildStores(scheme, storage, schemas, kindValidations(domain));
+  // Events vanish on their own --event-ttl after their last write, as upstream's do.
+  const stores = buildStores(scheme, storage, schemas, kindValidations(domain), {
+    ttlSeconds: new Map([[storagePrefix('', 'events'), Math.max(1, Math.ceil(opts.eventTTLMs / 1000))]]),
+  });
   const serverAddress = `${opts.bindAddress === '0.0.0.0' ? '127.0.0.1' : opts.bindAddress}:${opts.securePort}`;
   const authentication = await buildAuthentication(opts.authentication, {
     domain, stores, tlsPrivateKeyFile: opts.tlsPrivateKeyFile, externalAddress: serverAddress, logger,

@@ -122,6 +122,8 @@ export interface StoreConfig {
   namespaceState?: (namespace: string) => Promise<{ terminating: boolean }>;
   /** The random part of generated names (five lower-case alphanumerics); replaceable for tests. */
   nameSuffix?: () => string;
+  /** Objects vanish this many seconds after their last write (events, --event-ttl); absent: never. */
+  ttlSeconds?: number;
 }
 
 /** How long a read for a resourceVersion newer than etcd's waits before answering 504. */
@@ -155,6 +157,8 @@ export class Store {
   private readonly prefix: string;
   /** The version continue tokens carry: meta.<domain>/v1. */
   private readonly tokenVersion: string;
+  /** Passed with every write: objects of resources with a time to live carry a lease. */
+  private readonly ttl: { ttlSeconds?: number };
 
   constructor(cfg: StoreConfig) {
     this.info = cfg.info;
@@ -164,12 +168,14 @@ export class Store {
     this.namespaceState = cfg.namespaceState;
     this.nameSuffix = cfg.nameSuffix ?? randomSuffix;
     this.gr = cfg.info.groupResource;
-    this.prefix = `/${cfg.info.group || 'core'}/${cfg.info.resource}/`;
+    this.prefix = cfg.info.storagePrefix;
+    this.ttl = cfg.ttlSeconds ? { ttlSeconds: cfg.ttlSeconds } : {};
     this.tokenVersion = `${cfg.info.domain.metaGroup}/v1`;
   }
 
   private key(namespace: string, name: string): string {
-    return storageKey(this.info.group, this.info.resource, this.info.namespaced ? namespace : '', name);
+    // Below the storage prefix: a kind stored as another resource uses that resource's keys.
+    return `${this.prefix}${this.info.namespaced && namespace ? `${namespace}/` : ''}${name}`;
   }
 
   private collectionPrefix(namespace: string): string {
@@ -310,7 +316,7 @@ export class Store {
         return obj;
       }
       try {
-        return await this.storage.create(this.key(namespace, name), obj, { alongside });
+        return await this.storage.create(this.key(namespace, name), obj, { alongside, ...this.ttl });
       } catch (e) {
         // A generated name that is taken gets another; a companion that moved on is read again.
         if (generated && isStorageError(e, 'KeyExists') && attempt < GENERATE_NAME_ATTEMPTS) continue;
@@ -409,7 +415,7 @@ export class Store {
         const current = await this.storage.get(key).catch((e: unknown) => (isStorageError(e, 'KeyNotFound') ? null : this.interpret(e, name)));
         return { object: await tryUpdate(current), created };
       }
-      const object = await this.storage.guaranteedUpdate(key, tryUpdate, { ignoreNotFound: strategy.allowCreateOnUpdate, alongside: () => alongside });
+      const object = await this.storage.guaranteedUpdate(key, tryUpdate, { ignoreNotFound: strategy.allowCreateOnUpdate, alongside: () => alongside, ...this.ttl });
       return { object, created };
     } catch (e) {
       if (e instanceof FinalizersEmptied) {
@@ -488,7 +494,7 @@ export class Store {
       const marked = mark(current);
       if (opts.dryRun) return { object: marked ?? current, deleted: marked === null };
       if (marked) {
-        const stored = await this.storage.guaranteedUpdate(key, async (latest) => (latest ? mark(latest) ?? latest : null), { preconditions: { ...preconditions, resourceVersion: current.metadata.resourceVersion! } });
+        const stored = await this.storage.guaranteedUpdate(key, async (latest) => (latest ? mark(latest) ?? latest : null), { preconditions: { ...preconditions, resourceVersion: current.metadata.resourceVersion! }, ...this.ttl });
         if (this.strategy.hasPendingFinalizers(stored)) return { object: this.withTypeMeta(stored), deleted: false };
       }
       const removed = await this.storage.delete(key, { preconditions: { ...preconditions, resourceVersion: current.metadata.resourceVersion! } });
