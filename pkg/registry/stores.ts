@@ -1,5 +1,4 @@
 // One store per served resource, each with its kind's strategy; the API handler routes to them.
-import { newNotFound } from '../runtime/errors.js';
 import type { ResourceInfo, Scheme } from '../runtime/scheme.js';
 import type { SchemaValidator } from '../runtime/schema-validator.js';
 import { shapeForWrite } from '../runtime/wire-shape.js';
@@ -26,18 +25,6 @@ export const storagePrefix = (group: string, resource: string) => `/${group || '
 /** Builds the store of every resource in the scheme, keyed `<group>/<resource>`. */
 export function buildStores(scheme: Scheme, storage: Storage, schemas: SchemaValidator, validationFor: ValidationLookup, opts: StoresOptions = {}): Map<string, Store> {
   const stores = new Map<string, Store>();
-  const namespaces = () => stores.get('/namespaces');
-  const namespaceState = async (ns: string) => {
-    const store = namespaces();
-    if (!store) return { terminating: false };
-    try {
-      const obj = await store.get('', ns);
-      return { terminating: !!obj.metadata.deletionTimestamp || (obj.status as { phase?: string } | undefined)?.phase === 'Terminating' };
-    } catch (e) {
-      if ((e as { code?: number }).code === 404) throw newNotFound({ group: '', resource: 'namespaces' }, ns);
-      throw e;
-    }
-  };
   const overrides = strategyOverrides(scheme.domain);
   for (const info of scheme.resources()) {
     if (info.virtual) continue; // answered, never stored
@@ -54,7 +41,6 @@ export function buildStores(scheme: Scheme, storage: Storage, schemas: SchemaVal
       ...(ttlSeconds ? { ttlSeconds } : {}),
       strategy,
       subresources,
-      ...(info.namespaced ? { namespaceState } : {}),
     }));
   }
   return stores;

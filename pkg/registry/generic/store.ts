@@ -7,7 +7,6 @@ import {
   newAlreadyExists,
   newBadRequest,
   newConflict,
-  newForbidden,
   newInternalError,
   newInvalid,
   newNotFound,
@@ -118,8 +117,6 @@ export interface StoreConfig {
   strategy: Strategy;
   /** Strategies of the sub-resources that accept updates, by name. */
   subresources?: ReadonlyMap<string, Strategy>;
-  /** Whether a namespace is being deleted; fails with 404 when it does not exist. For namespaced kinds. */
-  namespaceState?: (namespace: string) => Promise<{ terminating: boolean }>;
   /** The random part of generated names (five lower-case alphanumerics); replaceable for tests. */
   nameSuffix?: () => string;
   /** Objects vanish this many seconds after their last write (events, --event-ttl); absent: never. */
@@ -151,7 +148,6 @@ export class Store {
   private readonly storage: Storage;
   readonly strategy: Strategy;
   private readonly subresources: ReadonlyMap<string, Strategy>;
-  private readonly namespaceState: StoreConfig['namespaceState'];
   private readonly nameSuffix: () => string;
   private readonly gr: GroupResource;
   private readonly prefix: string;
@@ -165,7 +161,6 @@ export class Store {
     this.storage = cfg.storage;
     this.strategy = cfg.strategy;
     this.subresources = cfg.subresources ?? new Map();
-    this.namespaceState = cfg.namespaceState;
     this.nameSuffix = cfg.nameSuffix ?? randomSuffix;
     this.gr = cfg.info.groupResource;
     this.prefix = cfg.info.storagePrefix;
@@ -335,10 +330,6 @@ export class Store {
     if (this.info.namespaced) meta.namespace = namespace;
     else delete meta.namespace;
     if (meta.resourceVersion) throw newBadRequest('resourceVersion should not be set on objects to be created');
-    if (this.info.namespaced && this.namespaceState && (await this.namespaceState(namespace)).terminating) {
-      throw newForbidden(this.gr, meta.name ?? meta.generateName ?? '', `unable to create new content in namespace ${namespace} because it is being terminated`,
-        [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }]);
-    }
     meta.uid = randomUUID();
     meta.creationTimestamp = formatTime(new Date());
     delete meta.deletionTimestamp;
