@@ -13,6 +13,8 @@ import { endpointsValidation } from './core/endpoints-validation.js';
 import { eventValidation } from './core/event-validation.js';
 import { limitRangeValidation } from './core/limit-range-validation.js';
 import { namespaceValidation } from './core/namespace-validation.js';
+import { nodeValidation } from './core/node-validation.js';
+import { serviceValidation } from './core/service-validation.js';
 import { ResourceNames } from './core/resource-names.js';
 import { resourceQuotaValidation } from './core/resource-quota-validation.js';
 import { secretValidation } from './core/secret-validation.js';
@@ -57,6 +59,8 @@ export function kindValidations(domain: ApiDomain): ValidationLookup {
   register('', 'ResourceQuota', resourceQuotaValidation(resourceNames));
   register('', 'Endpoints', endpointsValidation);
   register('', 'Event', eventValidation('orch-system'));
+  register('', 'Node', nodeValidation);
+  register('', 'Service', serviceValidation);
   register('apps', 'StatefulSet', statefulSetValidation(resourceNames));
   register('apps', 'Deployment', deploymentValidation(resourceNames));
   register('apps', 'ReplicaSet', replicaSetValidation(resourceNames));
