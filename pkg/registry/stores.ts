@@ -3,15 +3,15 @@ import { newNotFound } from '../runtime/errors.js';
 import type { Scheme } from '../runtime/scheme.js';
 import type { SchemaValidator } from '../runtime/schema-validator.js';
 import type { Storage, StoredObject } from '../storage/interface.js';
-import { Store } from './generic/store.js';
+import { Store, type WriteHooks } from './generic/store.js';
 import { newStrategy, newSubresourceStrategy, type ObjectSubresource } from './generic/strategy.js';
 import { strategyOverrides } from './strategies.js';
 import type { KindValidation } from './validation/kind-validation.js';
 
 export type ValidationLookup = (group: string, kind: string) => KindValidation<StoredObject>;
 
-/** Builds the store of every resource in the scheme, keyed `<group>/<resource>`. */
-export function buildStores(scheme: Scheme, storage: Storage, schemas: SchemaValidator, validationFor: ValidationLookup): Map<string, Store> {
+/** Builds the store of every resource in the scheme, keyed `<group>/<resource>`; `hooks` adds write hooks by the same key. */
+export function buildStores(scheme: Scheme, storage: Storage, schemas: SchemaValidator, validationFor: ValidationLookup, hooks: ReadonlyMap<string, WriteHooks> = new Map()): Map<string, Store> {
   const stores = new Map<string, Store>();
   const namespaces = () => stores.get('/namespaces');
   const namespaceState = async (ns: string) => {
@@ -39,6 +39,7 @@ export function buildStores(scheme: Scheme, storage: Storage, schemas: SchemaVal
       strategy,
       subresources,
       ...(info.namespaced ? { namespaceState } : {}),
+      ...(hooks.has(`${info.group}/${info.resource}`) ? { hooks: hooks.get(`${info.group}/${info.resource}`)! } : {}),
     }));
   }
   return stores;

@@ -86,6 +86,20 @@ export interface DeleteResult {
   deleted: boolean;
 }
 
+/** Finishes a write a hook began: `stored` tells whether the object reached storage. */
+export type FinishWrite = (stored: boolean) => Promise<void>;
+
+/**
+ * Work a kind does around its writes beyond the strategy (upstream's BeginCreate, BeginUpdate and
+ * AfterDelete), such as allocating addresses held in storage; run after validation and admission.
+ */
+export interface WriteHooks {
+  beginCreate?(obj: StoredObject, dryRun: boolean): Promise<FinishWrite>;
+  beginUpdate?(obj: StoredObject, old: StoredObject, dryRun: boolean): Promise<FinishWrite>;
+  /** After the object is gone from storage. */
+  afterDelete?(obj: StoredObject): Promise<void>;
+}
+
 export interface StoreConfig {
   info: ResourceInfo;
   storage: Storage;
@@ -96,6 +110,7 @@ export interface StoreConfig {
   namespaceState?: (namespace: string) => Promise<{ terminating: boolean }>;
   /** The random part of generated names (five lower-case alphanumerics); replaceable for tests. */
   nameSuffix?: () => string;
+  hooks?: WriteHooks;
 }
 
 /** How long a read for a resourceVersion newer than etcd's waits before answering 504. */
@@ -123,6 +138,7 @@ export class Store {
   private readonly subresources: ReadonlyMap<string, Strategy>;
   private readonly namespaceState: StoreConfig['namespaceState'];
   private readonly nameSuffix: () => string;
+  private readonly hooks: WriteHooks;
   private readonly gr: GroupResource;
   private readonly prefix: string;
   /** The version continue tokens carry: meta.<domain>/v1. */
@@ -135,6 +151,7 @@ export class Store {
     this.subresources = cfg.subresources ?? new Map();
     this.namespaceState = cfg.namespaceState;
     this.nameSuffix = cfg.nameSuffix ?? randomSuffix;
+    this.hooks = cfg.hooks ?? {};
     this.gr = cfg.info.groupResource;
     this.prefix = `/${cfg.info.group || 'core'}/${cfg.info.resource}/`;
     this.tokenVersion = `${cfg.info.domain.metaGroup}/v1`;
@@ -278,16 +295,21 @@ export class Store {
       // A dry run answers as the real create would, existing names included.
       const exists = await this.storage.get(this.key(namespace, meta.name!)).then(() => true, (e: unknown) => (isStorageError(e, 'KeyNotFound') ? false : this.interpret(e, meta.name!)));
       if (exists) throw newAlreadyExists(this.gr, meta.name!);
+      if (this.hooks.beginCreate) await (await this.hooks.beginCreate(obj, true).catch((e: unknown) => this.interpret(e, meta.name!)))(false);
       return obj;
     }
+    const finish = this.hooks.beginCreate ? await this.hooks.beginCreate(obj, false).catch((e: unknown) => this.interpret(e, meta.name!)) : undefined;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.storage.create(this.key(namespace, meta.name!), obj);
+        const created = await this.storage.create(this.key(namespace, meta.name!), obj);
+        await finish?.(true);
+        return created;
       } catch (e) {
         if (generated && isStorageError(e, 'KeyExists') && attempt < GENERATE_NAME_ATTEMPTS) {
           meta.name = meta.generateName + this.nameSuffix();
           continue;
         }
+        await finish?.(false).catch(() => undefined);
         this.interpret(e, meta.name!);
       }
     }
@@ -330,7 +352,16 @@ export class Store {
     if (!strategy) throw newNotFound(this.gr, name);
     const key = this.key(namespace, name);
     let created = false;
+    // Allocations begun by an attempt that storage then retried or refused are undone.
+    let finish: FinishWrite | undefined;
+    const abandon = async () => {
+      const f = finish;
+      finish = undefined;
+      await f?.(false).catch(() => undefined);
+    };
+    const hooks = opts.subresource ? {} : this.hooks;
     const tryUpdate = async (current: StoredObject | null): Promise<StoredObject> => {
+      await abandon();
       const obj = this.withTypeMeta(structuredClone(await objInfo(current ? this.withTypeMeta(current) : null)));
       obj.apiVersion = this.info.apiVersion;
       obj.kind = this.info.kind;
@@ -338,7 +369,9 @@ export class Store {
         if (!strategy.allowCreateOnUpdate) throw newNotFound(this.gr, name);
         created = true;
         const { resourceVersion: _rv, ...metadata } = obj.metadata;
-        return (await this.prepareNew(namespace, { ...obj, metadata }, opts)).obj;
+        const fresh = (await this.prepareNew(namespace, { ...obj, metadata }, opts)).obj;
+        if (hooks.beginCreate) finish = await hooks.beginCreate(fresh, !!opts.dryRun);
+        return fresh;
       }
       created = false;
       const sentRV = obj.metadata.resourceVersion;
@@ -369,20 +402,29 @@ export class Store {
       shapeForWrite(this.info.schema, obj);
       // The last finalizer of a terminating object is gone: the object goes, in this same write.
       if (obj.metadata.deletionTimestamp && !strategy.hasPendingFinalizers(obj)) throw new FinalizersEmptied(obj, current);
+      if (hooks.beginUpdate) finish = await hooks.beginUpdate(obj, current, !!opts.dryRun);
       return obj;
     };
     try {
       if (opts.dryRun) {
         const current = await this.storage.get(key).catch((e: unknown) => (isStorageError(e, 'KeyNotFound') ? null : this.interpret(e, name)));
-        return { object: await tryUpdate(current), created };
+        const object = await tryUpdate(current);
+        await abandon();
+        return { object, created };
       }
       const object = await this.storage.guaranteedUpdate(key, tryUpdate, { ignoreNotFound: strategy.allowCreateOnUpdate });
+      const f = finish as FinishWrite | undefined;
+      finish = undefined;
+      // A release that fails leaves a key the next allocation reclaims; the write itself stood.
+      await f?.(true).catch(() => undefined);
       return { object, created };
     } catch (e) {
+      await abandon();
       if (e instanceof FinalizersEmptied) {
         if (opts.dryRun) return { object: e.obj, created: false };
         try {
           await this.storage.delete(key, { preconditions: { resourceVersion: e.current.metadata.resourceVersion! } });
+          await this.hooks.afterDelete?.(e.current).catch(() => undefined);
           return { object: e.obj, created: false };
         } catch (err) {
           // Changed since it was read: go round again with the fresh object.
@@ -428,6 +470,7 @@ export class Store {
         if (this.strategy.hasPendingFinalizers(stored)) return { object: this.withTypeMeta(stored), deleted: false };
       }
       const removed = await this.storage.delete(key, { preconditions: { ...preconditions, resourceVersion: current.metadata.resourceVersion! } });
+      await this.hooks.afterDelete?.(removed).catch(() => undefined);
       return { object: this.withTypeMeta(removed), deleted: true };
     } catch (e) {
       if (isStorageError(e, 'ResourceVersionConflicts') && !preconditions.resourceVersion) {
