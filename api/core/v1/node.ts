@@ -42,7 +42,6 @@ export const NodeSpec = object(`${P}.NodeSpec`, {
 export type NodeSpec = Static<typeof NodeSpec>;
 
 export const NodePhases = ['Pending', 'Running', 'Terminated'] as const;
-export const NodeAddressTypes = ['Hostname', 'InternalIP', 'ExternalIP', 'InternalDNS', 'ExternalDNS'] as const;
 
 export const NodeCondition = object(`${P}.NodeCondition`, {
   type: str(1, { description: 'Type of the condition, such as Ready, MemoryPressure, DiskPressure or PIDPressure.' }),
@@ -55,14 +54,14 @@ export const NodeCondition = object(`${P}.NodeCondition`, {
 export type NodeCondition = Static<typeof NodeCondition>;
 
 export const NodeAddress = object(`${P}.NodeAddress`, {
-  type: str(1, { description: 'Kind of address: Hostname, InternalIP, ExternalIP, InternalDNS or ExternalDNS.' }),
-  address: str(2, { description: 'The address itself.' }),
-}, { required: ['type', 'address'], description: 'One address at which the node can be reached.' });
+  type: opt(str(1, { 'x-orch-emit': 'always', description: 'Kind of address: Hostname, InternalIP, ExternalIP, InternalDNS or ExternalDNS.' })),
+  address: opt(str(2, { 'x-orch-emit': 'always', description: 'The address itself.' })),
+}, { description: 'One address at which the node can be reached.' });
 export type NodeAddress = Static<typeof NodeAddress>;
 
 export const DaemonEndpoint = object(`${P}.DaemonEndpoint`, {
-  Port: int32(1, { description: 'Port number of the endpoint.' }),
-}, { required: ['Port'], description: 'A port on which a daemon of the node listens.' });
+  Port: opt(int32(1, { 'x-orch-emit': 'always', description: 'Port number of the endpoint.' })),
+}, { description: 'A port on which a daemon of the node listens.' });
 
 export const NodeDaemonEndpoints = object(`${P}.NodeDaemonEndpoints`, {
   kubeletEndpoint: opt(field(1, DaemonEndpoint, { 'x-orch-emit': 'always', description: 'The port the node agent listens on.' })),
@@ -72,7 +71,8 @@ export const NodeSwapStatus = object(`${P}.NodeSwapStatus`, {
   capacity: opt(int64(1, { 'x-orch-emit': 'pointer', description: 'Total swap memory of the node in bytes.' })),
 }, { description: 'Swap memory of the node.' });
 
-const always = (proto: number, description: string) => str(proto, { 'x-orch-emit': 'always', description });
+// Upstream writes these even when empty, and a node agent that leaves some out is not refused.
+const always = (proto: number, description: string) => opt(str(proto, { 'x-orch-emit': 'always', description }));
 
 export const NodeSystemInfo = object(`${P}.NodeSystemInfo`, {
   machineID: always(1, 'Machine ID reported by the node (/etc/machine-id).'),
@@ -86,7 +86,7 @@ export const NodeSystemInfo = object(`${P}.NodeSystemInfo`, {
   operatingSystem: always(9, 'Operating system of the node, such as linux.'),
   architecture: always(10, 'CPU architecture of the node, such as amd64.'),
   swap: opt(field(11, NodeSwapStatus, { description: 'Swap memory of the node.' })),
-}, { required: ['machineID', 'systemUUID', 'bootID', 'kernelVersion', 'osImage', 'containerRuntimeVersion', 'kubeletVersion', 'kubeProxyVersion', 'operatingSystem', 'architecture'], description: 'Identifiers and versions of the software of a node.' });
+}, { description: 'Identifiers and versions of the software of a node.' });
 
 export const ContainerImage = object(`${P}.ContainerImage`, {
   names: opt(stringList(1, { listType: 'atomic' }, { 'x-orch-emit': 'always', description: 'Names the image is known by, such as registry/name:tag and registry/name@sha256:....' })),
@@ -94,9 +94,9 @@ export const ContainerImage = object(`${P}.ContainerImage`, {
 }, { description: 'A container image present on the node.' });
 
 export const AttachedVolume = object(`${P}.AttachedVolume`, {
-  name: str(1, { description: 'Unique name of the attached volume.' }),
-  devicePath: str(2, { description: 'Where the volume is available on the node.' }),
-}, { required: ['name', 'devicePath'], description: 'A volume attached to the node.' });
+  name: opt(str(1, { 'x-orch-emit': 'always', description: 'Unique name of the attached volume.' })),
+  devicePath: opt(str(2, { 'x-orch-emit': 'always', description: 'Where the volume is available on the node.' })),
+}, { description: 'A volume attached to the node.' });
 
 export const NodeConfigStatus = object(`${P}.NodeConfigStatus`, {
   assigned: opt(field(1, NodeConfigSource, { description: 'The configuration source the node was told to use.' })),
