@@ -20,6 +20,8 @@ test('kinds are registered with their resources, scopes, short names and sub-res
     '/LimitRange limitranges ns [limits] []',
     '/ResourceQuota resourcequotas ns [quota] [status]',
     '/Endpoints endpoints ns [ep] []',
+    '/Node nodes cluster [no] [status]',
+    '/Service services ns [svc] [status]',
     '/Event events ns [ev] []',
     'apps/StatefulSet statefulsets ns [sts] [status,scale]',
     'apps/Deployment deployments ns [deploy] [status,scale]',

@@ -85,7 +85,7 @@ export const NodeSystemInfo = object(`${P}.NodeSystemInfo`, {
   kubeProxyVersion: always(8, 'Deprecated: version of the service proxy; not reliable.'),
   operatingSystem: always(9, 'Operating system of the node, such as linux.'),
   architecture: always(10, 'CPU architecture of the node, such as amd64.'),
-  swap: opt(field(11, NodeSwapStatus, { description: 'Swap memory of the node.' })),
+  swap: opt(field(11, NodeSwapStatus, { description: 'Swap memory of the node, when it has any.' })),
 }, { description: 'Identifiers and versions of the software of a node.' });
 
 export const ContainerImage = object(`${P}.ContainerImage`, {
@@ -134,9 +134,9 @@ export const NodeStatus = object(`${P}.NodeStatus`, {
   images: opt(list(8, ContainerImage, { listType: 'atomic' }, { description: 'Container images present on the node.' })),
   volumesInUse: opt(stringList(9, { listType: 'atomic' }, { description: 'Unique names of the volumes attached and mounted on the node.' })),
   volumesAttached: opt(list(10, AttachedVolume, { listType: 'atomic' }, { description: 'Volumes attached to the node.' })),
-  config: opt(field(11, NodeConfigStatus, { description: 'Deprecated: the state of the dynamic configuration of the node agent.' })),
+  config: opt(field(11, NodeConfigStatus, { description: 'Deprecated: the state of the dynamic configuration of the node agent, as the agent reports it.' })),
   runtimeHandlers: opt(list(12, NodeRuntimeHandler, { listType: 'atomic' }, { description: 'Container runtime handlers available on the node.' })),
-  features: opt(field(13, NodeFeatures, { description: 'Features the node supports.' })),
+  features: opt(field(13, NodeFeatures, { description: 'Features the node reports it supports.' })),
   declaredFeatures: opt(stringList(14, { listType: 'atomic' }, { description: 'Names of the features the node declares it supports.' })),
 }, { description: 'The observed state of a node, reported by its agent.' });
 export type NodeStatus = Static<typeof NodeStatus>;

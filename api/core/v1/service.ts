@@ -34,7 +34,7 @@ export const ClientIPConfig = object(`${P}.ClientIPConfig`, {
 }, { description: 'Settings of ClientIP session affinity.' });
 
 export const SessionAffinityConfig = object(`${P}.SessionAffinityConfig`, {
-  clientIP: opt(field(1, ClientIPConfig, { description: 'Settings of ClientIP session affinity.' })),
+  clientIP: opt(field(1, ClientIPConfig, { description: 'Settings used when sessionAffinity is ClientIP: how long a client sticks.' })),
 }, { description: 'Settings of session affinity.' });
 
 export const ServiceSpec = object(`${P}.ServiceSpec`, {
@@ -53,7 +53,7 @@ export const ServiceSpec = object(`${P}.ServiceSpec`, {
   externalTrafficPolicy: opt(enumOf(11, [...TrafficPolicies, ''] as const, { description: 'For traffic from outside: Cluster spreads it over every endpoint, Local keeps it on endpoints of the receiving node.' })),
   healthCheckNodePort: opt(int32(12, { description: 'Node port of the health check of LoadBalancer services with the Local external traffic policy.' })),
   publishNotReadyAddresses: opt(bool(13, { description: 'Publish addresses of endpoints that are not ready yet (DNS of stateful sets).' })),
-  sessionAffinityConfig: opt(field(14, SessionAffinityConfig, { description: 'Settings of session affinity.' })),
+  sessionAffinityConfig: opt(field(14, SessionAffinityConfig, { description: 'Settings of the session affinity chosen in sessionAffinity.' })),
   ipFamilies: opt(stringList(19, { listType: 'atomic' }, { description: 'IP families of the service, IPv4 and/or IPv6, in the order of clusterIPs.' })),
   ipFamilyPolicy: opt(enumOf(17, IPFamilyPolicies, { 'x-orch-emit': 'pointer', description: 'SingleStack, PreferDualStack or RequireDualStack: how many IP families the service gets.' })),
   allocateLoadBalancerNodePorts: opt(bool(20, { 'x-orch-emit': 'pointer', description: 'Whether LoadBalancer services get node ports; default true.' })),
