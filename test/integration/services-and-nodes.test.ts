@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestServer, type TestServer } from './framework/apiserver.js';
 import { assertStatus } from './framework/assertions.js';
+import { writeKubeconfig } from './framework/kubeconfig.js';
+import { Kubectl } from './framework/kubectl.js';
 
 const svcPath = '/api/v1/namespaces/default/services';
 const nodePath = '/api/v1/nodes';
@@ -277,5 +279,41 @@ describe('services and nodes', () => {
     const twoV4 = await t.client.post(nodePath, { metadata: { name: 'n3' }, spec: { podCIDRs: ['10.1.0.0/24', '10.2.0.0/24'] } });
     assert.deepEqual(causes(twoV4), ['spec.podCIDRs']);
     for (const n of ['n1', 'n2']) assert.equal((await t.client.delete(`${nodePath}/${n}`)).status, 200);
+  });
+
+  test('kubectl: cluster-info, expose deployment, get svc and nodes -o wide', async () => {
+    const kc = writeKubeconfig(t);
+    try {
+      const kubectl = new Kubectl(kc);
+      const dep = await t.client.post('/apis/apps/v1/namespaces/default/deployments', {
+        metadata: { name: 'shop' },
+        spec: { selector: { matchLabels: { app: 'shop' } }, template: { metadata: { labels: { app: 'shop' } }, spec: { containers: [{ name: 'shop', image: 'registry.example/shop:1' }] } } },
+      });
+      assert.equal(dep.status, 201, dep.text);
+      const exposed = await kubectl.ok(['-n', 'default', 'expose', 'deployment', 'shop', '--port=80']);
+      assert.match(exposed.stdout, /service\/shop exposed/);
+      const shop = await t.client.get(`${svcPath}/shop`);
+      assert.deepEqual(shop.body.spec.selector, { app: 'shop' });
+      assert.deepEqual(shop.body.spec.ports, [{ protocol: 'TCP', port: 80, targetPort: 80 }]);
+      const get = await kubectl.ok(['-n', 'default', 'get', 'svc', 'shop', '-o', 'wide']);
+      assert.match(get.stdout, new RegExp(`^NAME\\s+TYPE\\s+CLUSTER-IP\\s+EXTERNAL-IP\\s+PORT\\(S\\)\\s+AGE\\s+SELECTOR\n`));
+      assert.match(get.stdout, new RegExp(`shop\\s+ClusterIP\\s+${shop.body.spec.clusterIP.replace(/\./g, '\\.')}\\s+<none>\\s+80/TCP\\s+\\S+\\s+app=shop`));
+      // cluster-info: the control plane address, and the Services labelled as cluster services.
+      const dns = await t.client.post('/api/v1/namespaces/orch-system/services', {
+        metadata: { name: 'cluster-dns', labels: { 'kubernetes.io/cluster-service': 'true' } },
+        spec: { selector: { app: 'dns' }, ports: [{ name: 'dns', port: 53, protocol: 'UDP' }] },
+      });
+      assert.equal(dns.status, 201, dns.text);
+      const info = await kubectl.ok(['cluster-info', '-n', 'orch-system']);
+      const text = info.stdout.replace(/\x1b\[[0-9;]*m/g, '');
+      assert.match(text, new RegExp(`control plane is running at https://127\\.0\\.0\\.1:${t.server.port}`));
+      assert.match(text, /cluster-dns is running at https:\/\/127\.0\.0\.1:\d+\/api\/v1\/namespaces\/orch-system\/services\/cluster-dns:dns\/proxy/);
+      const nodes = await kubectl.run(['get', 'nodes']);
+      assert.equal(nodes.code, 0, nodes.describe());
+      await t.client.delete(`${svcPath}/shop`);
+      await t.client.delete('/api/v1/namespaces/orch-system/services/cluster-dns');
+    } finally {
+      kc.remove();
+    }
   });
 });
