@@ -5,7 +5,13 @@
 // their status, Table columns, field selector and validation.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startTestServer, type TestServer } from './framework/apiserver.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runAPIServer } from '../../cmd/apiserver/app/server.js';
+import { Logger } from '../../pkg/log/logger.js';
+import { startTestServer, testOptions, type TestServer } from './framework/apiserver.js';
+import { Client } from './framework/client.js';
 import { assertStatus } from './framework/assertions.js';
 import { writeKubeconfig } from './framework/kubeconfig.js';
 import { Kubectl } from './framework/kubectl.js';
@@ -279,6 +285,31 @@ describe('services and nodes', () => {
     const twoV4 = await t.client.post(nodePath, { metadata: { name: 'n3' }, spec: { podCIDRs: ['10.1.0.0/24', '10.2.0.0/24'] } });
     assert.deepEqual(causes(twoV4), ['spec.podCIDRs']);
     for (const n of ['n1', 'n2']) assert.equal((await t.client.delete(`${nodePath}/${n}`)).status, 200);
+  });
+
+  test('two API servers on one etcd never hand out the same IP or node port', async () => {
+    const certDir = mkdtempSync(join(tmpdir(), 'orch-certs-'));
+    const second = await runAPIServer(testOptions(t.etcd, certDir, { serviceClusterIPRange: '10.0.0.0/26', serviceNodePortRange: '30000-30100' }), new Logger(0, () => undefined));
+    try {
+      const other = new Client(`https://127.0.0.1:${second.port}`, second.cert.cert);
+      const clients = [t.client, other];
+      const created = await Promise.all(Array.from({ length: 20 }, (_, i) =>
+        clients[i % 2]!.post(svcPath, svc(`two-${i}`, { type: 'NodePort' }))));
+      for (const r of created) assert.equal(r.status, 201, r.text);
+      const ips = created.map((r) => r.body.spec.clusterIP as string);
+      const ports = created.map((r) => r.body.spec.ports[0].nodePort as number);
+      assert.equal(new Set(ips).size, 20, `distinct IPs: ${ips.join(' ')}`);
+      assert.equal(new Set(ports).size, 20, `distinct node ports: ${ports.join(' ')}`);
+      // One server releases on delete; the other can take what was released.
+      assert.equal((await t.client.delete(`${svcPath}/two-0`)).status, 200);
+      const retake = await other.post(svcPath, svc('two-retake', { type: 'NodePort', clusterIP: ips[0], ports: [{ port: 80, nodePort: ports[0] }] }));
+      assert.equal(retake.status, 201, retake.text);
+      await Promise.all([...created.slice(1).map((r) => r.body.metadata.name as string), 'two-retake'].map((n) => t.client.delete(`${svcPath}/${n}`)));
+    } finally {
+      // (The second server pointed the kubernetes Service and Endpoints at its own port.)
+      await second.stop();
+      rmSync(certDir, { recursive: true, force: true });
+    }
   });
 
   test('kubectl: cluster-info, expose deployment, get svc and nodes -o wide', async () => {
