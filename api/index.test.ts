@@ -13,6 +13,8 @@ test('kinds are registered with their resources, scopes, short names and sub-res
   const rows = allGroupVersions.flatMap((gv) => gv.kinds.map((k) =>
     `${gv.group}/${k.kind} ${k.resource} ${k.namespaced ? 'ns' : 'cluster'} [${(k.shortNames ?? []).join(',')}] [${(k.subresources ?? []).join(',')}]`));
   assert.deepEqual(rows, [
+    '/Pod pods ns [po] [status,binding,eviction,ephemeralcontainers]',
+    '/Binding bindings ns [] []',
     '/Namespace namespaces cluster [ns] [status,finalize]',
     '/ConfigMap configmaps ns [cm] []',
     '/Secret secrets ns [] []',

@@ -8,9 +8,11 @@ export type Stability = 'stable' | 'beta' | 'alpha';
 /**
  * `status` holds what controllers observe; `finalize` (Namespace only) edits spec.finalizers;
  * `scale` reads and sets the replica count as an autoscaling/v1 Scale (kinds with `scale`);
- * `token` (ServiceAccount) issues a TokenRequest.
+ * `token` (ServiceAccount) issues a TokenRequest; Pods have `binding` (a Binding assigns the
+ * node), `eviction` (an Eviction deletes within the disruption budgets) and
+ * `ephemeralcontainers` (edits spec.ephemeralContainers).
  */
-export type Subresource = 'status' | 'finalize' | 'scale' | 'token';
+export type Subresource = 'status' | 'finalize' | 'scale' | 'token' | 'binding' | 'eviction' | 'ephemeralcontainers';
 
 /** The kind a sub-resource speaks when it is not the parent's own (Scale, TokenRequest). */
 export interface SubresourceKind {

@@ -1,7 +1,7 @@
 // The one Attributes value of a request: built by the endpoints handler before the mutating phase
 // and carried to the validating phase, so both see the same object, annotations and reinvocation state.
 import type { UserInfo } from '../runtime/user.js';
-import type { AdmissionObject, Attributes, GroupVersionKind, GroupVersionResource, Operation, ReinvocationContext } from './interfaces.js';
+import type { AdmissionObject, AlongsideWrite, Attributes, GroupVersionKind, GroupVersionResource, Operation, ReinvocationContext } from './interfaces.js';
 
 export interface AttributesInit {
   kind: GroupVersionKind;
@@ -63,6 +63,8 @@ export class AttributesRecord implements Attributes {
   readonly reinvocation: ReinvocationContext = new Reinvocation();
   private current: AdmissionObject | undefined;
   private readonly recorded = new Map<string, string>();
+  private alongside: AlongsideWrite[] = [];
+  private attempt = 1;
 
   constructor(init: AttributesInit) {
     this.kind = init.kind;
@@ -98,5 +100,24 @@ export class AttributesRecord implements Attributes {
 
   annotations(): Record<string, string> {
     return Object.fromEntries(this.recorded);
+  }
+
+  get retrying(): boolean {
+    return this.attempt > 1;
+  }
+
+  /** Starts the validating phase of try number `attempt` of the write: nothing to write alongside yet. */
+  beginAttempt(attempt: number): void {
+    this.attempt = attempt;
+    this.alongside = [];
+  }
+
+  writeAlongside(write: AlongsideWrite): void {
+    this.alongside.push(write);
+  }
+
+  /** What the plug-ins asked to write alongside in the current try. */
+  alongsideWrites(): AlongsideWrite[] {
+    return [...this.alongside];
   }
 }

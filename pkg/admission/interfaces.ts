@@ -2,6 +2,7 @@
 // JSON objects directly; the endpoints handler builds one Attributes per request and hands the same
 // value to the mutating chain and (through the registry's callback) to the validating chain, so
 // annotations and the reinvocation state travel across both phases.
+import type { ApiDomain } from '../../api/domain.js';
 import type { UserInfo } from '../runtime/user.js';
 
 /** The operations admission is consulted for; a read is never admitted. */
@@ -74,6 +75,26 @@ export interface Attributes {
   /** The annotations recorded so far, for the audit event. */
   annotations(): Record<string, string>;
   readonly reinvocation: ReinvocationContext;
+  /**
+   * True when an earlier try of this write failed because an object a plug-in wrote alongside it
+   * had changed: plug-ins then read that object live (`fetch`), not from their caches.
+   */
+  readonly retrying: boolean;
+  /**
+   * Writes `write.object` in the same transaction as the request's object, and only if it is still
+   * at `write.resourceVersion` (ResourceQuota charging status.used); validating phase only.
+   */
+  writeAlongside(write: AlongsideWrite): void;
+}
+
+/** An object a plug-in writes together with the request's object (see Attributes.writeAlongside). */
+export interface AlongsideWrite {
+  group: string;
+  resource: string;
+  namespace: string;
+  name: string;
+  object: AdmissionObject;
+  resourceVersion: string;
 }
 
 /** Every plug-in says which operations it cares about; the chain skips it for the others. */
@@ -105,4 +126,27 @@ export function isValidating(p: AdmissionPlugin): p is ValidationInterface {
 export function handlesOperations(...ops: Operation[]): (operation: Operation) => boolean {
   const set = new Set(ops);
   return (operation) => set.has(operation);
+}
+
+/**
+ * Read access to one resource's objects as an informer-fed cache holds them (plug-ins never read
+ * etcd per request); `fetch` is the quorum read for when the cache may lag behind a write made a
+ * moment ago (upstream's live lookup), to be used only after the cache said "not found" or after
+ * a compare-and-swap failed.
+ */
+export interface ObjectLister {
+  get(namespace: string, name: string): AdmissionObject | undefined;
+  /** Every object, or those of one namespace ('' lists cluster-scoped objects). */
+  list(namespace?: string): AdmissionObject[];
+  fetch(namespace: string, name: string): Promise<AdmissionObject | undefined>;
+}
+
+/** What the server gives plug-ins when it makes them (upstream's plug-in initializers). */
+export interface PluginDeps {
+  readonly domain: ApiDomain;
+  /**
+   * The cache of `<group>` / `<resource>` (core group ''), or undefined when the resource is not
+   * served. Asking for a cache starts it; the server is ready only once every cache is synced.
+   */
+  lister(group: string, resource: string): ObjectLister | undefined;
 }

@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { handlesOperations, type MutationInterface } from './interfaces.js';
 import { PluginRegistry } from './registry.js';
+import { staticDeps } from './testing/deps.js';
+
+const deps = staticDeps();
 
 const plugin = (name: string, seen: unknown[]) => (cfg: unknown): MutationInterface => {
   seen.push([name, cfg]);
@@ -15,7 +18,7 @@ test('the chain holds the named plug-ins in the given order, each made with its 
   reg.register('A', plugin('A', seen));
   assert.deepEqual(reg.registered(), ['A', 'B']);
   assert.ok(reg.has('A') && !reg.has('C'));
-  const chain = reg.newChain(['B', 'A'], (n) => (n === 'A' ? { x: 1 } : undefined));
+  const chain = reg.newChain(['B', 'A'], (n) => (n === 'A' ? { x: 1 } : undefined), deps);
   assert.deepEqual(chain.names, ['B', 'A']);
   assert.deepEqual(seen, [['B', undefined], ['A', { x: 1 }]]);
 });
@@ -24,8 +27,8 @@ test('a name without code, a failing factory and a double registration are refus
   const reg = new PluginRegistry();
   reg.register('A', plugin('A', []));
   assert.throws(() => reg.register('A', plugin('A', [])), /registered twice/);
-  assert.throws(() => reg.newChain(['A', 'Missing'], () => undefined), /^Error: unknown admission plugin: Missing$/);
-  assert.deepEqual(reg.newChain(['A', 'Missing'], () => undefined, true).names, ['A']);
+  assert.throws(() => reg.newChain(['A', 'Missing'], () => undefined, deps), /^Error: unknown admission plugin: Missing$/);
+  assert.deepEqual(reg.newChain(['A', 'Missing'], () => undefined, deps, true).names, ['A']);
   reg.register('Bad', () => { throw new Error('limits: Required value'); });
-  assert.throws(() => reg.newChain(['Bad'], () => undefined), /^Error: couldn't init admission plugin "Bad": limits: Required value$/);
+  assert.throws(() => reg.newChain(['Bad'], () => undefined, deps), /^Error: couldn't init admission plugin "Bad": limits: Required value$/);
 });

@@ -2,10 +2,13 @@
 // ones. A name that is known (AllOrderedPlugins) but has no factory yet is skipped by the caller's
 // choice, so the flags can accept every upstream name before every plug-in exists.
 import { AdmissionChain } from './chain.js';
-import type { AdmissionPlugin } from './interfaces.js';
+import type { AdmissionPlugin, PluginDeps } from './interfaces.js';
 
-/** Makes a plug-in from its configuration (undefined when the configuration file gives none); throws to refuse it. */
-export type PluginFactory = (configuration: unknown) => AdmissionPlugin;
+/**
+ * Makes a plug-in from its configuration (undefined when the configuration file gives none) and
+ * the server's dependencies; throws to refuse it.
+ */
+export type PluginFactory = (configuration: unknown, deps: PluginDeps) => AdmissionPlugin;
 
 export class PluginRegistry {
   private readonly factories = new Map<string, PluginFactory>();
@@ -28,7 +31,7 @@ export class PluginRegistry {
    * wording for a name without code and for a factory that fails; the first failure stops start-up.
    * With `skipUnimplemented`, names without a factory are left out instead.
    */
-  newChain(names: readonly string[], configFor: (name: string) => unknown, skipUnimplemented = false): AdmissionChain {
+  newChain(names: readonly string[], configFor: (name: string) => unknown, deps: PluginDeps, skipUnimplemented = false): AdmissionChain {
     const plugins: AdmissionPlugin[] = [];
     for (const name of names) {
       const factory = this.factories.get(name);
@@ -38,7 +41,7 @@ export class PluginRegistry {
       }
       let plugin: AdmissionPlugin;
       try {
-        plugin = factory(configFor(name));
+        plugin = factory(configFor(name), deps);
       } catch (e) {
         throw new Error(`couldn't init admission plugin ${JSON.stringify(name)}: ${e instanceof Error ? e.message : String(e)}`);
       }

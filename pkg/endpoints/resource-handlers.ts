@@ -20,7 +20,7 @@ import type { ResourceInfo } from '../runtime/scheme.js';
 import type { SchemaValidator } from '../runtime/schema-validator.js';
 import type { Logger } from '../log/logger.js';
 import { getScale, updateScale } from '../registry/generic/scale.js';
-import type { ListParams, Store, ValidateObjectFunc } from '../registry/generic/store.js';
+import type { ListParams, Store } from '../registry/generic/store.js';
 import type { StoredObject } from '../storage/interface.js';
 import { bodyFormat, patchType, type PatchType } from './negotiation.js';
 import { Query } from './query.js';
@@ -29,6 +29,8 @@ import { requestUser } from './request-user.js';
 import { addWarnings } from './responses.js';
 import type { UserInfo } from '../runtime/user.js';
 import type { ProtobufEncoder, ResponseWriter } from './output.js';
+import { WriteAdmission, type WriteCheck } from './write-admission.js';
+import type { AdmissionChain } from '../admission/chain.js';
 
 /** Protobuf encoding of responses and decoding of request bodies. */
 export interface ProtobufCodecLike extends ProtobufEncoder {
@@ -42,21 +44,32 @@ export interface HandlerContext {
   /** Where requests that outlive their timeout are reported. */
   logger?: Logger;
   /**
-   * The checks a write of a resource must pass beyond its own validation, with the writer known
-   * (RBAC's escalation prevention; admission later): the registry calls them before it writes.
+   * The checks a write of a resource must pass beyond its own validation and admission, with the
+   * writer known (RBAC's escalation prevention): the registry calls them before it writes.
    */
   writeChecks?: (resource: ResourceInfo) => WriteCheck | undefined;
+  /** The admission plug-ins every create, update and delete goes through. */
+  admission?: AdmissionChain;
 }
 
-/** A check of a new or updated object (`old` null on create) written by `user`; throws a StatusError to refuse. */
-export type WriteCheck = (write: { user: UserInfo | undefined; namespace: string; obj: StoredObject; old: StoredObject | null }) => Promise<void>;
-
-/** The store's validation callback running the resource's write checks for this request's user. */
-function writeValidation(ctx: HandlerContext, r: ResourceRequest): { validate?: ValidateObjectFunc } {
-  const check = ctx.writeChecks?.(r.resource);
-  if (!check) return {};
-  const user = requestUser(r.res);
-  return { validate: (obj, old) => check({ user, namespace: r.info.namespace, obj, old }) };
+/** The admission of this write request, speaking `kind` (the resource's, or a sub-resource's own). */
+function writeAdmission(ctx: HandlerContext, r: KindRequest, dryRun: boolean, optionsKind: OptionsKind | 'DeleteOptions', options: Record<string, unknown> = {}, kind: ResourceInfo = r.resource): WriteAdmission {
+  const fieldManager = r.query.str('fieldManager');
+  return new WriteAdmission({
+    chain: ctx.admission,
+    check: ctx.writeChecks?.(r.resource),
+    info: r.info,
+    kind,
+    user: requestUser(r.res),
+    dryRun,
+    options: {
+      ...options,
+      kind: optionsKind,
+      apiVersion: `${r.resource.domain.metaGroup}/v1`,
+      ...(dryRun ? { dryRun: ['All'] } : {}),
+      ...(fieldManager && optionsKind !== 'DeleteOptions' ? { fieldManager } : {}),
+    },
+  });
 }
 
 /** Upstream's cap on the operations of one JSON patch. */
@@ -212,9 +225,11 @@ export async function listResource(r: ResourceRequest): Promise<void> {
 
 export async function createResource(ctx: HandlerContext, r: ResourceRequest): Promise<void> {
   const dryRun = r.query.dryRun();
-  const obj = decodeObject(ctx, r, 'CreateOptions');
-  checkNamespace(r, obj);
-  const created = await r.store.create(r.info.namespace, obj, { dryRun, ...writeValidation(ctx, r) });
+  const decoded = decodeObject(ctx, r, 'CreateOptions');
+  checkNamespace(r, decoded);
+  const admission = writeAdmission(ctx, r, dryRun, 'CreateOptions');
+  const obj = await admission.mutate(decoded, null);
+  const created = await r.store.create(r.info.namespace, obj, { dryRun, validate: admission.validate });
   r.out.object(201, r.resource, created);
 }
 
@@ -225,9 +240,10 @@ export async function updateResource(ctx: HandlerContext, r: ResourceRequest): P
     throw newBadRequest(`the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${r.info.name})`);
   }
   checkNamespace(r, obj);
-  const { object, created } = await r.store.update(r.info.namespace, r.info.name, async () => structuredClone(obj), {
+  const admission = writeAdmission(ctx, r, dryRun, 'UpdateOptions');
+  const { object, created } = await r.store.update(r.info.namespace, r.info.name, async (current) => admission.mutate(structuredClone(obj), current), {
     dryRun,
-    ...writeValidation(ctx, r),
+    validate: admission.validate,
     ...(r.info.subresource ? { subresource: r.info.subresource } : {}),
   });
   r.out.object(created ? 201 : 200, r.resource, object);
@@ -283,10 +299,11 @@ function readPatch(ctx: HandlerContext, r: ResourceRequest): { apply(current: St
 export async function patchResource(ctx: HandlerContext, r: ResourceRequest): Promise<void> {
   const dryRun = r.query.dryRun();
   const patch = readPatch(ctx, r);
+  const admission = writeAdmission(ctx, r, dryRun, 'PatchOptions');
   const { object } = await r.store.update(r.info.namespace, r.info.name, async (current) => {
     if (!current) throw newNotFound(r.resource.groupResource, r.info.name);
-    return patch.apply(current);
-  }, { dryRun, ...writeValidation(ctx, r), ...(r.info.subresource ? { subresource: r.info.subresource } : {}) });
+    return admission.mutate(patch.apply(current), current);
+  }, { dryRun, validate: admission.validate, ...(r.info.subresource ? { subresource: r.info.subresource } : {}) });
   patch.done();
   r.out.object(200, r.resource, object);
 }
@@ -311,7 +328,8 @@ export async function updateScaleResource(ctx: HandlerContext, r: ResourceReques
   const s = asScaleRequest(r);
   const dryRun = r.query.dryRun();
   const wanted = decodeObject(ctx, s, 'UpdateOptions');
-  const scale = await updateScale(r.store, r.info.namespace, r.info.name, async () => wanted, { dryRun });
+  const admission = writeAdmission(ctx, s, dryRun, 'UpdateOptions');
+  const scale = await updateScale(r.store, r.info.namespace, r.info.name, async (current) => admitScale(admission, structuredClone(wanted), current), { dryRun });
   s.out.object(200, s.resource, scale);
 }
 
@@ -319,9 +337,20 @@ export async function patchScaleResource(ctx: HandlerContext, r: ResourceRequest
   const s = asScaleRequest(r);
   const dryRun = r.query.dryRun();
   const patch = readPatch(ctx, s);
-  const scale = await updateScale(r.store, r.info.namespace, r.info.name, async (current) => patch.apply(current), { dryRun });
+  const admission = writeAdmission(ctx, s, dryRun, 'PatchOptions');
+  const scale = await updateScale(r.store, r.info.namespace, r.info.name, async (current) => admitScale(admission, patch.apply(current), current), { dryRun });
   patch.done();
   s.out.object(200, s.resource, scale);
+}
+
+/**
+ * Both admission phases over the Scale a client wants: the registry validates the parent object,
+ * so the plug-ins see the Scale here, as upstream's scale sub-resource shows them.
+ */
+async function admitScale(admission: WriteAdmission, wanted: StoredObject, current: StoredObject): Promise<StoredObject> {
+  const out = await admission.mutate(wanted, current);
+  await admission.validate(out, current, 1);
+  return out;
 }
 
 /** A protobuf body of `info`'s kind as the JSON-shaped object the decoder takes; bad bytes are a 400. */
@@ -394,7 +423,9 @@ function deleteOptions(ctx: HandlerContext, r: ResourceRequest): { options: Dele
 
 export async function deleteResource(ctx: HandlerContext, r: ResourceRequest): Promise<void> {
   const { options, dryRun } = deleteOptions(ctx, r);
-  const { object, deleted } = await r.store.delete(r.info.namespace, r.info.name, options, { dryRun });
+  const admission = writeAdmission(ctx, r, dryRun, 'DeleteOptions', { ...options });
+  await admission.mutateDelete();
+  const { object, deleted } = await r.store.delete(r.info.namespace, r.info.name, options, { dryRun, validate: admission.validateDelete });
   if (!deleted) {
     r.out.object(202, r.resource, object);
     return;
@@ -418,17 +449,27 @@ export async function createVirtual(ctx: HandlerContext, r: KindRequest, handler
   const dryRun = r.query.dryRun();
   const alias = upstreamAlias(r.resource);
   // Answered in the group the request was spoken in, so a client decodes its own type.
-  const { obj, info } = decodeObjectAs(ctx, r, 'CreateOptions', (apiVersion) => (alias && apiVersion === alias.apiVersion ? alias : r.resource));
+  const decoded = decodeObjectAs(ctx, r, 'CreateOptions', (apiVersion) => (alias && apiVersion === alias.apiVersion ? alias : r.resource));
+  const info = decoded.info;
+  const obj = await writeAdmission(ctx, r, dryRun, 'CreateOptions', {}, r.resource).admitVirtual(decoded.obj);
   const answer = await handler({
     obj, user: requestUser(r.res), namespace: r.info.namespace, name: r.info.name, dryRun, ...(parent ? { parent } : {}),
     warn: (text) => addWarnings(r.res, [text]),
   });
+  // Some sub-resources (pods/binding, pods/eviction) answer with a Status, 201 unless it says otherwise.
+  if (answer.kind === 'Status' && answer.apiVersion === 'v1') {
+    const status = answer as unknown as Status;
+    r.out.status(status.code || 201, { ...status, code: status.code || 201 });
+    return;
+  }
   r.out.object(201, info, { ...answer, apiVersion: info.apiVersion });
 }
 
 export async function deleteCollection(ctx: HandlerContext, r: ResourceRequest): Promise<void> {
   const { options, dryRun } = deleteOptions(ctx, r);
-  const list = await r.store.deleteCollection(r.info.namespace, listParams(r.query), options, { dryRun });
+  const admission = writeAdmission(ctx, r, dryRun, 'DeleteOptions', { ...options });
+  await admission.mutateDelete('');
+  const list = await r.store.deleteCollection(r.info.namespace, listParams(r.query), options, { dryRun, validate: admission.validateDelete });
   r.out.list(200, r.resource, list);
 }
 

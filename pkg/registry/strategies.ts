@@ -10,6 +10,7 @@ import type { Node } from '../../api/core/v1/node.js';
 import type { Service } from '../../api/core/v1/service.js';
 import { syncPodCIDRs } from './core/node-validation.js';
 import { dropTypeDependentFields, patchAllocatedValues } from './core/service/update-fields.js';
+import { podStrategy } from './core/pod-strategy.js';
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
@@ -63,6 +64,7 @@ export const strategyOverrides = (domain: ApiDomain): ReadonlyMap<string, Strate
       }
     },
   }],
+  ['/Pod', podStrategy],
   ['/Secret', { selectableFields: { type: (o) => str(o.type) } }],
   // Node agents register their node with its status in one create, as upstream allows.
   ['/Node', {

@@ -50,6 +50,12 @@ const defaults = (name = 'x'): Expected => ({ columns: ['Name', 'Created At'], c
 
 const expected: Record<string, Expected> = {
   Namespace: { columns: ['Name', 'Status', 'Age'], cells: ['x', 'Active', '3h10m'] },
+  Pod: {
+    columns: ['Name', 'Ready', 'Status', 'Restarts', 'Age', 'IP', 'Node', 'Nominated Node', 'Readiness Gates'],
+    priorities: [0, 0, 0, 0, 0, 1, 1, 1, 1],
+    cells: ['x', '0/1', 'Terminating', '0', '3h10m', '10.1.0.7', 'node-1', '<none>', '<none>'],
+    change: (o) => { o.spec.nodeName = 'node-1'; o.metadata.deletionTimestamp = '2026-01-01T00:00:00Z'; },
+  },
   ConfigMap: {
     columns: ['Name', 'Data', 'Age'], cells: ['x', 3, '3h10m'],
     change: (o) => { o.data.b = '2'; o.binaryData = { bin: 'AAE=' }; },

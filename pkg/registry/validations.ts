@@ -15,6 +15,7 @@ import { limitRangeValidation } from './core/limit-range-validation.js';
 import { namespaceValidation } from './core/namespace-validation.js';
 import { nodeValidation } from './core/node-validation.js';
 import { serviceValidation } from './core/service-validation.js';
+import { podValidation } from './core/pod-validation.js';
 import { ResourceNames } from './core/resource-names.js';
 import { resourceQuotaValidation } from './core/resource-quota-validation.js';
 import { secretValidation } from './core/secret-validation.js';
@@ -52,6 +53,7 @@ export function kindValidations(domain: ApiDomain): ValidationLookup {
   const rbac = rbacGroup(domain);
   const resourceNames = new ResourceNames(domain.keyDomain);
   register('', 'Namespace', namespaceValidation(standardFinalizers(domain.namespaceFinalizer)));
+  register('', 'Pod', podValidation(resourceNames));
   register('', 'ConfigMap', configMapValidation);
   register('', 'Secret', secretValidation(domain));
   register('', 'ServiceAccount', serviceAccountValidation);

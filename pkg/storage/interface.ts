@@ -62,10 +62,30 @@ export interface StorageWatch {
   stop(): Promise<void>;
 }
 
+/**
+ * Another object written in the same transaction as the one being created or updated, and only
+ * if its key is still at `resourceVersion` (a quota's usage charged together with the object that
+ * uses it). When that key has moved on, the write fails with ResourceVersionConflicts naming it.
+ */
+export interface GuardedWrite {
+  key: string;
+  object: StoredObject;
+  resourceVersion: string;
+}
+
+export interface CreateOptions {
+  alongside?: GuardedWrite[];
+}
+
 export interface UpdateOptions {
   preconditions?: Preconditions;
   /** When the key does not exist, call tryUpdate with null instead of failing with KeyNotFound. */
   ignoreNotFound?: boolean;
+  /**
+   * The guarded writes of the attempt tryUpdate just made (asked right after each call). When one
+   * of their keys moved on, the update goes round again: tryUpdate is called anew.
+   */
+  alongside?: () => GuardedWrite[];
 }
 
 /**
@@ -82,7 +102,7 @@ export interface DeleteOptions {
 
 export interface Storage {
   /** Stores a new object; fails with KeyExists when the key is taken. */
-  create(key: string, obj: StoredObject): Promise<StoredObject>;
+  create(key: string, obj: StoredObject, opts?: CreateOptions): Promise<StoredObject>;
   /** Reads one object at the latest revision; fails with KeyNotFound. */
   get(key: string): Promise<StoredObject>;
   /** Reads the objects under a prefix from one snapshot. */

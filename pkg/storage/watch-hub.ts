@@ -16,6 +16,7 @@ import type {
   StoredObject,
   TryUpdate,
   UpdateOptions,
+  CreateOptions,
   WatchHandlers,
   WatchOptions,
 } from './interface.js';
@@ -436,8 +437,8 @@ export class WatchHub implements Storage {
     return { feeds, shared, catchingUp: this.catchingUp, direct: this.direct };
   }
 
-  create(key: string, obj: StoredObject): Promise<StoredObject> {
-    return this.inner.create(key, obj);
+  create(key: string, obj: StoredObject, opts?: CreateOptions): Promise<StoredObject> {
+    return this.inner.create(key, obj, opts);
   }
 
   get(key: string): Promise<StoredObject> {

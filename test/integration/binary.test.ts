@@ -42,6 +42,24 @@ describe('the apiserver binary', () => {
     assert.match(upstreamGroup.stderr, /--runtime-config/);
   });
 
+  test('bad admission flags stop it with kube-apiserver\'s messages', () => {
+    const run = (...args: string[]) => spawnSync(bin, ['--etcd-servers', etcd.endpoint, ...args], { encoding: 'utf8' });
+    const unknown = run('--enable-admission-plugins', 'Priority,NoSuchPlugin');
+    assert.equal(unknown.status, 1);
+    assert.match(unknown.stderr, /enable-admission-plugins plugin "NoSuchPlugin" is unknown/);
+    const overlap = run('--enable-admission-plugins', 'AlwaysPullImages,Priority', '--disable-admission-plugins', 'Priority');
+    assert.equal(overlap.status, 1);
+    assert.match(overlap.stderr, /\[Priority\] in enable-admission-plugins and disable-admission-plugins overlapped/);
+    const exclusive = run('--admission-control', 'Priority', '--disable-admission-plugins', 'Priority');
+    assert.equal(exclusive.status, 1);
+    assert.match(exclusive.stderr, /admission-control and enable-admission-plugins\/disable-admission-plugins flags are mutually exclusive/);
+    const missingFile = run('--admission-control-config-file', '/nonexistent/admission.yaml');
+    assert.equal(missingFile.status, 1);
+    assert.match(missingFile.stderr, /unable to read admission control configuration from "\/nonexistent\/admission.yaml"/);
+    const help = spawnSync(bin, ['--help'], { encoding: 'utf8' });
+    for (const flag of ['--enable-admission-plugins', '--disable-admission-plugins', '--admission-control-config-file']) assert.ok(help.stdout.includes(flag), flag);
+  });
+
   test('serves HTTPS with a generated certificate and stops on SIGTERM', async () => {
     const certDir = mkdtempSync(join(tmpdir(), 'orch-bin-'));
     const port = await freePort();

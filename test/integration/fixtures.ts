@@ -57,6 +57,12 @@ export const fixtures: KindFixture[] = [
     patch: { automountServiceAccountToken: false }, patched: (o) => o.automountServiceAccountToken,
   },
   {
+    kind: 'Pod', apiVersion: 'v1', resource: 'pods', namespaced: true, gv: '/api/v1', hasStatus: true, returnsObject: true,
+    make: (name) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, labels: { fixture: 'yes' } }, spec: { containers: [{ name: 'app', image: 'registry.example/app:1' }] } }),
+    patch: { metadata: { annotations: { note: 'patched' } } }, patched: (o) => o.metadata.annotations.note,
+    status: { phase: 'Running', podIP: '10.1.0.7', podIPs: [{ ip: '10.1.0.7' }], qosClass: 'BestEffort' },
+  },
+  {
     kind: 'LimitRange', apiVersion: 'v1', resource: 'limitranges', namespaced: true, gv: '/api/v1', hasStatus: false, returnsObject: false,
     make: (name) => ({ apiVersion: 'v1', kind: 'LimitRange', metadata: { name, labels: { fixture: 'yes' } }, spec: { limits: [{ type: 'Container', default: { cpu: '500m' }, defaultRequest: { cpu: '100m' } }] } }),
     patch: { metadata: { annotations: { note: 'patched' } } }, patched: (o) => o.metadata.annotations.note,

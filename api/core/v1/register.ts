@@ -13,6 +13,9 @@ import { Service, defaultService } from './service.js';
 import { ResourceQuota } from './resource-quota.js';
 import { Secret, defaultSecret } from './secret.js';
 import { ServiceAccount } from './service-account.js';
+import { Eviction } from '../../policy/v1/eviction.js';
+import { Binding, Pod, defaultPod } from './pod.js';
+import { readinessGates, summarizePod } from './pod-printer.js';
 
 /** The core group/version; the domain names the label every namespace carries. */
 export const coreV1 = (d: ApiDomain): GroupVersionRegistration => ({
@@ -20,6 +23,36 @@ export const coreV1 = (d: ApiDomain): GroupVersionRegistration => ({
   version: 'v1',
   stability: 'stable',
   kinds: [
+    defineKind({
+      kind: 'Pod', resource: 'pods', singular: 'pod', namespaced: true, shortNames: ['po'], categories: ['all'],
+      subresources: ['status', 'binding', 'eviction', 'ephemeralcontainers'],
+      subresourceKinds: {
+        binding: { group: '', version: 'v1', kind: 'Binding', schema: Binding, verbs: ['create'] },
+        eviction: { group: 'policy', version: 'v1', kind: 'Eviction', schema: Eviction, verbs: ['create'] },
+      },
+      schema: Pod, defaulter: defaultPod,
+      printerColumns: [
+        nameColumn,
+        { name: 'Ready', type: 'string', description: 'Ready containers out of all containers (sidecars included).', priority: 0,
+          cell: (p, now) => summarizePod(p, now).ready },
+        { name: 'Status', type: 'string', description: 'Phase of the pod, or the reason a container or the pod is not running.', priority: 0,
+          cell: (p, now) => summarizePod(p, now).status },
+        { name: 'Restarts', type: 'string', description: 'Container restarts, with how long ago the last one was.', priority: 0,
+          cell: (p, now) => summarizePod(p, now).restarts },
+        ageColumn,
+        { name: 'IP', type: 'string', description: 'Primary IP address of the pod.', priority: 1,
+          cell: (p) => p.status?.podIPs?.[0]?.ip || '<none>' },
+        { name: 'Node', type: 'string', description: 'Node the pod is assigned to.', priority: 1,
+          cell: (p) => p.spec?.nodeName || '<none>' },
+        { name: 'Nominated Node', type: 'string', description: 'Node the scheduler nominated for the pod after preempting others.', priority: 1,
+          cell: (p) => p.status?.nominatedNodeName || '<none>' },
+        { name: 'Readiness Gates', type: 'string', description: 'Readiness gates that are True out of all readiness gates.', priority: 1,
+          cell: (p) => readinessGates(p) },
+      ],
+    }),
+    defineKind({
+      kind: 'Binding', resource: 'bindings', singular: 'binding', namespaced: true, schema: Binding, virtual: true,
+    }),
     defineKind({
       kind: 'Namespace', resource: 'namespaces', singular: 'namespace', namespaced: false,
       shortNames: ['ns'], subresources: ['status', 'finalize'], unservedVerbs: ['deletecollection'], schema: Namespace, defaulter: (ns) => defaultNamespace(ns, d),

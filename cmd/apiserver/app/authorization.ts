@@ -8,7 +8,7 @@ import { buildAuthorizationChain, completeAuthorizationOptions, ModeRBAC, ModeWe
 import type { Authorizer, RuleResolver } from '../../../pkg/authorization/authorizer.js';
 import { RbacAuthorizer } from '../../../pkg/authorization/rbac/authorizer.js';
 import { checkBindingWrite, checkRoleWrite, type AuthorizeFn, type BindingWrite, type RoleWrite } from '../../../pkg/authorization/rbac/escalation.js';
-import type { WriteCheck } from '../../../pkg/endpoints/resource-handlers.js';
+import type { WriteCheck } from '../../../pkg/endpoints/write-admission.js';
 import type { ResourceInfo } from '../../../pkg/runtime/scheme.js';
 import { bootstrapPolicy, autoupdateAnnotation } from '../../../pkg/authorization/rbac/bootstrap-policy.js';
 import { RbacIndex, type RbacKind } from '../../../pkg/authorization/rbac/index.js';

@@ -9,6 +9,8 @@ import { parseDuration } from '../../../pkg/util/duration.js';
 import { completeAuthorizationOptions, validateAuthorizationOptions, type AuthorizationOptions } from '../../../pkg/authorization/modes.js';
 import { authenticationFlags, authenticationOptionsFrom, validateAuthenticationOptions, type AuthenticationOptions } from './authentication-options.js';
 import { authorizationFlags, authorizationOptionsFrom } from './authorization-options.js';
+import { admissionFlags, admissionOptionsFrom, type AdmissionOptions } from './admission-options.js';
+import { validateAdmissionOptions } from './admission.js';
 
 export interface APIServerOptions {
   securePort: number;
@@ -40,6 +42,7 @@ export interface APIServerOptions {
   advertiseAddress: string;
   authentication: AuthenticationOptions;
   authorization: AuthorizationOptions;
+  admission: AdmissionOptions;
 }
 
 /** The value `parse` reads from the flags; a malformed flag stops the binary with its message. */
@@ -54,7 +57,7 @@ function flagged<T>(parse: () => T): T {
 
 /** Parses argv; prints help or an error and exits on bad flags, as a CLI should. */
 export function parseOptions(argv: string[]): APIServerOptions {
-  const parsed = authorizationFlags(authenticationFlags(yargs(argv)))
+  const parsed = admissionFlags(authorizationFlags(authenticationFlags(yargs(argv))))
     .scriptName('apiserver')
     .usage('$0 [flags]\n\nThe orch API server: validates and configures data for the API objects and serves the REST API over HTTPS, keeping every object in etcd.')
     .parserConfiguration({ 'camel-case-expansion': false, 'strip-aliased': true, 'boolean-negation': false })
@@ -118,6 +121,7 @@ export function parseOptions(argv: string[]): APIServerOptions {
     advertiseAddress: parsed['advertise-address'],
     authentication: flagged(() => authenticationOptionsFrom(parsed)),
     authorization: flagged(() => authorizationOptionsFrom(parsed)),
+    admission: admissionOptionsFrom(parsed),
   };
   return opts;
 }
@@ -143,6 +147,7 @@ export function validateOptions(o: APIServerOptions): string[] {
   if (o.advertiseAddress && isIP(o.advertiseAddress) === 0) errs.push(`--advertise-address: ${JSON.stringify(o.advertiseAddress)} is not a valid IP address`);
   errs.push(...validateAuthenticationOptions(o.authentication));
   errs.push(...validateAuthorizationOptions(completeAuthorizationOptions(o.authorization)));
+  errs.push(...validateAdmissionOptions(o.admission, o.apiDomain));
   const badDomain = invalidApiDomain(o.apiDomain);
   if (badDomain) errs.push(`--api-domain: ${badDomain}`);
   try {

@@ -32,9 +32,12 @@ import { WatchHub } from '../../../pkg/storage/watch-hub.js';
 import type { Store } from '../../../pkg/registry/generic/store.js';
 import { buildAuthentication } from './authentication.js';
 import { buildAuthorization } from './authorization.js';
+import { buildAdmission } from './admission.js';
 import { impersonate } from '../../../pkg/authorization/impersonation.js';
 import { authorizationGroup } from '../../../api/authorization/v1/register.js';
 import { accessReviewHandlers } from '../../../pkg/authorization/reviews.js';
+import { bindingHandler } from '../../../pkg/registry/core/pod-binding.js';
+import { evictionHandler } from '../../../pkg/registry/core/pod-eviction.js';
 import type { APIServerOptions } from './options.js';
 
 
@@ -194,6 +197,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
     domain, stores, tlsPrivateKeyFile: opts.tlsPrivateKeyFile, externalAddress: serverAddress, logger,
   });
   const authorization = await buildAuthorization(opts.authorization, { domain, stores, logger });
+  const admission = await buildAdmission(opts.admission, { domain, stores, logger });
   let stopCompaction = () => undefined as void;
   let port = 0;
   let namespacesMade: Promise<void> | undefined;
@@ -241,8 +245,16 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
       logger,
       serverAddress,
       // The access reviews are answered by the configured authorizer chain and its rule resolvers.
-      virtual: new Map([...authentication.virtual, ...accessReviewHandlers(authorization.authorizer, authorization.ruleResolver, authorizationGroup(domain))]),
+      virtual: new Map([
+        ...authentication.virtual,
+        ...accessReviewHandlers(authorization.authorizer, authorization.ruleResolver, authorizationGroup(domain)),
+        // A pod's binding (also POSTed as namespaces/<ns>/bindings) and eviction.
+        ['/pods/binding', bindingHandler(() => stores.get('/pods'), true)],
+        ['/bindings', bindingHandler(() => stores.get('/pods'), false)],
+        ['/pods/eviction', evictionHandler(() => ({ pods: stores.get('/pods'), pdbs: stores.get('policy/poddisruptionbudgets') }))],
+      ]),
       writeChecks: (info) => authorization.writeChecks(info),
+      admission: admission.chain,
       watch: {
         minRequestTimeoutSeconds: opts.minRequestTimeout,
         track: (stop) => server.trackLongRunning(stop),
@@ -277,6 +289,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
       stopCompaction();
       await authentication.stop();
       await authorization.stop();
+      await admission.stop();
       await storage.close();
       logger.info('the API server stopped');
     },

@@ -2,6 +2,8 @@
 // and resizes, claim creates and updates, never other subresources), the defaults it sets, and
 // the message of the Forbidden refusal (the caller prefixes `<resource> "<name>" is forbidden: `).
 import type { LimitRange } from '../../../api/core/v1/limit-range.js';
+import { newAdmissionForbidden } from '../errors.js';
+import { handlesOperations, type Attributes, type MutationInterface, type PluginDeps, type ValidationInterface } from '../interfaces.js';
 import type { ClaimLike } from '../quota/object-count-evaluators.js';
 import type { PodLike } from '../quota/pod-evaluator.js';
 import { applyLimitRangeDefaults } from './defaults.js';
@@ -33,4 +35,30 @@ export function limitRangeRefusal(resource: LimitedResource, obj: unknown, range
   const errs = ranges.flatMap((lr) => resource === 'pods'
     ? podLimitViolations(obj as PodLike, lr) : claimLimitViolations(obj as ClaimLike, lr));
   return aggregateMessage(errs);
+}
+
+/**
+ * The LimitRanger plug-in over the namespace's LimitRanges (from the cache): container defaults
+ * in the mutating phase, the min/max/ratio limits in the validating phase.
+ */
+export function limitRangerFactory(_configuration: unknown, deps: PluginDeps): MutationInterface & ValidationInterface {
+  const lister = deps.lister('', 'limitranges');
+  const applies = (attrs: Attributes) => (lister && attrs.resource.group === '' ? limitRangerApplies(attrs.resource.resource, attrs.operation, attrs.subresource) : undefined);
+  const rangesOf = (attrs: Attributes) => (lister?.list(attrs.namespace) ?? []) as unknown as LimitRange[];
+  return {
+    name: 'LimitRanger',
+    handles: handlesOperations('CREATE', 'UPDATE'),
+    admit(attrs) {
+      if (applies(attrs) !== 'pods' || !attrs.object) return;
+      const ranges = rangesOf(attrs);
+      if (ranges.length > 0) defaultPod(attrs.object as PodLike, ranges, deps.domain.keyDomain);
+    },
+    validate(attrs) {
+      const resource = applies(attrs);
+      if (!resource || !attrs.object) return;
+      const ranges = rangesOf(attrs);
+      const refusal = ranges.length > 0 ? limitRangeRefusal(resource, attrs.object, ranges) : undefined;
+      if (refusal) throw newAdmissionForbidden(attrs, refusal);
+    },
+  };
 }

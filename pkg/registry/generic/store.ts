@@ -26,7 +26,7 @@ import { matchesLabels, parseLabelSelector } from '../../runtime/label-selector.
 import type { ResourceInfo } from '../../runtime/scheme.js';
 import { shapeForWrite } from '../../runtime/wire-shape.js';
 import { isStorageError, StorageError } from '../../storage/errors.js';
-import type { Storage, StoredObject } from '../../storage/interface.js';
+import type { GuardedWrite, Storage, StoredObject } from '../../storage/interface.js';
 import { preconditionFailure } from '../../storage/preconditions.js';
 import type { Strategy } from '../rest/strategy.js';
 import { decodeContinue, encodeContinue } from './continue-token.js';
@@ -63,8 +63,34 @@ export interface WatchSink {
   error(err: StatusError): void;
 }
 
-/** Admission's validating phase, passed in so the registry never imports admission. */
-export type ValidateObjectFunc = (obj: StoredObject, old: StoredObject | null) => Promise<void>;
+/**
+ * Another object to write in the same transaction as the one being written, only if it is still at
+ * `resourceVersion` (a ResourceQuota whose status.used admission charged for this object).
+ */
+export interface ObjectWrite {
+  group: string;
+  resource: string;
+  namespace: string;
+  name: string;
+  object: StoredObject;
+  resourceVersion: string;
+}
+
+/**
+ * Admission's validating phase, passed in so the registry never imports admission. `attempt`
+ * counts the tries of this write: past the first, an object written alongside moved on since it
+ * was read, so it should be read afresh. Returns the objects to write alongside.
+ */
+export type ValidateObjectFunc = (obj: StoredObject, old: StoredObject | null, attempt: number) => Promise<ObjectWrite[] | void>;
+
+/** The storage key of an object (below --etcd-prefix): `/<group or core>/<resource>/[<namespace>/]<name>`. */
+export function storageKey(group: string, resource: string, namespace: string, name: string): string {
+  return `/${group || 'core'}/${resource}/${namespace ? `${namespace}/` : ''}${name}`;
+}
+
+function guardedWrites(writes: ObjectWrite[] | void): GuardedWrite[] {
+  return (writes ?? []).map((w) => ({ key: storageKey(w.group, w.resource, w.namespace, w.name), object: w.object, resourceVersion: w.resourceVersion }));
+}
 
 export interface WriteOptions {
   dryRun?: boolean;
@@ -116,6 +142,8 @@ export interface StoreConfig {
 /** How long a read for a resourceVersion newer than etcd's waits before answering 504. */
 const TOO_LARGE_RV_WAIT_MS = 3000;
 const GENERATE_NAME_ATTEMPTS = 8;
+/** Tries of a write whose guarded companions keep moving (each lost try means another writer won). */
+const GUARDED_WRITE_ATTEMPTS = 100;
 const nameAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
 
 function randomSuffix(): string {
@@ -158,7 +186,7 @@ export class Store {
   }
 
   private key(namespace: string, name: string): string {
-    return this.info.namespaced ? `${this.prefix}${namespace}/${name}` : `${this.prefix}${name}`;
+    return storageKey(this.info.group, this.info.resource, this.info.namespaced ? namespace : '', name);
   }
 
   private collectionPrefix(namespace: string): string {
@@ -289,34 +317,33 @@ export class Store {
   }
 
   async create(namespace: string, input: StoredObject, opts: WriteOptions = {}): Promise<StoredObject> {
-    const { obj, generated } = await this.prepareNew(namespace, input, opts);
-    const meta = obj.metadata;
-    if (opts.dryRun) {
-      // A dry run answers as the real create would, existing names included.
-      const exists = await this.storage.get(this.key(namespace, meta.name!)).then(() => true, (e: unknown) => (isStorageError(e, 'KeyNotFound') ? false : this.interpret(e, meta.name!)));
-      if (exists) throw newAlreadyExists(this.gr, meta.name!);
-      if (this.hooks.beginCreate) await (await this.hooks.beginCreate(obj, true).catch((e: unknown) => this.interpret(e, meta.name!)))(false);
-      return obj;
-    }
-    const finish = this.hooks.beginCreate ? await this.hooks.beginCreate(obj, false).catch((e: unknown) => this.interpret(e, meta.name!)) : undefined;
     for (let attempt = 1; ; attempt++) {
+      const { obj, generated, alongside } = await this.prepareNew(namespace, input, opts, attempt);
+      const name = obj.metadata.name!;
+      if (opts.dryRun) {
+        // A dry run answers as the real create would, existing names included.
+        const exists = await this.storage.get(this.key(namespace, name)).then(() => true, (e: unknown) => (isStorageError(e, 'KeyNotFound') ? false : this.interpret(e, name)));
+        if (exists) throw newAlreadyExists(this.gr, name);
+        if (this.hooks.beginCreate) await (await this.hooks.beginCreate(obj, true).catch((e: unknown) => this.interpret(e, name)))(false);
+        return obj;
+      }
+      const finish = this.hooks.beginCreate ? await this.hooks.beginCreate(obj, false).catch((e: unknown) => this.interpret(e, name)) : undefined;
       try {
-        const created = await this.storage.create(this.key(namespace, meta.name!), obj);
+        const created = await this.storage.create(this.key(namespace, name), obj, { alongside });
         await finish?.(true);
         return created;
       } catch (e) {
-        if (generated && isStorageError(e, 'KeyExists') && attempt < GENERATE_NAME_ATTEMPTS) {
-          meta.name = meta.generateName + this.nameSuffix();
-          continue;
-        }
         await finish?.(false).catch(() => undefined);
-        this.interpret(e, meta.name!);
+        // A generated name that is taken gets another; a companion that moved on is read again.
+        if (generated && isStorageError(e, 'KeyExists') && attempt < GENERATE_NAME_ATTEMPTS) continue;
+        if (alongside.length > 0 && isStorageError(e, 'ResourceVersionConflicts') && attempt < GUARDED_WRITE_ATTEMPTS) continue;
+        this.interpret(e, name);
       }
     }
   }
 
   /** A new object as it will be stored: server-set metadata, the strategy's preparation, validated and admitted. */
-  private async prepareNew(namespace: string, input: StoredObject, opts: WriteOptions): Promise<{ obj: StoredObject; generated: boolean }> {
+  private async prepareNew(namespace: string, input: StoredObject, opts: WriteOptions, attempt: number): Promise<{ obj: StoredObject; generated: boolean; alongside: GuardedWrite[] }> {
     const obj = this.withTypeMeta(structuredClone(input));
     obj.apiVersion = this.info.apiVersion;
     obj.kind = this.info.kind;
@@ -337,10 +364,10 @@ export class Store {
     if (generated) meta.name = meta.generateName + this.nameSuffix();
     this.strategy.prepareForCreate(obj);
     this.checkInvalid(obj, this.strategy.validate(obj));
-    await opts.validate?.(obj, null);
+    const alongside = guardedWrites(await opts.validate?.(obj, null, attempt));
     // Only now: a zero filled in earlier would hide a missing required field from validation.
     shapeForWrite(this.info.schema, obj);
-    return { obj, generated };
+    return { obj, generated, alongside };
   }
 
   /**
@@ -360,8 +387,12 @@ export class Store {
       await f?.(false).catch(() => undefined);
     };
     const hooks = opts.subresource ? {} : this.hooks;
+    let attempt = 0;
+    let alongside: GuardedWrite[] = [];
     const tryUpdate = async (current: StoredObject | null): Promise<StoredObject> => {
       await abandon();
+      attempt++;
+      alongside = [];
       const obj = this.withTypeMeta(structuredClone(await objInfo(current ? this.withTypeMeta(current) : null)));
       obj.apiVersion = this.info.apiVersion;
       obj.kind = this.info.kind;
@@ -369,9 +400,10 @@ export class Store {
         if (!strategy.allowCreateOnUpdate) throw newNotFound(this.gr, name);
         created = true;
         const { resourceVersion: _rv, ...metadata } = obj.metadata;
-        const fresh = (await this.prepareNew(namespace, { ...obj, metadata }, opts)).obj;
-        if (hooks.beginCreate) finish = await hooks.beginCreate(fresh, !!opts.dryRun);
-        return fresh;
+        const fresh = await this.prepareNew(namespace, { ...obj, metadata }, opts, attempt);
+        alongside = fresh.alongside;
+        if (hooks.beginCreate) finish = await hooks.beginCreate(fresh.obj, !!opts.dryRun);
+        return fresh.obj;
       }
       created = false;
       const sentRV = obj.metadata.resourceVersion;
@@ -398,7 +430,7 @@ export class Store {
       delete obj.metadata.selfLink;
       strategy.prepareForUpdate(obj, current);
       this.checkInvalid(obj, strategy.validateUpdate(obj, current));
-      await opts.validate?.(obj, current);
+      alongside = guardedWrites(await opts.validate?.(obj, current, attempt));
       shapeForWrite(this.info.schema, obj);
       // The last finalizer of a terminating object is gone: the object goes, in this same write.
       if (obj.metadata.deletionTimestamp && !strategy.hasPendingFinalizers(obj)) throw new FinalizersEmptied(obj, current);
@@ -412,7 +444,7 @@ export class Store {
         await abandon();
         return { object, created };
       }
-      const object = await this.storage.guaranteedUpdate(key, tryUpdate, { ignoreNotFound: strategy.allowCreateOnUpdate });
+      const object = await this.storage.guaranteedUpdate(key, tryUpdate, { ignoreNotFound: strategy.allowCreateOnUpdate, alongside: () => alongside });
       const f = finish as FinishWrite | undefined;
       finish = undefined;
       // A release that fails leaves a key the next allocation reclaims; the write itself stood.
@@ -432,6 +464,37 @@ export class Store {
           this.interpret(err, name);
         }
       }
+      this.interpret(e, name);
+    }
+  }
+
+  /**
+   * A server-side change of a stored object (binding a pod, charging a disruption budget): `change`
+   * edits the freshest object in one compare-and-swap, retried on concurrent writes. No strategy
+   * runs; the caller owns the rules. With dryRun nothing is written.
+   */
+  async mutate(
+    namespace: string, name: string, change: (current: StoredObject) => StoredObject,
+    opts: { dryRun?: boolean; preconditions?: { uid?: string; resourceVersion?: string } } = {},
+  ): Promise<StoredObject> {
+    const key = this.key(namespace, name);
+    const apply = (current: StoredObject) => {
+      const obj = change(this.withTypeMeta(structuredClone(current)));
+      shapeForWrite(this.info.schema, obj);
+      return obj;
+    };
+    try {
+      if (opts.dryRun) {
+        const current = await this.storage.get(key);
+        const failure = preconditionFailure(opts.preconditions ?? {}, current);
+        if (failure) throw newConflict(this.gr, name, failure);
+        return this.withTypeMeta(apply(current));
+      }
+      const stored = await this.storage.guaranteedUpdate(key, async (current) => (current ? apply(current) : null), {
+        ...(opts.preconditions ? { preconditions: opts.preconditions } : {}),
+      });
+      return this.withTypeMeta(stored);
+    } catch (e) {
       this.interpret(e, name);
     }
   }
@@ -462,7 +525,7 @@ export class Store {
       const failure = preconditionFailure(preconditions, current);
       if (failure) throw newConflict(this.gr, name, failure);
       this.strategy.validateDeletion(current);
-      await opts.validate?.(current, current);
+      await opts.validate?.(current, current, 1);
       const marked = mark(current);
       if (opts.dryRun) return { object: marked ?? current, deleted: marked === null };
       if (marked) {

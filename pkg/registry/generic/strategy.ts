@@ -3,7 +3,9 @@
 import type { Subresource } from '../../../api/registration.js';
 import type { ResourceInfo } from '../../runtime/scheme.js';
 import type { SchemaValidator } from '../../runtime/schema-validator.js';
+import { isDeepStrictEqual } from 'node:util';
 import { sameOnWire } from '../../runtime/wire-shape.js';
+import type { FieldError } from '../../runtime/field-errors.js';
 import type { StoredObject } from '../../storage/interface.js';
 import type { Strategy } from '../rest/strategy.js';
 import type { KindValidation } from '../validation/kind-validation.js';
@@ -25,6 +27,17 @@ export interface StrategyOverrides {
   statusOnCreate?: boolean;
   /** Extra selectable fields beyond metadata.name and metadata.namespace. */
   selectableFields?: Record<string, (obj: StoredObject) => string>;
+}
+
+/** Drops a cause the schema and the kind's rules both report (an enum value both refuse). */
+function unique(errs: FieldError[]): FieldError[] {
+  const seen = new Set<string>();
+  return errs.filter((e) => {
+    const key = `${e.type}\u0000${e.field}\u0000${JSON.stringify(e.badValue ?? null)}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 function hasProperty(info: ResourceInfo, name: string): boolean {
@@ -77,19 +90,19 @@ export function newStrategy(
       overrides.prepareForUpdate?.(obj, old);
     },
     validate(obj) {
-      return [
+      return unique([
         ...validateObjectMeta(obj.metadata, info.namespaced, validation.name, finalizers),
         ...schemaErrors(obj),
         ...validation.validate(obj),
-      ];
+      ]);
     },
     validateUpdate(obj, old) {
-      return [
+      return unique([
         ...validateObjectMeta(obj.metadata, info.namespaced, validation.name, finalizers),
         ...validateObjectMetaUpdate(obj.metadata, old.metadata),
         ...schemaErrors(obj),
         ...validation.validateUpdate(obj, old),
-      ];
+      ]);
     },
     hasPendingFinalizers(obj) {
       return (obj.metadata.finalizers ?? []).length > 0 || (overrides.pendingFinalizers?.(obj) ?? false);
@@ -104,7 +117,7 @@ export function newStrategy(
 }
 
 /** Sub-resources that speak the kind itself (scale and token speak kinds of their own). */
-export type ObjectSubresource = Exclude<Subresource, 'scale' | 'token'>;
+export type ObjectSubresource = Exclude<Subresource, 'scale' | 'token' | 'binding' | 'eviction'>;
 
 /** What a sub-resource update takes from the client's object; everything else stays as stored. */
 const subresourceFields: Record<ObjectSubresource, (from: StoredObject, to: StoredObject) => void> = {
@@ -115,6 +128,16 @@ const subresourceFields: Record<ObjectSubresource, (from: StoredObject, to: Stor
   finalize(from, to) {
     const finalizers = (from.spec as { finalizers?: unknown } | undefined)?.finalizers;
     to.spec = { ...((to.spec as object | undefined) ?? {}), finalizers: finalizers ?? [] };
+  },
+  // A Pod's debugging containers: only spec.ephemeralContainers is taken; a change starts a new generation.
+  ephemeralcontainers(from, to) {
+    const spec = { ...((to.spec as Record<string, unknown> | undefined) ?? {}) };
+    const before = spec.ephemeralContainers;
+    const sent = (from.spec as { ephemeralContainers?: unknown } | undefined)?.ephemeralContainers;
+    if (sent === undefined) delete spec.ephemeralContainers;
+    else spec.ephemeralContainers = sent;
+    to.spec = spec;
+    if (!isDeepStrictEqual(before ?? [], sent ?? []) && to.metadata.generation !== undefined) to.metadata.generation += 1;
   },
 };
 
@@ -145,7 +168,9 @@ export function newSubresourceStrategy(
     validateUpdate(obj, old) {
       return [
         ...schemas.check(info.schema, obj).fieldErrors,
-        ...(subresource === 'status' ? (validation.validateStatusUpdate?.(obj, old) ?? []) : validation.validateUpdate(obj, old)),
+        ...(subresource === 'status'
+          ? (validation.validateStatusUpdate?.(obj, old) ?? [])
+          : (validation.validateSubresourceUpdate?.[subresource] ?? validation.validateUpdate)(obj, old)),
       ];
     },
   };

@@ -16,6 +16,8 @@ import type {
   StoredObject,
   TryUpdate,
   UpdateOptions,
+  CreateOptions,
+  GuardedWrite,
   WatchHandlers,
   WatchOptions,
 } from '../interface.js';
@@ -178,24 +180,41 @@ export class Etcd3Storage implements Storage {
     return this.codec.encode(obj);
   }
 
-  async create(key: string, obj: StoredObject): Promise<StoredObject> {
-    return this.timed('create', key, () => this.doCreate(key, obj));
+  async create(key: string, obj: StoredObject, opts: CreateOptions = {}): Promise<StoredObject> {
+    return this.timed('create', key, () => this.doCreate(key, obj, opts.alongside ?? []));
   }
 
-  private async doCreate(key: string, obj: StoredObject): Promise<StoredObject> {
+  private async doCreate(key: string, obj: StoredObject, alongside: GuardedWrite[]): Promise<StoredObject> {
     if (obj.metadata.resourceVersion) {
       throw new StorageError('InvalidObject', key, 'resourceVersion should not be set on objects to be created');
     }
     const k = this.fullKey(key);
+    const guarded = this.guarded(alongside);
     const res = await this.client.kv
       .txn({
-        compare: [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
-        success: [{ request_put: { key: k, value: this.encode(obj) } }],
-        failure: [],
+        compare: [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }, ...guarded.compare],
+        success: [{ request_put: { key: k, value: this.encode(obj) } }, ...guarded.success],
+        failure: alongside.length ? [{ request_range: { key: k, count_only: true } }] : [],
       })
       .catch((e: unknown) => translate(e, key));
-    if (!res.succeeded) throw new StorageError('KeyExists', key, `key ${key} already exists`);
+    if (!res.succeeded) {
+      const taken = !alongside.length || Number(res.responses[0]?.response_range.count ?? 0) > 0;
+      if (taken) throw new StorageError('KeyExists', key, `key ${key} already exists`);
+      throw guarded.conflict();
+    }
     return { ...obj, metadata: { ...obj.metadata, resourceVersion: String(res.header.revision) } };
+  }
+
+  /** The compares and puts of guarded writes, and the error when one of them lost. */
+  private guarded(alongside: GuardedWrite[]) {
+    return {
+      compare: alongside.map((w) => ({ key: this.fullKey(w.key), target: 'Mod' as const, result: 'Equal' as const, mod_revision: w.resourceVersion })),
+      success: alongside.map((w) => {
+        const { resourceVersion: _rv, ...metadata } = w.object.metadata;
+        return { request_put: { key: this.fullKey(w.key), value: this.encode({ ...w.object, metadata }) } };
+      }),
+      conflict: () => new StorageError('ResourceVersionConflicts', alongside.map((w) => w.key).join(','), 'an object written alongside was changed concurrently'),
+    };
   }
 
   private async read(key: string): Promise<IKeyValue | undefined> {
@@ -267,15 +286,18 @@ export class Etcd3Storage implements Storage {
         return current;
       }
       const value = this.encode(updated);
-      if (current && kv && value.equals(kv.value)) return current; // nothing changed: no write, same resourceVersion
+      const guarded = this.guarded(opts.alongside?.() ?? []);
+      // Nothing changed: no write, same resourceVersion (unless something else is to be written with it).
+      if (current && kv && value.equals(kv.value) && guarded.success.length === 0) return current;
       const res = await this.client.kv
         .txn({
           compare: [
             kv
               ? { key: k, target: 'Mod', result: 'Equal', mod_revision: kv.mod_revision }
               : { key: k, target: 'Create', result: 'Equal', create_revision: 0 },
+            ...guarded.compare,
           ],
-          success: [{ request_put: { key: k, value } }],
+          success: [{ request_put: { key: k, value } }, ...guarded.success],
           failure: [{ request_range: { key: k } }],
         })
         .catch((e: unknown) => translate(e, key));

@@ -7,6 +7,7 @@ import { runAPIServer, type RunningAPIServer } from '../../../cmd/apiserver/app/
 import type { APIServerOptions } from '../../../cmd/apiserver/app/options.js';
 import { defaultAuthenticationOptions } from '../../../cmd/apiserver/app/authentication-options.js';
 import { defaultAuthorizationOptions } from '../../../pkg/authorization/modes.js';
+import { defaultAdmissionOptions } from '../../../cmd/apiserver/app/admission-options.js';
 import { Logger } from '../../../pkg/log/logger.js';
 import { Client } from './client.js';
 import { startEtcd, type TestEtcd } from './etcd.js';
@@ -46,6 +47,7 @@ export function testOptions(etcd: TestEtcd, certDir: string, overrides: Partial<
     advertiseAddress: '',
     authentication: defaultAuthenticationOptions(),
     authorization: defaultAuthorizationOptions(),
+    admission: defaultAdmissionOptions(),
     ...overrides,
   };
 }
@@ -84,5 +86,18 @@ export async function startTestServer(overrides: Partial<APIServerOptions> = {})
       rmSync(certDir, { recursive: true, force: true });
     },
   };
+  await ensureDefaultServiceAccount(t.client, 'default');
   return t;
+}
+
+/**
+ * Creates the `default` service account of a namespace, which the ServiceAccount admission plug-in
+ * requires of every pod. The controller manager's serviceaccount controller does this in a real
+ * cluster; until it exists, tests that create pods stand in for it. A server whose authorization
+ * refuses the test's anonymous client is left alone (such tests make their own namespaces).
+ */
+export async function ensureDefaultServiceAccount(client: Client, namespace: string): Promise<void> {
+  const r = await client.post(`/api/v1/namespaces/${namespace}/serviceaccounts`, { metadata: { name: 'default' } });
+  if (r.status === 201 || r.status === 409 || r.status === 401 || r.status === 403) return;
+  throw new Error(`cannot create the default service account of ${namespace}: ${r.status} ${r.text}`);
 }

@@ -318,6 +318,29 @@ export function objectsByKind(): Record<string, Record<string, unknown>> {
         conditions: [{ type: 'NamespaceDeletionDiscoveryFailure', status: 'False', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'ResourcesDiscovered', message: 'All resources successfully discovered' }],
       },
     },
+    Pod: {
+      apiVersion: 'v1', kind: 'Pod', metadata: fullMetadata('web-0', 'default'),
+      spec: { ...(workloadTemplate('web').spec as Record<string, unknown>), nodeName: 'node-1', enableServiceLinks: true },
+      status: {
+        phase: 'Running', qosClass: 'Burstable', hostIP: '10.0.0.1', hostIPs: [{ ip: '10.0.0.1' }], podIP: '10.1.0.7', podIPs: [{ ip: '10.1.0.7' }, { ip: 'fd00::7' }],
+        startTime: '2026-01-01T00:00:00Z', observedGeneration: 2,
+        conditions: [{ type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: '2026-01-01T00:00:05Z' }],
+        containerStatuses: [{
+          name: 'web', ready: true, restartCount: 2, image: 'registry.example/web:2', imageID: 'registry.example/web@sha256:abc', containerID: 'containerd://1234', started: true,
+          state: { running: { startedAt: '2026-01-01T00:00:03Z' } },
+          lastState: { terminated: { exitCode: 137, signal: 9, reason: 'OOMKilled', startedAt: '2026-01-01T00:00:01Z', finishedAt: '2026-01-01T00:00:02Z', containerID: 'containerd://1233' } },
+          user: { linux: { uid: 1000, gid: 1000, supplementalGroups: [4, 5] } },
+          volumeMounts: [{ name: 'data', mountPath: '/data', readOnly: true, recursiveReadOnly: 'Disabled' }],
+          allocatedResources: { cpu: '250m' },
+          allocatedResourcesStatus: [{ name: 'example.com/gpu', resources: [{ resourceID: 'gpu-0', health: 'Healthy' }] }],
+        }],
+        resourceClaimStatuses: [{ name: 'gpu', resourceClaimName: 'web-0-gpu' }],
+      },
+    },
+    Binding: {
+      apiVersion: 'v1', kind: 'Binding', metadata: { name: 'web-0', namespace: 'default', creationTimestamp: null },
+      target: { apiVersion: 'v1', kind: 'Node', name: 'node-1' },
+    },
     ConfigMap: {
       apiVersion: 'v1', kind: 'ConfigMap', metadata: fullMetadata('settings', 'default'),
       immutable: true,

@@ -1,0 +1,89 @@
+// Builds the admission chain from the flags: the enabled plug-ins in upstream's fixed order, each
+// made with its configuration (--admission-control-config-file, or flags for the plug-ins upstream
+// configures by flag) and with listers over in-process caches that are synced before the server
+// serves.
+import type { ApiDomain } from '../../../api/domain.js';
+import { builtinPlugins } from '../../../pkg/admission/builtin.js';
+import type { AdmissionChain } from '../../../pkg/admission/chain.js';
+import { readAdmissionConfiguration } from '../../../pkg/admission/config-file.js';
+import type { AdmissionObject, ObjectLister, PluginDeps } from '../../../pkg/admission/interfaces.js';
+import { enabledAdmissionPlugins, validateAdmissionPluginFlags } from '../../../pkg/admission/plugins.js';
+import type { Logger } from '../../../pkg/log/logger.js';
+import { ObjectCache } from '../../../pkg/registry/generic/object-cache.js';
+import type { Store } from '../../../pkg/registry/generic/store.js';
+import type { AdmissionOptions } from './admission-options.js';
+
+export interface Admission {
+  chain: AdmissionChain;
+  stop(): Promise<void>;
+}
+
+export interface AdmissionDeps {
+  domain: ApiDomain;
+  /** Stores by `<group>/<resource>`. */
+  stores: ReadonlyMap<string, Store>;
+  logger: Logger;
+}
+
+/** Problems with the admission flags, worded as kube-apiserver words them. */
+export function validateAdmissionOptions(o: AdmissionOptions, domain: string): string[] {
+  const errs = validateAdmissionPluginFlags(o.plugins);
+  if (errs.length === 0) {
+    // The file is read again when the chain is built; a broken one stops the server before anything starts.
+    try {
+      readAdmissionConfiguration(o.configFile, { domain, enabledPlugins: enabledAdmissionPlugins(o.plugins) });
+    } catch (e) {
+      errs.push(e instanceof Error ? e.message : String(e));
+    }
+  }
+  for (const [flag, v] of [['--default-not-ready-toleration-seconds', o.defaultNotReadyTolerationSeconds], ['--default-unreachable-toleration-seconds', o.defaultUnreachableTolerationSeconds]] as const) {
+    if (!Number.isInteger(v) || v < 0) errs.push(`${flag} must be a non-negative integer`);
+  }
+  return errs;
+}
+
+export async function buildAdmission(o: AdmissionOptions, deps: AdmissionDeps): Promise<Admission> {
+  const { domain, logger, stores } = deps;
+  const enabled = enabledAdmissionPlugins(o.plugins);
+  const config = readAdmissionConfiguration(o.configFile, { domain: domain.name, enabledPlugins: enabled });
+  const caches = new Map<string, ObjectCache>();
+  const lister = (group: string, resource: string): ObjectLister | undefined => {
+    const key = `${group}/${resource}`;
+    const store = stores.get(key);
+    if (!store) return undefined;
+    let cache = caches.get(key);
+    if (!cache) {
+      cache = new ObjectCache(store, { onError: (err) => logger.warn('an admission cache lost its watch; it resumes', { resource: key, err: err instanceof Error ? err.message : String(err) }) });
+      caches.set(key, cache);
+    }
+    const c = cache;
+    return {
+      get: (namespace, name) => c.get(namespace, name) as AdmissionObject | undefined,
+      list: (namespace) => c.list(namespace) as unknown as AdmissionObject[],
+      fetch: async (namespace, name) => {
+        try {
+          return (await store.get(namespace, name)) as unknown as AdmissionObject;
+        } catch (e) {
+          if ((e as { code?: number }).code === 404) return undefined;
+          throw e;
+        }
+      },
+    };
+  };
+  const pluginDeps: PluginDeps = { domain, lister };
+  // Upstream configures these two from flags rather than from the configuration file.
+  const flagConfig: Record<string, unknown> = {
+    DefaultTolerationSeconds: { notReadyTolerationSeconds: o.defaultNotReadyTolerationSeconds, unreachableTolerationSeconds: o.defaultUnreachableTolerationSeconds },
+  };
+  const registry = builtinPlugins();
+  const missing = enabled.filter((n) => !registry.has(n));
+  const chain = registry.newChain(enabled, (name) => config.configFor(name) ?? flagConfig[name], pluginDeps, true);
+  await Promise.all([...caches.values()].map((c) => c.start()));
+  logger.info('admission configured', { plugins: chain.names.join(','), ...(missing.length ? { notImplemented: missing.join(',') } : {}) });
+  return {
+    chain,
+    stop: async () => {
+      await Promise.all([...caches.values()].map((c) => c.stop()));
+    },
+  };
+}
