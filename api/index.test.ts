@@ -4,7 +4,7 @@ import { allGroupVersions } from './index.js';
 
 test('group versions are listed core first, in discovery order', () => {
   assert.deepEqual(allGroupVersions.map((gv) => `${gv.group}/${gv.version}`), [
-    '/v1', 'apps/v1', 'authentication.orch.io/v1', 'authentication.orch.io/v1beta1', 'authorization.orch.io/v1', 'rbac.authorization.orch.io/v1', 'storage.orch.io/v1', 'networking.orch.io/v1', 'policy/v1',
+    '/v1', 'apps/v1', 'events.orch.io/v1', 'authentication.orch.io/v1', 'authentication.orch.io/v1beta1', 'authorization.orch.io/v1', 'rbac.authorization.orch.io/v1', 'storage.orch.io/v1', 'networking.orch.io/v1', 'policy/v1',
     'scheduling.orch.io/v1', 'coordination.orch.io/v1', 'node.orch.io/v1',
   ]);
 });
@@ -25,10 +25,13 @@ test('kinds are registered with their resources, scopes, short names and sub-res
     '/Node nodes cluster [no] [status]',
     '/Service services ns [svc] [status]',
     '/Event events ns [ev] []',
+    '/PersistentVolumeClaim persistentvolumeclaims ns [pvc] [status]',
+    '/PersistentVolume persistentvolumes cluster [pv] [status]',
     'apps/StatefulSet statefulsets ns [sts] [status,scale]',
     'apps/Deployment deployments ns [deploy] [status,scale]',
     'apps/ReplicaSet replicasets ns [rs] [status,scale]',
     'apps/ControllerRevision controllerrevisions ns [] []',
+    'events.orch.io/Event events ns [ev] []',
     'authentication.orch.io/TokenReview tokenreviews cluster [] []',
     'authentication.orch.io/SelfSubjectReview selfsubjectreviews cluster [] []',
     'authentication.orch.io/TokenReview tokenreviews cluster [] []',

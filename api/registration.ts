@@ -35,6 +35,23 @@ export interface ScaleAdapter<T = Record<string, unknown>> {
   selector(obj: T): string;
 }
 
+/**
+ * Where a kind served from another kind's storage keeps its objects (upstream serves
+ * events.k8s.io Events from the core events storage): that resource's etcd keys hold the other
+ * kind's shape, and the pure conversions below translate between the two on every read and write.
+ */
+export interface StoredAs {
+  /** Group ('' for core) and resource whose storage (etcd keys, time to live) the kind shares. */
+  group: string;
+  resource: string;
+  /** The stored kind's schema: what is written is shaped as that kind is. */
+  schema: TObject;
+  /** An object of this kind as the stored kind (metadata kept as it is). */
+  toStorage(obj: Record<string, unknown>): Record<string, unknown>;
+  /** A stored object as this kind (metadata kept as it is). */
+  fromStorage(obj: Record<string, unknown>): Record<string, unknown>;
+}
+
 export interface KindRegistration {
   kind: string;
   /** Plural lower-case resource name used in URLs. */
@@ -62,6 +79,8 @@ export interface KindRegistration {
    * served, by a handler the server is given.
    */
   virtual?: boolean;
+  /** The kind lives in another resource's storage, converted on the way in and out. */
+  storedAs?: StoredAs;
 }
 
 export interface GroupVersionRegistration {

@@ -1,6 +1,7 @@
 // What individual kinds add to the generic strategy.
 import { isDeepStrictEqual } from 'node:util';
 import type { ApiDomain } from '../../api/domain.js';
+import { formatTime } from '../../api/meta/v1/primitives.js';
 import { SystemPriorityClasses } from '../../api/scheduling/v1/priority-class.js';
 import { rbacGroup } from '../../api/rbac/v1/register.js';
 import { newConflict, newForbidden } from '../runtime/errors.js';
@@ -28,6 +29,38 @@ interface NamespaceLike {
 }
 
 const nsSpec = (o: StoredObject) => (o as NamespaceLike).spec;
+
+interface PhaseStatus {
+  phase?: string;
+  lastPhaseTransitionTime?: string;
+}
+
+interface EventLike {
+  involvedObject?: Record<string, string | undefined>;
+  source?: { component?: string };
+  reportingComponent?: string;
+}
+
+const involved = (o: StoredObject, f: string) => str((o as EventLike).involvedObject?.[f]);
+
+/** Upstream's selectable fields of core events; `source` falls back to the reporting controller. */
+const coreEventFields: Record<string, (o: StoredObject) => string> = {
+  ...Object.fromEntries(['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath']
+    .map((f) => [`involvedObject.${f}`, (o: StoredObject) => involved(o, f)])),
+  reason: (o) => str(o.reason),
+  reportingComponent: (o) => str(o.reportingComponent),
+  source: (o) => str((o as EventLike).source?.component) || str(o.reportingComponent),
+  type: (o) => str(o.type),
+};
+
+/** The selectable fields of events/v1 Events: upstream's field label conversions, in events/v1 names. */
+const eventsV1EventFields: Record<string, (o: StoredObject) => string> = {
+  ...Object.fromEntries(['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath']
+    .map((f) => [`regarding.${f}`, (o: StoredObject) => str((o.regarding as Record<string, unknown> | undefined)?.[f])])),
+  reason: (o) => str(o.reason),
+  reportingController: (o) => str(o.reportingController),
+  type: (o) => str(o.type),
+};
 
 /** What kinds add to the generic strategy, keyed `<group>/<Kind>` (core kinds as `/<Kind>`). */
 export const strategyOverrides = (domain: ApiDomain): ReadonlyMap<string, StrategyOverrides> => new Map<string, StrategyOverrides>([
@@ -77,6 +110,23 @@ export const strategyOverrides = (domain: ApiDomain): ReadonlyMap<string, Strate
     prepareForUpdate: (obj, old) => {
       patchAllocatedValues(obj as Service, old as Service);
       dropTypeDependentFields(obj as Service, old as Service);
+    },
+  }],
+  ['/Event', { selectableFields: coreEventFields }],
+  [`${domain.group('events')}/Event`, { selectableFields: eventsV1EventFields }],
+  // Upstream clears a new claim's or volume's status; defaulting then shows phase Pending.
+  ['/PersistentVolumeClaim', { prepareForCreate: (obj) => { obj.status = { phase: 'Pending' }; } }],
+  ['/PersistentVolume', {
+    prepareForCreate: (obj) => { obj.status = { phase: 'Pending', lastPhaseTransitionTime: formatTime(new Date()) }; },
+    // The transition time follows the phase unless the writer sets a new one itself.
+    prepareForStatusUpdate: (obj, old) => {
+      const now = (obj.status ?? {}) as PhaseStatus;
+      const before = (old.status ?? {}) as PhaseStatus;
+      if (now.phase === before.phase && now.lastPhaseTransitionTime === undefined) {
+        if (before.lastPhaseTransitionTime !== undefined) obj.status = { ...now, lastPhaseTransitionTime: before.lastPhaseTransitionTime };
+      } else if (now.phase !== before.phase && (now.lastPhaseTransitionTime === undefined || now.lastPhaseTransitionTime === before.lastPhaseTransitionTime)) {
+        obj.status = { ...now, lastPhaseTransitionTime: formatTime(new Date()) };
+      }
     },
   }],
   ['/ResourceQuota', { returnDeletedObject: true }],

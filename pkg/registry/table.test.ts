@@ -98,6 +98,18 @@ const expected: Record<string, Expected> = {
     priorities: [0, 0, 0, 0, 1, 1, 0, 1, 1, 1],
     cells: ['70m', 'Normal', 'Started', 'pod/web-0', '', 'kubelet, node-1', 'Started container web', '3h10m', 4, 'x'],
   },
+  PersistentVolumeClaim: {
+    columns: ['Name', 'Status', 'Volume', 'Capacity', 'Access Modes', 'StorageClass', 'VolumeAttributesClass', 'Age', 'VolumeMode'],
+    priorities: [0, 0, 0, 0, 0, 0, 0, 0, 1],
+    cells: ['x', 'Bound', 'pv-1', '10Gi', 'RWO,RWOP', 'fast', '<unset>', '3h10m', 'Filesystem'],
+    change: (o) => { o.spec.volumeName = 'pv-1'; o.status = { phase: 'Bound', accessModes: ['ReadWriteOncePod', 'ReadWriteOnce'], capacity: { storage: '10Gi' } }; },
+  },
+  PersistentVolume: {
+    columns: ['Name', 'Capacity', 'Access Modes', 'Reclaim Policy', 'Status', 'Claim', 'StorageClass', 'VolumeAttributesClass', 'Reason', 'Age', 'VolumeMode'],
+    priorities: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
+    cells: ['x', '5Gi', 'RWO,ROX', 'Retain', 'Bound', 'default/data', 'manual', '<unset>', '', '3h10m', 'Filesystem'],
+    change: (o) => { o.spec.claimRef = { namespace: 'default', name: 'data' }; o.status = { phase: 'Bound' }; },
+  },
   StatefulSet: {
     columns: ['Name', 'Ready', 'Age', 'Containers', 'Images'],
     priorities: [0, 0, 0, 1, 1],

@@ -2,7 +2,7 @@
 // reference, against a real etcd over HTTPS.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startTestServer, type TestServer } from './framework/apiserver.js';
+import { ensureDefaultServiceAccount, startTestServer, type TestServer } from './framework/apiserver.js';
 import { collectionPath, fixtures, itemPath } from './fixtures.js';
 
 describe('verbs of every kind', () => {
@@ -11,6 +11,7 @@ describe('verbs of every kind', () => {
     t = await startTestServer();
     const ns = await t.client.post('/api/v1/namespaces', { metadata: { name: 'other' } });
     assert.equal(ns.status, 201, ns.text);
+    await ensureDefaultServiceAccount(t.client, 'other');
   });
   after(async () => t?.stop());
 

@@ -1,5 +1,5 @@
 // The core group (served at /api/v1): the kinds of this group and version.
-import { ageColumn, nameColumn, timestampSince } from '../../printer-column.js';
+import { ageColumn, nameColumn, timestampSince, type PrinterColumn } from '../../printer-column.js';
 import type { ApiDomain } from '../../domain.js';
 import { tokenRequestKind } from '../../authentication/v1/register.js';
 import { defineKind, type GroupVersionRegistration } from '../../registration.js';
@@ -7,6 +7,8 @@ import { ConfigMap } from './config-map.js';
 import { Endpoints, defaultEndpoints } from './endpoints.js';
 import { Event } from './event.js';
 import { LimitRange, defaultLimitRange } from './limit-range.js';
+import { PersistentVolume } from './persistent-volume.js';
+import { PersistentVolumeClaim } from './persistent-volume-claim.js';
 import { Namespace, defaultNamespace } from './namespace.js';
 import { Node } from './node.js';
 import { Service, defaultService } from './service.js';
@@ -166,30 +168,77 @@ export const coreV1 = (d: ApiDomain): GroupVersionRegistration => ({
     defineKind({
       kind: 'Event', resource: 'events', singular: 'event', namespaced: true,
       shortNames: ['ev'], schema: Event,
+      printerColumns: eventColumns,
+    }),
+    defineKind({
+      kind: 'PersistentVolumeClaim', resource: 'persistentvolumeclaims', singular: 'persistentvolumeclaim', namespaced: true,
+      shortNames: ['pvc'], subresources: ['status'], schema: PersistentVolumeClaim,
       printerColumns: [
-        { name: 'Last Seen', type: 'string', description: 'How long ago the event was last seen.', priority: 0,
-          cell: (ev, now) => eventTimes(ev, now).last },
-        { name: 'Type', type: 'string', description: 'Type of the event: Normal or Warning.', priority: 0, cell: (ev) => ev.type ?? '' },
-        { name: 'Reason', type: 'string', description: 'Short machine-readable reason for the event.', priority: 0, cell: (ev) => ev.reason ?? '' },
-        { name: 'Object', type: 'string', description: 'The object the event is about, as kind/name.', priority: 0,
-          cell: (ev) => {
-            const kind = (ev.involvedObject.kind ?? '').toLowerCase();
-            return ev.involvedObject.name ? `${kind}/${ev.involvedObject.name}` : kind;
-          } },
-        { name: 'Subobject', type: 'string', description: 'The part of the object the event is about (involvedObject.fieldPath).', priority: 1,
-          cell: (ev) => ev.involvedObject.fieldPath ?? '' },
-        { name: 'Source', type: 'string', description: 'The component (and host) that reported the event.', priority: 1,
-          cell: (ev) => eventSource(ev.source?.component || ev.reportingComponent || '', ev.source?.host || ev.reportingInstance || '') },
-        { name: 'Message', type: 'string', description: 'Human-readable description of the event.', priority: 0, cell: (ev) => (ev.message ?? '').trim() },
-        { name: 'First Seen', type: 'string', description: 'How long ago the event was first seen.', priority: 1,
-          cell: (ev, now) => eventTimes(ev, now).first },
-        { name: 'Count', type: 'string', description: 'How many times the event has happened.', priority: 1,
-          cell: (ev) => (ev.series ? ev.series.count ?? 0 : ev.count || 1) },
-        { ...nameColumn, priority: 1 },
+        nameColumn,
+        { name: 'Status', type: 'string', description: 'Phase of the claim (Pending, Bound, Lost), or Terminating once deleted.', priority: 0,
+          cell: (pvc) => (pvc.metadata?.deletionTimestamp ? 'Terminating' : pvc.status?.phase ?? '') },
+        { name: 'Volume', type: 'string', description: 'Name of the volume bound to the claim.', priority: 0, cell: (pvc) => pvc.spec?.volumeName ?? '' },
+        { name: 'Capacity', type: 'string', description: 'Storage of the bound volume.', priority: 0,
+          cell: (pvc) => (pvc.spec?.volumeName ? String(pvc.status?.capacity?.['storage'] ?? '0') : '') },
+        { name: 'Access Modes', type: 'string', description: 'Access modes of the bound volume (RWO, ROX, RWX, RWOP).', priority: 0,
+          cell: (pvc) => (pvc.spec?.volumeName ? accessModesString(pvc.status?.accessModes) : '') },
+        { name: 'StorageClass', type: 'string', description: 'StorageClass of the claim.', priority: 0,
+          cell: (pvc) => pvc.metadata?.annotations?.[betaStorageClassAnnotation(d)] ?? pvc.spec?.storageClassName ?? '' },
+        { name: 'VolumeAttributesClass', type: 'string', description: 'VolumeAttributesClass the claim asks for.', priority: 0,
+          cell: (pvc) => pvc.spec?.volumeAttributesClassName ?? '<unset>' },
+        ageColumn,
+        { name: 'VolumeMode', type: 'string', description: 'Filesystem or Block.', priority: 1, cell: (pvc) => pvc.spec?.volumeMode ?? '<unset>' },
+      ],
+    }),
+    defineKind({
+      kind: 'PersistentVolume', resource: 'persistentvolumes', singular: 'persistentvolume', namespaced: false,
+      shortNames: ['pv'], subresources: ['status'], schema: PersistentVolume,
+      printerColumns: [
+        nameColumn,
+        { name: 'Capacity', type: 'string', description: 'Storage the volume offers.', priority: 0,
+          cell: (pv) => String(pv.spec?.capacity?.['storage'] ?? '0') },
+        { name: 'Access Modes', type: 'string', description: 'How the volume can be mounted (RWO, ROX, RWX, RWOP).', priority: 0,
+          cell: (pv) => accessModesString(pv.spec?.accessModes) },
+        { name: 'Reclaim Policy', type: 'string', description: 'What happens to the volume once its claim is released.', priority: 0,
+          cell: (pv) => pv.spec?.persistentVolumeReclaimPolicy ?? '' },
+        { name: 'Status', type: 'string', description: 'Phase of the volume, or Terminating once deleted.', priority: 0,
+          cell: (pv) => (pv.metadata?.deletionTimestamp ? 'Terminating' : pv.status?.phase ?? '') },
+        { name: 'Claim', type: 'string', description: 'The claim bound to the volume, as namespace/name.', priority: 0,
+          cell: (pv) => (pv.spec?.claimRef ? `${pv.spec.claimRef.namespace ?? ''}/${pv.spec.claimRef.name ?? ''}` : '') },
+        { name: 'StorageClass', type: 'string', description: 'StorageClass of the volume.', priority: 0,
+          cell: (pv) => pv.metadata?.annotations?.[betaStorageClassAnnotation(d)] ?? pv.spec?.storageClassName ?? '' },
+        { name: 'VolumeAttributesClass', type: 'string', description: 'VolumeAttributesClass of the volume.', priority: 0,
+          cell: (pv) => pv.spec?.volumeAttributesClassName ?? '<unset>' },
+        { name: 'Reason', type: 'string', description: 'Why the volume is in its phase (status.reason).', priority: 0, cell: (pv) => pv.status?.reason ?? '' },
+        ageColumn,
+        { name: 'VolumeMode', type: 'string', description: 'Filesystem or Block.', priority: 1, cell: (pv) => pv.spec?.volumeMode ?? '<unset>' },
       ],
     }),
   ],
 });
+
+/** Upstream's event printer columns (also printed for events.<domain>/v1 Events). */
+export const eventColumns: PrinterColumn<Event>[] = [
+    { name: 'Last Seen', type: 'string', description: 'How long ago the event was last seen.', priority: 0,
+      cell: (ev, now) => eventTimes(ev, now).last },
+    { name: 'Type', type: 'string', description: 'Type of the event: Normal or Warning.', priority: 0, cell: (ev) => ev.type ?? '' },
+    { name: 'Reason', type: 'string', description: 'Short machine-readable reason for the event.', priority: 0, cell: (ev) => ev.reason ?? '' },
+    { name: 'Object', type: 'string', description: 'The object the event is about, as kind/name.', priority: 0,
+      cell: (ev) => {
+        const kind = (ev.involvedObject.kind ?? '').toLowerCase();
+        return ev.involvedObject.name ? `${kind}/${ev.involvedObject.name}` : kind;
+      } },
+    { name: 'Subobject', type: 'string', description: 'The part of the object the event is about (involvedObject.fieldPath).', priority: 1,
+      cell: (ev) => ev.involvedObject.fieldPath ?? '' },
+    { name: 'Source', type: 'string', description: 'The component (and host) that reported the event.', priority: 1,
+      cell: (ev) => eventSource(ev.source?.component || ev.reportingComponent || '', ev.source?.host || ev.reportingInstance || '') },
+    { name: 'Message', type: 'string', description: 'Human-readable description of the event.', priority: 0, cell: (ev) => (ev.message ?? '').trim() },
+    { name: 'First Seen', type: 'string', description: 'How long ago the event was first seen.', priority: 1,
+      cell: (ev, now) => eventTimes(ev, now).first },
+    { name: 'Count', type: 'string', description: 'How many times the event has happened.', priority: 1,
+      cell: (ev) => (ev.series ? ev.series.count ?? 0 : ev.count || 1) },
+    { ...nameColumn, priority: 1 },
+];
 
 /**
  * Upstream's endpoints cell: `ip:port` for each ready address and port (just `ip` for a subset
@@ -238,6 +287,16 @@ function quotaUsage(status: ResourceQuota['status'], limits: boolean): string {
     .filter((r) => (r.split('.')[0] === 'limits' && r.includes('.')) === limits)
     .map((r) => `${r}: ${String(status?.used?.[r] ?? 0)}/${String(hard[r])}`)
     .join(', ');
+}
+
+/** The beta annotation that named a claim's or volume's class before storageClassName existed; it still wins. */
+export const betaStorageClassAnnotation = (d: ApiDomain) => d.key('storage-class', 'volume.beta');
+
+/** Upstream's access modes cell: RWO, ROX, RWX, RWOP in that order, each once. */
+export function accessModesString(modes: readonly string[] | undefined): string {
+  const have = new Set(modes ?? []);
+  return ([['ReadWriteOnce', 'RWO'], ['ReadOnlyMany', 'ROX'], ['ReadWriteMany', 'RWX'], ['ReadWriteOncePod', 'RWOP']] as const)
+    .filter(([m]) => have.has(m)).map(([, s]) => s).join(',');
 }
 
 /** Upstream's event printer times: first seen falls back to eventTime, last seen to first seen, a series' last observation wins. */

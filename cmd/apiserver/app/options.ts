@@ -22,6 +22,8 @@ export interface APIServerOptions {
   etcdPrefix: string;
   /** Milliseconds between compactions of etcd history; 0 disables. */
   etcdCompactionIntervalMs: number;
+  /** Milliseconds events are kept after their last write (--event-ttl). */
+  eventTTLMs: number;
   maxRequestsInflight: number;
   maxMutatingRequestsInflight: number;
   minRequestTimeout: number;
@@ -69,6 +71,7 @@ export function parseOptions(argv: string[]): APIServerOptions {
     .option('etcd-servers', { type: 'string', array: true, default: [] as string[], describe: 'List of etcd servers to connect with (scheme://ip:port), comma separated.', group: 'Etcd:' })
     .option('etcd-prefix', { type: 'string', default: '/registry', describe: 'The prefix to prepend to all resource paths in etcd.', group: 'Etcd:' })
     .option('etcd-compaction-interval', { type: 'string', default: '5m0s', describe: 'The interval of compaction requests. If 0, the compaction request from apiserver is disabled.', group: 'Etcd:' })
+    .option('event-ttl', { type: 'string', default: '1h0m0s', describe: 'Amount of time to retain events.', group: 'Etcd:' })
     .option('max-requests-inflight', { type: 'number', default: 400, describe: 'The maximum number of non-mutating requests in flight at a given time; above it the server answers 429. Zero for no limit.', group: 'Generic:' })
     .option('max-mutating-requests-inflight', { type: 'number', default: 200, describe: 'The maximum number of mutating requests in flight at a given time; above it the server answers 429. Zero for no limit.', group: 'Generic:' })
     .option('min-request-timeout', { type: 'number', default: 1800, describe: 'Minimum number of seconds a watch may stay open; the default watch timeout is randomised between this and twice this.', group: 'Generic:' })
@@ -91,7 +94,7 @@ export function parseOptions(argv: string[]): APIServerOptions {
       process.exit(1);
     })
     .parseSync();
-  const duration = (flag: 'etcd-compaction-interval' | 'livez-grace-period' | 'shutdown-delay-duration') => {
+  const duration = (flag: 'etcd-compaction-interval' | 'event-ttl' | 'livez-grace-period' | 'shutdown-delay-duration') => {
     try {
       return parseDuration(parsed[flag]);
     } catch (e) {
@@ -108,6 +111,7 @@ export function parseOptions(argv: string[]): APIServerOptions {
     etcdServers: parsed['etcd-servers'].flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean),
     etcdPrefix: parsed['etcd-prefix'],
     etcdCompactionIntervalMs: duration('etcd-compaction-interval'),
+    eventTTLMs: duration('event-ttl'),
     maxRequestsInflight: parsed['max-requests-inflight'],
     maxMutatingRequestsInflight: parsed['max-mutating-requests-inflight'],
     minRequestTimeout: parsed['min-request-timeout'],
@@ -135,6 +139,7 @@ export function validateOptions(o: APIServerOptions): string[] {
   if (!!o.tlsCertFile !== !!o.tlsPrivateKeyFile) errs.push('--tls-cert-file and --tls-private-key-file must be given together');
   if (!o.etcdPrefix.startsWith('/')) errs.push('--etcd-prefix must start with /');
   if (o.etcdCompactionIntervalMs < 0) errs.push('--etcd-compaction-interval must not be negative');
+  if (o.eventTTLMs <= 0) errs.push('--event-ttl must be greater than 0');
   if (o.livezGracePeriodMs < 0) errs.push('--livez-grace-period must not be negative');
   if (o.shutdownDelayMs < 0) errs.push('--shutdown-delay-duration must not be negative');
   for (const [flag, parse] of [['--service-cluster-ip-range', () => IPRange.parse(o.serviceClusterIPRange)], ['--service-node-port-range', () => PortRange.parse(o.serviceNodePortRange)]] as const) {

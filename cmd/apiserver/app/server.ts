@@ -6,7 +6,7 @@ import { groupVersions } from '../../../api/index.js';
 import { newAPIHandler } from '../../../pkg/endpoints/api-handler.js';
 import { buildOpenAPIDocs, openAPIHandler } from '../../../pkg/endpoints/openapi-handler.js';
 import type { Logger } from '../../../pkg/log/logger.js';
-import { buildStores } from '../../../pkg/registry/stores.js';
+import { buildStores, storagePrefix } from '../../../pkg/registry/stores.js';
 import { systemNamespaces } from '../../../pkg/registry/strategies.js';
 import { SystemPriorityClasses } from '../../../api/scheduling/v1/priority-class.js';
 import { kindValidations } from '../../../pkg/registry/validations.js';
@@ -169,7 +169,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
   const storage = new WatchHub(etcd);
   metrics.countObjectsWith(async () => {
     const counts = new Map<string, number>();
-    for (const r of scheme.resources()) counts.set(r.group ? `${r.resource}.${r.group}` : r.resource, await storage.count(`/${r.group || 'core'}/${r.resource}/`));
+    for (const r of scheme.resources()) counts.set(r.group ? `${r.resource}.${r.group}` : r.resource, await storage.count(r.storagePrefix));
     return counts;
   });
   await waitForEtcd(storage, opts.etcdServers, logger);
@@ -186,11 +186,15 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
       throw e;
     }
   });
-  const stores = buildStores(scheme, storage, schemas, kindValidations(domain), new Map([['/services', {
-    beginCreate: (obj, dryRun) => serviceAllocator.beginCreate(obj as Service, dryRun),
-    beginUpdate: (obj, old, dryRun) => serviceAllocator.beginUpdate(obj as Service, old as Service, dryRun),
-    afterDelete: (obj) => serviceAllocator.release(obj as Service),
-  }]]));
+  // Events vanish on their own --event-ttl after their last write, as upstream's do.
+  const stores = buildStores(scheme, storage, schemas, kindValidations(domain), {
+    ttlSeconds: new Map([[storagePrefix('', 'events'), Math.max(1, Math.ceil(opts.eventTTLMs / 1000))]]),
+    hooks: new Map([['/services', {
+      beginCreate: (obj, dryRun) => serviceAllocator.beginCreate(obj as Service, dryRun),
+      beginUpdate: (obj, old, dryRun) => serviceAllocator.beginUpdate(obj as Service, old as Service, dryRun),
+      afterDelete: (obj) => serviceAllocator.release(obj as Service),
+    }]]),
+  });
   services = stores.get('/services');
   const serverAddress = `${opts.bindAddress === '0.0.0.0' ? '127.0.0.1' : opts.bindAddress}:${opts.securePort}`;
   const authentication = await buildAuthentication(opts.authentication, {

@@ -212,7 +212,7 @@ test('group/versions and resources the scheme does not serve (--runtime-config) 
   assert.equal(text.includes('/apis/apps'), false);
   assert.equal(text.includes('StatefulSet'), false);
   assert.equal(text.includes('networkpolicies'), false);
-  assert.equal(text.includes('io.orch.api.core.v1.PodSpec'), false, 'shapes only a removed kind used are gone');
+  assert.equal(text.includes('io.orch.api.networking.v1.NetworkPolicyPeer'), false, 'shapes only a removed kind used are gone');
   assert.ok(byId('listCoreV1Namespace', d));
   for (const ref of collectRefs(d)) assert.ok(isJsonObject(resolvePointer(d, ref)), `unresolved ${ref}`);
 });

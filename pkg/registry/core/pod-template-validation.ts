@@ -410,7 +410,7 @@ function validateAffinity(a: Affinity | undefined, path: Path): FieldError[] {
   return errs;
 }
 
-function validateNodeSelector(sel: NodeSelector, path: Path): FieldError[] {
+export function validateNodeSelector(sel: NodeSelector, path: Path): FieldError[] {
   const termsPath = path.child('nodeSelectorTerms');
   if ((sel.nodeSelectorTerms ?? []).length === 0) return [required(termsPath, 'must have at least one node selector term')];
   return sel.nodeSelectorTerms.flatMap((term, i) => validateNodeSelectorTerm(term, termsPath.index(i), false));

@@ -137,6 +137,8 @@ export interface StoreConfig {
   /** The random part of generated names (five lower-case alphanumerics); replaceable for tests. */
   nameSuffix?: () => string;
   hooks?: WriteHooks;
+  /** Objects vanish this many seconds after their last write (events, --event-ttl); absent: never. */
+  ttlSeconds?: number;
 }
 
 /** How long a read for a resourceVersion newer than etcd's waits before answering 504. */
@@ -171,6 +173,8 @@ export class Store {
   private readonly prefix: string;
   /** The version continue tokens carry: meta.<domain>/v1. */
   private readonly tokenVersion: string;
+  /** Passed with every write: objects of resources with a time to live carry a lease. */
+  private readonly ttl: { ttlSeconds?: number };
 
   constructor(cfg: StoreConfig) {
     this.info = cfg.info;
@@ -181,12 +185,14 @@ export class Store {
     this.nameSuffix = cfg.nameSuffix ?? randomSuffix;
     this.hooks = cfg.hooks ?? {};
     this.gr = cfg.info.groupResource;
-    this.prefix = `/${cfg.info.group || 'core'}/${cfg.info.resource}/`;
+    this.prefix = cfg.info.storagePrefix;
+    this.ttl = cfg.ttlSeconds ? { ttlSeconds: cfg.ttlSeconds } : {};
     this.tokenVersion = `${cfg.info.domain.metaGroup}/v1`;
   }
 
   private key(namespace: string, name: string): string {
-    return storageKey(this.info.group, this.info.resource, this.info.namespaced ? namespace : '', name);
+    // Below the storage prefix: a kind stored as another resource uses that resource's keys.
+    return `${this.prefix}${this.info.namespaced && namespace ? `${namespace}/` : ''}${name}`;
   }
 
   private collectionPrefix(namespace: string): string {
@@ -329,7 +335,7 @@ export class Store {
       }
       const finish = this.hooks.beginCreate ? await this.hooks.beginCreate(obj, false).catch((e: unknown) => this.interpret(e, name)) : undefined;
       try {
-        const created = await this.storage.create(this.key(namespace, name), obj, { alongside });
+        const created = await this.storage.create(this.key(namespace, name), obj, { alongside, ...this.ttl });
         await finish?.(true);
         return created;
       } catch (e) {
@@ -444,7 +450,7 @@ export class Store {
         await abandon();
         return { object, created };
       }
-      const object = await this.storage.guaranteedUpdate(key, tryUpdate, { ignoreNotFound: strategy.allowCreateOnUpdate, alongside: () => alongside });
+      const object = await this.storage.guaranteedUpdate(key, tryUpdate, { ignoreNotFound: strategy.allowCreateOnUpdate, alongside: () => alongside, ...this.ttl });
       const f = finish as FinishWrite | undefined;
       finish = undefined;
       // A release that fails leaves a key the next allocation reclaims; the write itself stood.
@@ -529,7 +535,7 @@ export class Store {
       const marked = mark(current);
       if (opts.dryRun) return { object: marked ?? current, deleted: marked === null };
       if (marked) {
-        const stored = await this.storage.guaranteedUpdate(key, async (latest) => (latest ? mark(latest) ?? latest : null), { preconditions: { ...preconditions, resourceVersion: current.metadata.resourceVersion! } });
+        const stored = await this.storage.guaranteedUpdate(key, async (latest) => (latest ? mark(latest) ?? latest : null), { preconditions: { ...preconditions, resourceVersion: current.metadata.resourceVersion! }, ...this.ttl });
         if (this.strategy.hasPendingFinalizers(stored)) return { object: this.withTypeMeta(stored), deleted: false };
       }
       const removed = await this.storage.delete(key, { preconditions: { ...preconditions, resourceVersion: current.metadata.resourceVersion! } });

@@ -16,6 +16,8 @@ export interface StrategyOverrides {
   prepareForCreate?: (obj: StoredObject) => void;
   /** Runs after the generic preparation of an update of the main resource. */
   prepareForUpdate?: (obj: StoredObject, old: StoredObject) => void;
+  /** Runs after the generic preparation of an update through /status. */
+  prepareForStatusUpdate?: (obj: StoredObject, old: StoredObject) => void;
   /** Finalizers beyond metadata.finalizers (a Namespace's spec.finalizers). */
   pendingFinalizers?: (obj: StoredObject) => boolean;
   prepareForDeletion?: (obj: StoredObject) => void;
@@ -151,6 +153,7 @@ export function newSubresourceStrategy(
   main: Strategy,
   validation: KindValidation<StoredObject>,
   schemas: SchemaValidator,
+  overrides: StrategyOverrides = {},
 ): Strategy {
   const take = subresourceFields[subresource];
   return {
@@ -164,6 +167,7 @@ export function newSubresourceStrategy(
       for (const key of Object.keys(obj)) delete obj[key];
       Object.assign(obj, structuredClone(old));
       take(sent, obj);
+      if (subresource === 'status') overrides.prepareForStatusUpdate?.(obj, old);
     },
     validateUpdate(obj, old) {
       return [

@@ -34,6 +34,7 @@ export function testOptions(etcd: TestEtcd, certDir: string, overrides: Partial<
     etcdServers: [etcd.endpoint],
     etcdPrefix: '/registry',
     etcdCompactionIntervalMs: 0,
+    eventTTLMs: 3_600_000,
     maxRequestsInflight: 400,
     maxMutatingRequestsInflight: 200,
     minRequestTimeout: 1800,

@@ -439,6 +439,35 @@ export function objectsByKind(): Record<string, Record<string, unknown>> {
       eventTime: '2026-01-01T00:00:00.123456Z', series: { count: 6, lastObservedTime: '2026-01-01T01:00:00.654321Z' },
       action: 'Restarting', related: { kind: 'Node', name: 'node-1' }, reportingComponent: 'orch.io/kubelet', reportingInstance: 'node-1',
     },
+    // Keyed by group/kind where a kind name is served by more than one group.
+    'events.orch.io/Event': {
+      apiVersion: 'events.orch.io/v1', kind: 'Event', metadata: fullMetadata('web-0.17a4', 'default'),
+      eventTime: '2026-01-01T00:00:00.123456Z', series: { count: 6, lastObservedTime: '2026-01-01T01:00:00.654321Z' },
+      reportingController: 'orch.io/kubelet', reportingInstance: 'node-1', action: 'Restarting', reason: 'BackOff',
+      regarding: { kind: 'Pod', namespace: 'default', name: 'web-0', uid: '11111111-2222-3333-4444-555555555555', apiVersion: 'v1', resourceVersion: '9', fieldPath: 'spec.containers{web}' },
+      related: { kind: 'Node', name: 'node-1' }, note: 'Back-off restarting failed container', type: 'Warning',
+      deprecatedSource: { component: 'kubelet', host: 'node-1' }, deprecatedFirstTimestamp: '2026-01-01T00:00:00Z',
+      deprecatedLastTimestamp: '2026-01-01T01:00:00Z', deprecatedCount: 7,
+    },
+    PersistentVolumeClaim: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', ...pvc, metadata: fullMetadata('data', 'default') },
+    PersistentVolume: {
+      apiVersion: 'v1', kind: 'PersistentVolume', metadata: fullMetadata('pv-1'),
+      spec: {
+        capacity: { storage: '10Gi' },
+        csi: {
+          driver: 'csi.example.com', volumeHandle: 'vol-123', readOnly: true, fsType: 'ext4', volumeAttributes: { tier: 'gold' },
+          controllerPublishSecretRef: { name: 'cp', namespace: 'orch-system' }, nodeStageSecretRef: { name: 'ns', namespace: 'orch-system' },
+          nodePublishSecretRef: { name: 'np', namespace: 'orch-system' }, controllerExpandSecretRef: { name: 'ce', namespace: 'orch-system' },
+          nodeExpandSecretRef: { name: 'ne', namespace: 'orch-system' },
+        },
+        accessModes: ['ReadWriteOnce'],
+        claimRef: { kind: 'PersistentVolumeClaim', namespace: 'default', name: 'data', uid: '11111111-2222-3333-4444-555555555555', apiVersion: 'v1', resourceVersion: '7' },
+        persistentVolumeReclaimPolicy: 'Delete', storageClassName: 'fast', mountOptions: ['ro', 'soft'], volumeMode: 'Block',
+        nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'zone', operator: 'In', values: ['a', 'b'] }] }] } },
+        volumeAttributesClassName: 'silver',
+      },
+      status: { phase: 'Bound', message: 'bound to default/data', reason: 'Bound', lastPhaseTransitionTime: '2026-01-01T00:00:00Z' },
+    },
     StatefulSet: fullStatefulSet(),
     Deployment: {
       apiVersion: 'apps/v1', kind: 'Deployment', metadata: fullMetadata('api', 'default'),
