@@ -22,6 +22,8 @@ test('kinds are registered with their resources, scopes, short names and sub-res
     '/LimitRange limitranges ns [limits] []',
     '/ResourceQuota resourcequotas ns [quota] [status]',
     '/Endpoints endpoints ns [ep] []',
+    '/Node nodes cluster [no] [status]',
+    '/Service services ns [svc] [status]',
     '/Event events ns [ev] []',
     '/PersistentVolumeClaim persistentvolumeclaims ns [pvc] [status]',
     '/PersistentVolume persistentvolumes cluster [pv] [status]',

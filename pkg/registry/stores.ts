@@ -4,7 +4,7 @@ import type { SchemaValidator } from '../runtime/schema-validator.js';
 import { shapeForWrite } from '../runtime/wire-shape.js';
 import type { Storage, StoredObject } from '../storage/interface.js';
 import { ConvertedStorage } from './generic/converted-storage.js';
-import { Store } from './generic/store.js';
+import { Store, type WriteHooks } from './generic/store.js';
 import { newStrategy, newSubresourceStrategy, type ObjectSubresource } from './generic/strategy.js';
 import { strategyOverrides } from './strategies.js';
 import type { KindValidation } from './validation/kind-validation.js';
@@ -17,6 +17,8 @@ export interface StoresOptions {
    * (`/core/events/`); a kind stored as another resource shares that resource's time to live.
    */
   ttlSeconds?: ReadonlyMap<string, number>;
+  /** Write hooks of a resource (a Service's address allocation), keyed `<group>/<resource>`. */
+  hooks?: ReadonlyMap<string, WriteHooks>;
 }
 
 /** The storage key prefix of a group and resource. */
@@ -41,6 +43,7 @@ export function buildStores(scheme: Scheme, storage: Storage, schemas: SchemaVal
       ...(ttlSeconds ? { ttlSeconds } : {}),
       strategy,
       subresources,
+      ...(opts.hooks?.has(`${info.group}/${info.resource}`) ? { hooks: opts.hooks.get(`${info.group}/${info.resource}`)! } : {}),
     }));
   }
   return stores;

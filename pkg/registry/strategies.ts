@@ -7,6 +7,10 @@ import { rbacGroup } from '../../api/rbac/v1/register.js';
 import { newConflict, newForbidden } from '../runtime/errors.js';
 import type { StoredObject } from '../storage/interface.js';
 import type { StrategyOverrides } from './generic/strategy.js';
+import type { Node } from '../../api/core/v1/node.js';
+import type { Service } from '../../api/core/v1/service.js';
+import { syncPodCIDRs } from './core/node-validation.js';
+import { dropTypeDependentFields, patchAllocatedValues } from './core/service/update-fields.js';
 import { podStrategy } from './core/pod-strategy.js';
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
@@ -95,6 +99,19 @@ export const strategyOverrides = (domain: ApiDomain): ReadonlyMap<string, Strate
   }],
   ['/Pod', podStrategy],
   ['/Secret', { selectableFields: { type: (o) => str(o.type) } }],
+  // Node agents register their node with its status in one create, as upstream allows.
+  ['/Node', {
+    statusOnCreate: true,
+    prepareForCreate: (obj) => syncPodCIDRs(obj as Node),
+    prepareForUpdate: (obj) => syncPodCIDRs(obj as Node),
+    selectableFields: { 'spec.unschedulable': (o) => String((o as Node).spec?.unschedulable ?? false) },
+  }],
+  ['/Service', {
+    prepareForUpdate: (obj, old) => {
+      patchAllocatedValues(obj as Service, old as Service);
+      dropTypeDependentFields(obj as Service, old as Service);
+    },
+  }],
   ['/Event', { selectableFields: coreEventFields }],
   [`${domain.group('events')}/Event`, { selectableFields: eventsV1EventFields }],
   // Upstream clears a new claim's or volume's status; defaulting then shows phase Pending.

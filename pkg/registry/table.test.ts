@@ -75,6 +75,24 @@ const expected: Record<string, Expected> = {
     },
   },
   Endpoints: { columns: ['Name', 'Endpoints', 'Age'], cells: ['x', '10.1.0.1:80', '3h10m'] },
+  Node: {
+    columns: ['Name', 'Status', 'Roles', 'Age', 'Version', 'Internal-IP', 'External-IP', 'OS-Image', 'Kernel-Version', 'Container-Runtime'],
+    priorities: [0, 0, 0, 0, 0, 1, 1, 1, 1, 1],
+    cells: ['x', 'Ready,SchedulingDisabled', 'control-plane,worker', '3h10m', 'v1.31.0', '192.168.0.10', '<none>', 'Debian GNU/Linux 12', '6.1.0', 'containerd://1.7.0'],
+    change: (o) => {
+      o.spec.unschedulable = true;
+      o.metadata.labels = { 'node-role.kubernetes.io/worker': '', 'node-role.orch.io/control-plane': '', 'kubernetes.io/role': 'worker' };
+    },
+  },
+  Service: {
+    columns: ['Name', 'Type', 'Cluster-IP', 'External-IP', 'Port(s)', 'Age', 'Selector'],
+    priorities: [0, 0, 0, 0, 0, 0, 1],
+    cells: ['x', 'LoadBalancer', '10.0.0.7', '192.0.2.1,198.51.100.9', '80:30080/TCP,53:30053/UDP', '3h10m', 'app=web,tier=front'],
+    change: (o) => {
+      o.spec = { ...o.spec, type: 'LoadBalancer', clusterIP: '10.0.0.7', clusterIPs: ['10.0.0.7'], externalIPs: ['198.51.100.9'], selector: { tier: 'front', app: 'web' },
+        ports: [{ name: 'http', port: 80, nodePort: 30080 }, { name: 'dns', port: 53, protocol: 'UDP', nodePort: 30053 }] };
+    },
+  },
   Event: {
     columns: ['Last Seen', 'Type', 'Reason', 'Object', 'Subobject', 'Source', 'Message', 'First Seen', 'Count', 'Name'],
     priorities: [0, 0, 0, 0, 1, 1, 0, 1, 1, 1],

@@ -17,6 +17,8 @@ import { betaStorageClassAnnotation } from '../../api/core/v1/register.js';
 import { persistentVolumeClaimValidation } from './core/persistent-volume-claim-validation.js';
 import { persistentVolumeValidation } from './core/persistent-volume-validation.js';
 import { namespaceValidation } from './core/namespace-validation.js';
+import { nodeValidation } from './core/node-validation.js';
+import { serviceValidation } from './core/service-validation.js';
 import { podValidation } from './core/pod-validation.js';
 import { ResourceNames } from './core/resource-names.js';
 import { resourceQuotaValidation } from './core/resource-quota-validation.js';
@@ -63,6 +65,8 @@ export function kindValidations(domain: ApiDomain): ValidationLookup {
   register('', 'ResourceQuota', resourceQuotaValidation(resourceNames));
   register('', 'Endpoints', endpointsValidation);
   register('', 'Event', eventValidation('orch-system'));
+  register('', 'Node', nodeValidation);
+  register('', 'Service', serviceValidation);
   register('', 'PersistentVolumeClaim', persistentVolumeClaimValidation(betaStorageClassAnnotation(domain)));
   register('', 'PersistentVolume', persistentVolumeValidation);
   register(domain.group('events'), 'Event', eventsV1EventValidation('orch-system'));

@@ -10,6 +10,8 @@ import { LimitRange, defaultLimitRange } from './limit-range.js';
 import { PersistentVolume } from './persistent-volume.js';
 import { PersistentVolumeClaim } from './persistent-volume-claim.js';
 import { Namespace, defaultNamespace } from './namespace.js';
+import { Node } from './node.js';
+import { Service, defaultService } from './service.js';
 import { ResourceQuota } from './resource-quota.js';
 import { Secret, defaultSecret } from './secret.js';
 import { ServiceAccount } from './service-account.js';
@@ -119,6 +121,48 @@ export const coreV1 = (d: ApiDomain): GroupVersionRegistration => ({
         { name: 'Endpoints', type: 'string', description: 'The first addresses with their ports (ip:port), and how many more there are.', priority: 0,
           cell: (ep) => formatEndpoints(ep) },
         ageColumn,
+      ],
+    }),
+    defineKind({
+      kind: 'Node', resource: 'nodes', singular: 'node', namespaced: false,
+      shortNames: ['no'], subresources: ['status'], schema: Node,
+      printerColumns: [
+        nameColumn,
+        { name: 'Status', type: 'string', description: 'The status of the node: Ready, NotReady or Unknown, and SchedulingDisabled when cordoned.', priority: 0,
+          cell: (n) => nodeStatus(n) },
+        { name: 'Roles', type: 'string', description: 'The roles of the node, from its node-role labels.', priority: 0,
+          cell: (n) => nodeRoles(n.metadata?.labels ?? {}, d.keyDomain).join(',') || '<none>' },
+        ageColumn,
+        { name: 'Version', type: 'string', description: 'The version of the node agent.', priority: 0,
+          cell: (n) => n.status?.nodeInfo?.kubeletVersion ?? '' },
+        { name: 'Internal-IP', type: 'string', description: 'The first internal IP of the node.', priority: 1,
+          cell: (n) => nodeAddress(n, 'InternalIP') },
+        { name: 'External-IP', type: 'string', description: 'The first external IP of the node.', priority: 1,
+          cell: (n) => nodeAddress(n, 'ExternalIP') },
+        { name: 'OS-Image', type: 'string', description: 'The operating system image of the node.', priority: 1,
+          cell: (n) => n.status?.nodeInfo?.osImage || '<unknown>' },
+        { name: 'Kernel-Version', type: 'string', description: 'The kernel version of the node.', priority: 1,
+          cell: (n) => n.status?.nodeInfo?.kernelVersion || '<unknown>' },
+        { name: 'Container-Runtime', type: 'string', description: 'The container runtime and its version.', priority: 1,
+          cell: (n) => n.status?.nodeInfo?.containerRuntimeVersion || '<unknown>' },
+      ],
+    }),
+    defineKind({
+      kind: 'Service', resource: 'services', singular: 'service', namespaced: true,
+      shortNames: ['svc'], categories: ['all'], subresources: ['status'], schema: Service, defaulter: defaultService,
+      printerColumns: [
+        nameColumn,
+        { name: 'Type', type: 'string', description: 'How the service is exposed: ClusterIP, NodePort, LoadBalancer or ExternalName.', priority: 0,
+          cell: (s) => s.spec?.type ?? '' },
+        { name: 'Cluster-IP', type: 'string', description: 'The virtual IP of the service.', priority: 0,
+          cell: (s) => s.spec?.clusterIPs?.[0] ?? '<none>' },
+        { name: 'External-IP', type: 'string', description: 'The external IPs or load balancer addresses of the service.', priority: 0,
+          cell: (s) => serviceExternalIP(s, true) },
+        { name: 'Port(s)', type: 'string', description: 'The ports of the service, with their node ports.', priority: 0,
+          cell: (s) => servicePorts(s) || '<none>' },
+        ageColumn,
+        { name: 'Selector', type: 'string', description: 'The label selector of the pods behind the service.', priority: 1,
+          cell: (s) => formatLabels(s.spec?.selector) },
       ],
     }),
     defineKind({
@@ -265,3 +309,62 @@ function eventTimes(ev: Event, now: Date): { first: string; last: string } {
 
 /** `component, instance`, or just the component; nothing without a component. */
 const eventSource = (component: string, instance: string) => (component === '' ? '' : instance === '' ? component : `${component}, ${instance}`);
+
+/** Upstream's node status cell: Ready or NotReady from the Ready condition (Unknown without one), then SchedulingDisabled. */
+export function nodeStatus(n: Node): string {
+  const ready = (n.status?.conditions ?? []).find((c) => c.type === 'Ready');
+  const status = [ready ? (ready.status === 'True' ? 'Ready' : 'NotReady') : 'Unknown'];
+  if (n.spec?.unschedulable) status.push('SchedulingDisabled');
+  return status.join(',');
+}
+
+/**
+ * The roles of a node, sorted: the suffix of every `node-role.kubernetes.io/<role>` label (and
+ * of our domain's `node-role.<domain>/<role>`), and the value of `kubernetes.io/role`.
+ */
+export function nodeRoles(labels: Record<string, string>, keyDomain: string): string[] {
+  const prefixes = [...new Set([`node-role.kubernetes.io/`, `node-role.${keyDomain}/`])];
+  const roles = new Set<string>();
+  for (const [k, v] of Object.entries(labels)) {
+    const prefix = prefixes.find((p) => k.startsWith(p));
+    if (prefix && k.length > prefix.length) roles.add(k.slice(prefix.length));
+    else if ((k === 'kubernetes.io/role' || k === `${keyDomain}/role`) && v !== '') roles.add(v);
+  }
+  return [...roles].sort();
+}
+
+const nodeAddress = (n: Node, type: string) => (n.status?.addresses ?? []).find((a) => a.type === type)?.address ?? '<none>';
+
+/** Upstream's makePortString: port/protocol, or port:nodePort/protocol, comma separated. */
+export function servicePorts(s: Service): string {
+  return (s.spec?.ports ?? [])
+    .map((p) => (p.nodePort ? `${p.port}:${p.nodePort}/${p.protocol ?? 'TCP'}` : `${p.port}/${p.protocol ?? 'TCP'}`))
+    .join(',');
+}
+
+/** Upstream's getServiceExternalIP (the server prints wide, so nothing is cut): external IPs, load balancer addresses, <pending>, <none> or the external name. */
+export function serviceExternalIP(s: Service, wide: boolean): string {
+  const externalIPs = s.spec?.externalIPs ?? [];
+  switch (s.spec?.type ?? 'ClusterIP') {
+    case 'ClusterIP':
+    case 'NodePort':
+      return externalIPs.length > 0 ? externalIPs.join(',') : '<none>';
+    case 'LoadBalancer': {
+      const ingress = (s.status?.loadBalancer?.ingress ?? []).map((i) => i.ip || i.hostname || '').filter((x) => x !== '');
+      let lb = ingress.join(',');
+      if (!wide && lb.length > 16) lb = `${lb.slice(0, 13)}...`;
+      if (externalIPs.length > 0) return [...(lb ? lb.split(',') : []), ...externalIPs].join(',');
+      return lb || '<pending>';
+    }
+    case 'ExternalName':
+      return s.spec?.externalName ?? '';
+    default:
+      return '<unknown>';
+  }
+}
+
+/** labels.FormatLabels: sorted key=value pairs, or <none>. */
+function formatLabels(m: Record<string, string> | undefined): string {
+  const keys = Object.keys(m ?? {}).sort();
+  return keys.length === 0 ? '<none>' : keys.map((k) => `${k}=${m![k]}`).join(',');
+}

@@ -25,6 +25,8 @@ export interface StrategyOverrides {
   returnDeletedObject?: boolean;
   /** A PUT of a missing object creates it. */
   allowCreateOnUpdate?: boolean;
+  /** A create keeps the status the client sent, though the kind has a status sub-resource (upstream's Node). */
+  statusOnCreate?: boolean;
   /** Extra selectable fields beyond metadata.name and metadata.namespace. */
   selectableFields?: Record<string, (obj: StoredObject) => string>;
 }
@@ -71,7 +73,7 @@ export function newStrategy(
       return fields;
     },
     prepareForCreate(obj) {
-      if (hasStatusSubresource) delete obj.status;
+      if (hasStatusSubresource && !overrides.statusOnCreate) delete obj.status;
       if (tracksGeneration) obj.metadata.generation = 1;
       overrides.prepareForCreate?.(obj);
     },

@@ -43,6 +43,9 @@ export function testOptions(etcd: TestEtcd, certDir: string, overrides: Partial<
     livezGracePeriodMs: 0,
     shutdownDelayMs: 0,
     apiDomain: 'orch.io',
+    serviceClusterIPRange: '10.0.0.0/24',
+    serviceNodePortRange: '30000-32767',
+    advertiseAddress: '',
     authentication: defaultAuthenticationOptions(),
     authorization: defaultAuthorizationOptions(),
     admission: defaultAdmissionOptions(),
@@ -66,7 +69,15 @@ export async function startTestServer(overrides: Partial<APIServerOptions> = {})
   const options = testOptions(etcd, certDir, overrides);
   const logs: string[] = [];
   const logger = testLogger(logs);
-  let server = await runAPIServer(options, logger);
+  let server: RunningAPIServer;
+  try {
+    server = await runAPIServer(options, logger);
+  } catch (e) {
+    // Nothing may outlive a server that did not start, or the test process would never end.
+    await etcd.stop();
+    rmSync(certDir, { recursive: true, force: true });
+    throw e;
+  }
   const t: TestServer = {
     etcd,
     server,

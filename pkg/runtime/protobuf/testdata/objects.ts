@@ -395,6 +395,42 @@ export function objectsByKind(): Record<string, Record<string, unknown>> {
         { notReadyAddresses: [{ ip: '10.1.3.1' }] },
       ],
     },
+    Node: {
+      apiVersion: 'v1', kind: 'Node', metadata: fullMetadata('node-1'),
+      spec: {
+        podCIDR: '10.244.1.0/24', podCIDRs: ['10.244.1.0/24', 'fd00:1::/64'], providerID: 'aws:///eu-west-1a/i-1', unschedulable: true,
+        taints: [{ key: 'dedicated', value: 'db', effect: 'NoSchedule' }, { key: 'node.orch.io/unreachable', effect: 'NoExecute', timeAdded: '2026-01-01T00:00:00Z' }],
+        configSource: { configMap: { namespace: 'orch-system', name: 'kubelet', kubeletConfigKey: 'kubelet' } }, externalID: 'legacy',
+      },
+      status: {
+        capacity: { cpu: '4', memory: '8Gi' }, allocatable: { cpu: '3800m', memory: '7Gi' }, phase: 'Running',
+        conditions: [{ type: 'Ready', status: 'True', lastHeartbeatTime: '2026-01-01T00:00:00Z', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'KubeletReady', message: 'ready' }],
+        addresses: [{ type: 'InternalIP', address: '192.168.0.10' }],
+        daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+        nodeInfo: { machineID: 'm', systemUUID: 's', bootID: 'b', kernelVersion: '6.1.0', osImage: 'Debian', containerRuntimeVersion: 'containerd://1.7.0',
+          kubeletVersion: 'v1.31.0', kubeProxyVersion: 'v1.31.0', operatingSystem: 'linux', architecture: 'amd64', swap: { capacity: 1024 } },
+        images: [{ names: ['registry.example/nginx:1.25'], sizeBytes: 1000000 }],
+        volumesInUse: ['csi/vol-1'], volumesAttached: [{ name: 'csi/vol-1', devicePath: '/dev/sdb' }],
+        config: { active: { configMap: { namespace: 'orch-system', name: 'kubelet', uid: 'u', resourceVersion: '1', kubeletConfigKey: 'kubelet' } }, error: 'none' },
+        runtimeHandlers: [{ name: '', features: { recursiveReadOnlyMounts: true, userNamespaces: false } }],
+        features: { supplementalGroupsPolicy: true }, declaredFeatures: ['Foo'],
+      },
+    },
+    Service: {
+      apiVersion: 'v1', kind: 'Service', metadata: fullMetadata('web', 'default'),
+      spec: {
+        ports: [{ name: 'http', protocol: 'TCP', appProtocol: 'http', port: 80, targetPort: 'http', nodePort: 30080 }, { name: 'dns', protocol: 'UDP', port: 53, targetPort: 5353, nodePort: 30053 }],
+        selector: { app: 'web' }, clusterIP: '10.0.0.7', clusterIPs: ['10.0.0.7'], type: 'LoadBalancer', externalIPs: ['198.51.100.9'],
+        sessionAffinity: 'ClientIP', loadBalancerIP: '192.0.2.1', loadBalancerSourceRanges: ['10.0.0.0/8'], externalTrafficPolicy: 'Local',
+        healthCheckNodePort: 30099, publishNotReadyAddresses: true, sessionAffinityConfig: { clientIP: { timeoutSeconds: 600 } },
+        ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack', allocateLoadBalancerNodePorts: true, loadBalancerClass: 'example.com/lb',
+        internalTrafficPolicy: 'Local', trafficDistribution: 'PreferClose',
+      },
+      status: {
+        loadBalancer: { ingress: [{ ip: '192.0.2.1', hostname: 'lb.example.com', ipMode: 'Proxy', ports: [{ port: 80, protocol: 'TCP', error: 'Pending' }] }] },
+        conditions: [{ type: 'Ready', status: 'True', observedGeneration: 2, lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'Provisioned', message: 'ok' }],
+      },
+    },
     Event: {
       apiVersion: 'v1', kind: 'Event', metadata: fullMetadata('web-0.17a3', 'default'),
       involvedObject: { kind: 'Pod', namespace: 'default', name: 'web-0', uid: '11111111-2222-3333-4444-555555555555', apiVersion: 'v1', resourceVersion: '9', fieldPath: 'spec.containers{web}' },
