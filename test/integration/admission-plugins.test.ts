@@ -1,14 +1,17 @@
 // The built-in admission plug-ins through the real server, each on its allow and deny paths and
 // under dryRun (which must leave nothing behind): LimitRanger, ResourceQuota on pods, Priority,
-// RuntimeClass, SecurityContextDeny (enabled by flag), with plug-ins reading other objects from
-// the server's caches.
+// RuntimeClass, SecurityContextDeny, ServiceAccount, NamespaceLifecycle, DefaultTolerationSeconds,
+// PodTolerationRestriction, TaintNodesByCondition, NodeRestriction, DefaultStorageClass and
+// StorageObjectInUseProtection, with plug-ins reading other objects from the server's caches.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { defaultAdmissionOptions } from '../../cmd/apiserver/app/admission-options.js';
+import { defaultAuthenticationOptions } from '../../cmd/apiserver/app/authentication-options.js';
+import { tempFiles } from '../../pkg/authentication/testing/signing-keys.js';
 import { ensureDefaultServiceAccount, startTestServer, type TestServer } from './framework/apiserver.js';
 import { assertStatus } from './framework/assertions.js';
 import { pollUntil } from './framework/authentication.js';
-import type { Response } from './framework/client.js';
+import type { Client, Response } from './framework/client.js';
 
 const ns = 'admitted';
 const pods = `/api/v1/namespaces/${ns}/pods`;
@@ -141,5 +144,121 @@ describe('built-in admission plug-ins', () => {
     assert.equal(off.status, 201, off.text);
     assert.equal(off.body.spec.serviceAccountName, 'default');
     assert.equal(off.body.spec.volumes, undefined, 'no token volume when automount is off');
+  });
+});
+
+describe('built-in admission plug-ins of namespaces, nodes, tolerations and storage', () => {
+  const files = tempFiles('orch-admission-');
+  const nodeToken = 'node-token-5f1c0e7a2b';
+  let t: TestServer;
+  let node: Client;
+  before(async () => {
+    t = await startTestServer({
+      authentication: { ...defaultAuthenticationOptions(), tokenAuthFile: files.write('tokens.csv', `${nodeToken},system:node:worker-1,node-uid,"system:nodes"\n`) },
+      admission: { ...defaultAdmissionOptions(), plugins: { enable: ['NodeRestriction', 'PodTolerationRestriction'] }, defaultNotReadyTolerationSeconds: 120 },
+    });
+    node = t.client.withToken(nodeToken);
+  });
+  after(async () => {
+    await t?.stop();
+    files.remove();
+  });
+
+  test('NamespaceLifecycle: no content in a missing or terminating namespace; the system namespaces stay', async () => {
+    const missing = await t.client.post('/api/v1/namespaces/ghost/configmaps', { metadata: { name: 'x' } });
+    assertStatus(missing, 404, 'NotFound');
+    assert.equal(missing.body.message, 'namespaces "ghost" not found');
+    for (const q of ['', '?dryRun=All']) {
+      const r = await t.client.delete(`/api/v1/namespaces/default${q}`);
+      assertStatus(r, 403, 'Forbidden');
+      assert.equal(r.body.message, 'namespaces "default" is forbidden: this namespace may not be deleted');
+    }
+    assert.equal((await t.client.post('/api/v1/namespaces', { metadata: { name: 'leaving' } })).status, 201);
+    assert.equal((await t.client.delete('/api/v1/namespaces/leaving')).status, 202);
+    const late = await pollUntil(() => t.client.post('/api/v1/namespaces/leaving/configmaps', { metadata: { name: 'late' } }), (r) => r.status === 403, 'the terminating namespace to refuse content');
+    assert.equal(late.body.message, 'configmaps "late" is forbidden: unable to create new content in namespace leaving because it is being terminated');
+    assert.deepEqual(late.body.details.causes, [{ reason: 'NamespaceTerminating', message: 'namespace leaving is being terminated', field: 'metadata.namespace' }]);
+  });
+
+  test('DefaultTolerationSeconds and PodTolerationRestriction: defaults merged, the namespace whitelist enforced', async () => {
+    const whitelist = [
+      { key: 'team', operator: 'Equal', value: 'a', effect: 'NoSchedule' },
+      { key: 'node.orch.io/not-ready', operator: 'Exists', effect: 'NoExecute' },
+      { key: 'node.orch.io/unreachable', operator: 'Exists', effect: 'NoExecute' },
+    ];
+    const created = await t.client.post('/api/v1/namespaces', {
+      metadata: {
+        name: 'tolerant',
+        annotations: {
+          'scheduler.alpha.orch.io/defaultTolerations': JSON.stringify([whitelist[0]]),
+          'scheduler.alpha.orch.io/tolerationsWhitelist': JSON.stringify(whitelist),
+        },
+      },
+    });
+    assert.equal(created.status, 201, created.text);
+    await ensureDefaultServiceAccount(t.client, 'tolerant');
+    const ok = await pollUntil(() => t.client.post('/api/v1/namespaces/tolerant/pods', pod('tolerated')), (r) => r.status === 201, 'the pod to be admitted');
+    assert.deepEqual(ok.body.spec.tolerations, [
+      { key: 'node.orch.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 120 },
+      { key: 'node.orch.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+      { key: 'team', operator: 'Equal', value: 'a', effect: 'NoSchedule' },
+    ]);
+    const refused = await t.client.post('/api/v1/namespaces/tolerant/pods', pod('intolerable', { tolerations: [{ key: 'gpu', operator: 'Exists' }] }));
+    assertStatus(refused, 403, 'Forbidden');
+    assert.equal(refused.body.message, 'pods "intolerable" is forbidden: pod tolerations (possibly merged with namespace default tolerations) conflict with its namespace whitelist');
+  });
+
+  test('TaintNodesByCondition and NodeRestriction: a new node is tainted not-ready; a node changes only itself and its own pods', async () => {
+    const mine = await node.post('/api/v1/nodes', { metadata: { name: 'worker-1' } });
+    assert.equal(mine.status, 201, mine.text);
+    assert.deepEqual(mine.body.spec.taints, [{ key: 'node.orch.io/not-ready', effect: 'NoSchedule' }]);
+    assert.equal((await t.client.post('/api/v1/nodes', { metadata: { name: 'worker-2' } })).status, 201);
+    const other = await node.patch('/api/v1/nodes/worker-2', { metadata: { labels: { mine: 'yes' } } });
+    assertStatus(other, 403, 'Forbidden');
+    assert.equal(other.body.message, 'nodes "worker-2" is forbidden: node "worker-1" is not allowed to modify node "worker-2"');
+    const own = await node.patch('/api/v1/nodes/worker-1/status', { status: { conditions: [{ type: 'Ready', status: 'True' }] } });
+    assert.equal(own.status, 200, own.text);
+
+    for (const [name, nodeName] of [['runs-here', 'worker-1'], ['runs-there', 'worker-2']] as const) {
+      const r = await t.client.post(`/api/v1/namespaces/default/pods`, pod(name, { nodeName }));
+      assert.equal(r.status, 201, r.text);
+    }
+    const here = await node.patch('/api/v1/namespaces/default/pods/runs-here/status', { status: { phase: 'Running' } });
+    assert.equal(here.status, 200, here.text);
+    const there = await pollUntil(() => node.patch('/api/v1/namespaces/default/pods/runs-there/status', { status: { phase: 'Running' } }), (r) => r.status !== 404, 'the pod cache to hold the pod');
+    assertStatus(there, 403, 'Forbidden');
+    assert.equal(there.body.message, 'pods "runs-there" is forbidden: node "worker-1" can only update pod status for pods with spec.nodeName set to itself');
+    const ordinary = await node.post('/api/v1/namespaces/default/pods', pod('not-mirror', { nodeName: 'worker-1' }));
+    assertStatus(ordinary, 403, 'Forbidden');
+    assert.match(ordinary.body.message, /node "worker-1" can only create mirror pods$/);
+  });
+
+  test('DefaultStorageClass and StorageObjectInUseProtection: claims get the default class; claims and volumes are protected until released', async () => {
+    const sc = await t.client.post('/apis/storage.orch.io/v1/storageclasses', {
+      metadata: { name: 'fast', annotations: { 'storageclass.orch.io/is-default-class': 'true' } }, provisioner: 'example.com/fast',
+    });
+    assert.equal(sc.status, 201, sc.text);
+    const claim = (name: string, extra: Record<string, unknown> = {}) => ({
+      metadata: { name }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, ...extra },
+    });
+    const claims = '/api/v1/namespaces/default/persistentvolumeclaims';
+    const defaulted = await pollUntil(() => t.client.post(`${claims}?dryRun=All`, claim('data')), (r) => r.status === 201 && r.body.spec.storageClassName === 'fast', 'the default class to be seen');
+    assert.deepEqual(defaulted.body.metadata.finalizers, ['orch.io/pvc-protection']);
+    const created = await t.client.post(claims, claim('data'));
+    assert.equal(created.body.spec.storageClassName, 'fast');
+    const explicit = await t.client.post(claims, claim('no-class', { storageClassName: '' }));
+    assert.equal(explicit.body.spec.storageClassName, '', 'an explicit empty class is a choice');
+    const pv = await t.client.post('/api/v1/persistentvolumes', {
+      metadata: { name: 'vol-1' }, spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/data/1' } },
+    });
+    assert.deepEqual(pv.body.metadata.finalizers, ['orch.io/pv-protection']);
+
+    const del = await t.client.delete(`${claims}/data`);
+    assert.equal(del.status, 202, del.text);
+    const held = await t.client.get(`${claims}/data`);
+    assert.ok(held.body.metadata.deletionTimestamp, 'the claim waits for its protection to be lifted');
+    // What the pvc-protection controller does once no pod uses the claim.
+    assert.equal((await t.client.patch(`${claims}/data`, { metadata: { finalizers: null } })).status, 200);
+    assert.equal((await t.client.get(`${claims}/data`)).status, 404);
   });
 });

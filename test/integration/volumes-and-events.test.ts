@@ -51,7 +51,7 @@ describe('volumes and events', () => {
     assert.equal(r.status, 201, r.text);
     assert.deepEqual(r.body.status, { phase: 'Pending' });
     assert.equal(r.body.spec.volumeMode, 'Filesystem');
-    assert.equal(r.body.metadata.finalizers, undefined, 'protection finalizers are admission\'s business');
+    assert.deepEqual(r.body.metadata.finalizers, ['orch.io/pvc-protection'], 'StorageObjectInUseProtection protects the claim');
     const st = await t.client.put(`${pvcPath}/data/status`, { ...r.body, status: { phase: 'Bound', capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'] } });
     assert.equal(st.status, 200, st.text);
     assert.equal(st.body.status.phase, 'Bound');
