@@ -4,7 +4,7 @@ import { allGroupVersions } from './index.js';
 
 test('group versions are listed core first, in discovery order', () => {
   assert.deepEqual(allGroupVersions.map((gv) => `${gv.group}/${gv.version}`), [
-    '/v1', 'apps/v1', 'authentication.orch.io/v1', 'authentication.orch.io/v1beta1', 'authorization.orch.io/v1', 'batch/v1', 'rbac.authorization.orch.io/v1', 'storage.orch.io/v1', 'networking.orch.io/v1', 'policy/v1',
+    '/v1', 'apps/v1', 'events.orch.io/v1', 'authentication.orch.io/v1', 'authentication.orch.io/v1beta1', 'authorization.orch.io/v1', 'batch/v1', 'rbac.authorization.orch.io/v1', 'storage.orch.io/v1', 'networking.orch.io/v1', 'policy/v1',
     'scheduling.orch.io/v1', 'coordination.orch.io/v1', 'node.orch.io/v1',
   ]);
 });
@@ -13,6 +13,8 @@ test('kinds are registered with their resources, scopes, short names and sub-res
   const rows = allGroupVersions.flatMap((gv) => gv.kinds.map((k) =>
     `${gv.group}/${k.kind} ${k.resource} ${k.namespaced ? 'ns' : 'cluster'} [${(k.shortNames ?? []).join(',')}] [${(k.subresources ?? []).join(',')}]`));
   assert.deepEqual(rows, [
+    '/Pod pods ns [po] [status,binding,eviction,ephemeralcontainers]',
+    '/Binding bindings ns [] []',
     '/Namespace namespaces cluster [ns] [status,finalize]',
     '/ConfigMap configmaps ns [cm] []',
     '/Secret secrets ns [] []',
@@ -20,13 +22,18 @@ test('kinds are registered with their resources, scopes, short names and sub-res
     '/LimitRange limitranges ns [limits] []',
     '/ResourceQuota resourcequotas ns [quota] [status]',
     '/Endpoints endpoints ns [ep] []',
+    '/Node nodes cluster [no] [status]',
+    '/Service services ns [svc] [status]',
     '/Event events ns [ev] []',
+    '/PersistentVolumeClaim persistentvolumeclaims ns [pvc] [status]',
+    '/PersistentVolume persistentvolumes cluster [pv] [status]',
     '/ReplicationController replicationcontrollers ns [rc] [status,scale]',
     'apps/StatefulSet statefulsets ns [sts] [status,scale]',
     'apps/Deployment deployments ns [deploy] [status,scale]',
     'apps/ReplicaSet replicasets ns [rs] [status,scale]',
     'apps/DaemonSet daemonsets ns [ds] [status]',
     'apps/ControllerRevision controllerrevisions ns [] []',
+    'events.orch.io/Event events ns [ev] []',
     'authentication.orch.io/TokenReview tokenreviews cluster [] []',
     'authentication.orch.io/SelfSubjectReview selfsubjectreviews cluster [] []',
     'authentication.orch.io/TokenReview tokenreviews cluster [] []',

@@ -6,6 +6,7 @@ import { authenticationV1, authenticationV1beta1 } from './authentication/v1/reg
 import { authorizationV1 } from './authorization/v1/register.js';
 import { batchV1 } from './batch/v1/register.js';
 import { coreV1 } from './core/v1/register.js';
+import { eventsV1 } from './events/v1/register.js';
 import { networkingV1 } from './networking/v1/register.js';
 import { policyV1 } from './policy/v1/register.js';
 import { rbacV1 } from './rbac/v1/register.js';
@@ -16,7 +17,7 @@ import { nodeV1 } from './node/v1/register.js';
 
 /** The registrations of every group/version, with group names in `domain`. */
 export function groupVersions(domain: ApiDomain): GroupVersionRegistration[] {
-  return [coreV1(domain), appsV1, authenticationV1(domain), authenticationV1beta1(domain), authorizationV1(domain), batchV1, rbacV1(domain), storageV1(domain), networkingV1(domain), policyV1,
+  return [coreV1(domain), appsV1, eventsV1(domain), authenticationV1(domain), authenticationV1beta1(domain), authorizationV1(domain), batchV1, rbacV1(domain), storageV1(domain), networkingV1(domain), policyV1,
     schedulingV1(domain), coordinationV1(domain), nodeV1(domain)];
 }
 

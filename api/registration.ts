@@ -8,9 +8,11 @@ export type Stability = 'stable' | 'beta' | 'alpha';
 /**
  * `status` holds what controllers observe; `finalize` (Namespace only) edits spec.finalizers;
  * `scale` reads and sets the replica count as an autoscaling/v1 Scale (kinds with `scale`);
- * `token` (ServiceAccount) issues a TokenRequest.
+ * `token` (ServiceAccount) issues a TokenRequest; Pods have `binding` (a Binding assigns the
+ * node), `eviction` (an Eviction deletes within the disruption budgets) and
+ * `ephemeralcontainers` (edits spec.ephemeralContainers).
  */
-export type Subresource = 'status' | 'finalize' | 'scale' | 'token';
+export type Subresource = 'status' | 'finalize' | 'scale' | 'token' | 'binding' | 'eviction' | 'ephemeralcontainers';
 
 /** The kind a sub-resource speaks when it is not the parent's own (Scale, TokenRequest). */
 export interface SubresourceKind {
@@ -31,6 +33,23 @@ export interface ScaleAdapter<T = Record<string, unknown>> {
   statusReplicas(obj: T): number;
   /** The pods counted, in the string form of label selectors ('' for none). */
   selector(obj: T): string;
+}
+
+/**
+ * Where a kind served from another kind's storage keeps its objects (upstream serves
+ * events.k8s.io Events from the core events storage): that resource's etcd keys hold the other
+ * kind's shape, and the pure conversions below translate between the two on every read and write.
+ */
+export interface StoredAs {
+  /** Group ('' for core) and resource whose storage (etcd keys, time to live) the kind shares. */
+  group: string;
+  resource: string;
+  /** The stored kind's schema: what is written is shaped as that kind is. */
+  schema: TObject;
+  /** An object of this kind as the stored kind (metadata kept as it is). */
+  toStorage(obj: Record<string, unknown>): Record<string, unknown>;
+  /** A stored object as this kind (metadata kept as it is). */
+  fromStorage(obj: Record<string, unknown>): Record<string, unknown>;
 }
 
 export interface KindRegistration {
@@ -60,6 +79,8 @@ export interface KindRegistration {
    * served, by a handler the server is given.
    */
   virtual?: boolean;
+  /** The kind lives in another resource's storage, converted on the way in and out. */
+  storedAs?: StoredAs;
 }
 
 export interface GroupVersionRegistration {

@@ -1,13 +1,35 @@
 // The plug-ins compiled into the server, by upstream name. Each plug-in lives in its own folder
 // under pkg/admission and exports its factory; this file only lists them.
-import { newLimitRangerPlugin } from './limitranger/plugin.js';
+import { factory as defaultStorageClassFactory } from './defaultstorageclass/plugin.js';
+import { factory as defaultTolerationSecondsFactory } from './defaulttolerationseconds/plugin.js';
+import { limitRangerFactory } from './limitranger/plugin.js';
+import { factory as namespaceLifecycleFactory } from './namespacelifecycle/plugin.js';
+import { nodeRestrictionFactory } from './noderestriction/plugin.js';
+import { factory as podTolerationRestrictionFactory } from './podtolerationrestriction/plugin.js';
+import { priorityFactory } from './priority/plugin.js';
 import { PluginRegistry } from './registry.js';
-import { newResourceQuotaPlugin } from './resourcequota/plugin.js';
+import { resourceQuotaFactory } from './resourcequota/plugin.js';
+import { runtimeClassFactory } from './runtimeclass/plugin.js';
+import { securityContextDenyFactory } from './securitycontextdeny/plugin.js';
+import { serviceAccountFactory } from './serviceaccount/plugin.js';
+import { factory as storageObjectInUseProtectionFactory } from './storageobjectinuseprotection/plugin.js';
+import { factory as taintNodesByConditionFactory } from './taintnodesbycondition/plugin.js';
 
 /** A registry holding every built-in plug-in. */
 export function builtinPlugins(): PluginRegistry {
   const reg = new PluginRegistry();
-  reg.register('LimitRanger', newLimitRangerPlugin);
-  reg.register('ResourceQuota', newResourceQuotaPlugin);
+  reg.register('NamespaceLifecycle', namespaceLifecycleFactory);
+  reg.register('LimitRanger', limitRangerFactory);
+  reg.register('ServiceAccount', serviceAccountFactory);
+  reg.register('NodeRestriction', nodeRestrictionFactory);
+  reg.register('SecurityContextDeny', securityContextDenyFactory);
+  reg.register('TaintNodesByCondition', taintNodesByConditionFactory);
+  reg.register('Priority', priorityFactory);
+  reg.register('DefaultTolerationSeconds', defaultTolerationSecondsFactory);
+  reg.register('PodTolerationRestriction', podTolerationRestrictionFactory);
+  reg.register('DefaultStorageClass', defaultStorageClassFactory);
+  reg.register('StorageObjectInUseProtection', storageObjectInUseProtectionFactory);
+  reg.register('RuntimeClass', runtimeClassFactory);
+  reg.register('ResourceQuota', resourceQuotaFactory);
   return reg;
 }

@@ -145,8 +145,9 @@ export interface ObjectLister {
 export interface PluginDeps {
   readonly domain: ApiDomain;
   /**
-   * The cache of `<group>` / `<resource>` (core group ''), or undefined when the resource is not
-   * served. Asking for a cache starts it; the server is ready only once every cache is synced.
+   * The cache of `<group>` / `<resource>` (core group ''); a resource the server does not serve
+   * (--runtime-config) has an always-empty one; undefined only where a test gives no lister.
+   * Asking for a cache starts it; the server serves only once every cache is synced.
    */
   lister(group: string, resource: string): ObjectLister | undefined;
 }

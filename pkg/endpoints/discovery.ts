@@ -3,7 +3,9 @@
 import type { Subresource } from '../../api/registration.js';
 import type { GroupVersionInfo, ResourceInfo, Scheme } from '../runtime/scheme.js';
 
-const subresourceVerbs: Record<string, string[]> = { status: ['get', 'patch', 'update'], finalize: ['update'] };
+const subresourceVerbs: Record<string, string[]> = {
+  status: ['get', 'patch', 'update'], finalize: ['update'], ephemeralcontainers: ['get', 'patch', 'update'],
+};
 
 const versionRef = (gv: GroupVersionInfo) => ({ groupVersion: gv.apiVersion, version: gv.version });
 

@@ -456,6 +456,12 @@ export async function createVirtual(ctx: HandlerContext, r: KindRequest, handler
     obj, user: requestUser(r.res), namespace: r.info.namespace, name: r.info.name, dryRun, ...(parent ? { parent } : {}),
     warn: (text) => addWarnings(r.res, [text]),
   });
+  // Some sub-resources (pods/binding, pods/eviction) answer with a Status, 201 unless it says otherwise.
+  if (answer.kind === 'Status' && answer.apiVersion === 'v1') {
+    const status = answer as unknown as Status;
+    r.out.status(status.code || 201, { ...status, code: status.code || 201 });
+    return;
+  }
   r.out.object(201, info, { ...answer, apiVersion: info.apiVersion });
 }
 

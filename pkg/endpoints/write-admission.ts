@@ -57,7 +57,8 @@ export class WriteAdmission {
    * An update re-runs it on every retry of the store's compare-and-swap, with the fresh object.
    */
   async mutate(obj: StoredObject, old: StoredObject | null): Promise<StoredObject> {
-    const attrs = this.record(old ? 'UPDATE' : 'CREATE', obj, old ?? undefined);
+    // A create names its object in the body, as upstream's handler takes the name from it.
+    const attrs = this.record(old ? 'UPDATE' : 'CREATE', obj, old ?? undefined, this.init.info.name || obj.metadata?.name || '');
     this.attrs = attrs;
     const chain = this.init.chain;
     if (chain?.handles(attrs.operation)) await chain.admit(attrs);

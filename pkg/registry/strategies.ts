@@ -1,12 +1,18 @@
 // What individual kinds add to the generic strategy.
 import { isDeepStrictEqual } from 'node:util';
 import type { ApiDomain } from '../../api/domain.js';
+import { formatTime } from '../../api/meta/v1/primitives.js';
 import { SystemPriorityClasses } from '../../api/scheduling/v1/priority-class.js';
 import { rbacGroup } from '../../api/rbac/v1/register.js';
 import { newConflict, newForbidden } from '../runtime/errors.js';
 import type { StoredObject } from '../storage/interface.js';
 import type { StrategyOverrides } from './generic/strategy.js';
 import { jobLabels } from './batch/job-validation.js';
+import type { Node } from '../../api/core/v1/node.js';
+import type { Service } from '../../api/core/v1/service.js';
+import { syncPodCIDRs } from './core/node-validation.js';
+import { dropTypeDependentFields, patchAllocatedValues } from './core/service/update-fields.js';
+import { podStrategy } from './core/pod-strategy.js';
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
@@ -24,6 +30,38 @@ interface NamespaceLike {
 }
 
 const nsSpec = (o: StoredObject) => (o as NamespaceLike).spec;
+
+interface PhaseStatus {
+  phase?: string;
+  lastPhaseTransitionTime?: string;
+}
+
+interface EventLike {
+  involvedObject?: Record<string, string | undefined>;
+  source?: { component?: string };
+  reportingComponent?: string;
+}
+
+const involved = (o: StoredObject, f: string) => str((o as EventLike).involvedObject?.[f]);
+
+/** Upstream's selectable fields of core events; `source` falls back to the reporting controller. */
+const coreEventFields: Record<string, (o: StoredObject) => string> = {
+  ...Object.fromEntries(['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath']
+    .map((f) => [`involvedObject.${f}`, (o: StoredObject) => involved(o, f)])),
+  reason: (o) => str(o.reason),
+  reportingComponent: (o) => str(o.reportingComponent),
+  source: (o) => str((o as EventLike).source?.component) || str(o.reportingComponent),
+  type: (o) => str(o.type),
+};
+
+/** The selectable fields of events/v1 Events: upstream's field label conversions, in events/v1 names. */
+const eventsV1EventFields: Record<string, (o: StoredObject) => string> = {
+  ...Object.fromEntries(['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath']
+    .map((f) => [`regarding.${f}`, (o: StoredObject) => str((o.regarding as Record<string, unknown> | undefined)?.[f])])),
+  reason: (o) => str(o.reason),
+  reportingController: (o) => str(o.reportingController),
+  type: (o) => str(o.type),
+};
 
 /** What kinds add to the generic strategy, keyed `<group>/<Kind>` (core kinds as `/<Kind>`). */
 export const strategyOverrides = (domain: ApiDomain): ReadonlyMap<string, StrategyOverrides> => new Map<string, StrategyOverrides>([
@@ -60,7 +98,38 @@ export const strategyOverrides = (domain: ApiDomain): ReadonlyMap<string, Strate
       }
     },
   }],
+  ['/Pod', podStrategy],
   ['/Secret', { selectableFields: { type: (o) => str(o.type) } }],
+  // Node agents register their node with its status in one create, as upstream allows.
+  ['/Node', {
+    statusOnCreate: true,
+    prepareForCreate: (obj) => syncPodCIDRs(obj as Node),
+    prepareForUpdate: (obj) => syncPodCIDRs(obj as Node),
+    selectableFields: { 'spec.unschedulable': (o) => String((o as Node).spec?.unschedulable ?? false) },
+  }],
+  ['/Service', {
+    prepareForUpdate: (obj, old) => {
+      patchAllocatedValues(obj as Service, old as Service);
+      dropTypeDependentFields(obj as Service, old as Service);
+    },
+  }],
+  ['/Event', { selectableFields: coreEventFields }],
+  [`${domain.group('events')}/Event`, { selectableFields: eventsV1EventFields }],
+  // Upstream clears a new claim's or volume's status; defaulting then shows phase Pending.
+  ['/PersistentVolumeClaim', { prepareForCreate: (obj) => { obj.status = { phase: 'Pending' }; } }],
+  ['/PersistentVolume', {
+    prepareForCreate: (obj) => { obj.status = { phase: 'Pending', lastPhaseTransitionTime: formatTime(new Date()) }; },
+    // The transition time follows the phase unless the writer sets a new one itself.
+    prepareForStatusUpdate: (obj, old) => {
+      const now = (obj.status ?? {}) as PhaseStatus;
+      const before = (old.status ?? {}) as PhaseStatus;
+      if (now.phase === before.phase && now.lastPhaseTransitionTime === undefined) {
+        if (before.lastPhaseTransitionTime !== undefined) obj.status = { ...now, lastPhaseTransitionTime: before.lastPhaseTransitionTime };
+      } else if (now.phase !== before.phase && (now.lastPhaseTransitionTime === undefined || now.lastPhaseTransitionTime === before.lastPhaseTransitionTime)) {
+        obj.status = { ...now, lastPhaseTransitionTime: formatTime(new Date()) };
+      }
+    },
+  }],
   // Upstream's job strategy: without manualSelector the pods get the job's name and uid as labels
   // and the selector selects the uid (a wrong selector given is left for validation to refuse).
   ['batch/Job', {

@@ -50,6 +50,12 @@ const defaults = (name = 'x'): Expected => ({ columns: ['Name', 'Created At'], c
 
 const expected: Record<string, Expected> = {
   Namespace: { columns: ['Name', 'Status', 'Age'], cells: ['x', 'Active', '3h10m'] },
+  Pod: {
+    columns: ['Name', 'Ready', 'Status', 'Restarts', 'Age', 'IP', 'Node', 'Nominated Node', 'Readiness Gates'],
+    priorities: [0, 0, 0, 0, 0, 1, 1, 1, 1],
+    cells: ['x', '0/1', 'Terminating', '0', '3h10m', '10.1.0.7', 'node-1', '<none>', '<none>'],
+    change: (o) => { o.spec.nodeName = 'node-1'; o.metadata.deletionTimestamp = '2026-01-01T00:00:00Z'; },
+  },
   ConfigMap: {
     columns: ['Name', 'Data', 'Age'], cells: ['x', 3, '3h10m'],
     change: (o) => { o.data.b = '2'; o.binaryData = { bin: 'AAE=' }; },
@@ -69,10 +75,40 @@ const expected: Record<string, Expected> = {
     },
   },
   Endpoints: { columns: ['Name', 'Endpoints', 'Age'], cells: ['x', '10.1.0.1:80', '3h10m'] },
+  Node: {
+    columns: ['Name', 'Status', 'Roles', 'Age', 'Version', 'Internal-IP', 'External-IP', 'OS-Image', 'Kernel-Version', 'Container-Runtime'],
+    priorities: [0, 0, 0, 0, 0, 1, 1, 1, 1, 1],
+    cells: ['x', 'Ready,SchedulingDisabled', 'control-plane,worker', '3h10m', 'v1.31.0', '192.168.0.10', '<none>', 'Debian GNU/Linux 12', '6.1.0', 'containerd://1.7.0'],
+    change: (o) => {
+      o.spec.unschedulable = true;
+      o.metadata.labels = { 'node-role.kubernetes.io/worker': '', 'node-role.orch.io/control-plane': '', 'kubernetes.io/role': 'worker' };
+    },
+  },
+  Service: {
+    columns: ['Name', 'Type', 'Cluster-IP', 'External-IP', 'Port(s)', 'Age', 'Selector'],
+    priorities: [0, 0, 0, 0, 0, 0, 1],
+    cells: ['x', 'LoadBalancer', '10.0.0.7', '192.0.2.1,198.51.100.9', '80:30080/TCP,53:30053/UDP', '3h10m', 'app=web,tier=front'],
+    change: (o) => {
+      o.spec = { ...o.spec, type: 'LoadBalancer', clusterIP: '10.0.0.7', clusterIPs: ['10.0.0.7'], externalIPs: ['198.51.100.9'], selector: { tier: 'front', app: 'web' },
+        ports: [{ name: 'http', port: 80, nodePort: 30080 }, { name: 'dns', port: 53, protocol: 'UDP', nodePort: 30053 }] };
+    },
+  },
   Event: {
     columns: ['Last Seen', 'Type', 'Reason', 'Object', 'Subobject', 'Source', 'Message', 'First Seen', 'Count', 'Name'],
     priorities: [0, 0, 0, 0, 1, 1, 0, 1, 1, 1],
     cells: ['70m', 'Normal', 'Started', 'pod/web-0', '', 'kubelet, node-1', 'Started container web', '3h10m', 4, 'x'],
+  },
+  PersistentVolumeClaim: {
+    columns: ['Name', 'Status', 'Volume', 'Capacity', 'Access Modes', 'StorageClass', 'VolumeAttributesClass', 'Age', 'VolumeMode'],
+    priorities: [0, 0, 0, 0, 0, 0, 0, 0, 1],
+    cells: ['x', 'Bound', 'pv-1', '10Gi', 'RWO,RWOP', 'fast', '<unset>', '3h10m', 'Filesystem'],
+    change: (o) => { o.spec.volumeName = 'pv-1'; o.status = { phase: 'Bound', accessModes: ['ReadWriteOncePod', 'ReadWriteOnce'], capacity: { storage: '10Gi' } }; },
+  },
+  PersistentVolume: {
+    columns: ['Name', 'Capacity', 'Access Modes', 'Reclaim Policy', 'Status', 'Claim', 'StorageClass', 'VolumeAttributesClass', 'Reason', 'Age', 'VolumeMode'],
+    priorities: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
+    cells: ['x', '5Gi', 'RWO,ROX', 'Retain', 'Bound', 'default/data', 'manual', '<unset>', '', '3h10m', 'Filesystem'],
+    change: (o) => { o.spec.claimRef = { namespace: 'default', name: 'data' }; o.status = { phase: 'Bound' }; },
   },
   StatefulSet: {
     columns: ['Name', 'Ready', 'Age', 'Containers', 'Images'],

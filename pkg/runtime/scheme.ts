@@ -3,7 +3,7 @@
 import type { TObject } from '@sinclair/typebox';
 import { defaultApiDomain, type ApiDomain } from '../../api/domain.js';
 import type { PrinterColumn } from '../../api/printer-column.js';
-import type { GroupVersionRegistration, ScaleAdapter, Stability, Subresource, SubresourceKind } from '../../api/registration.js';
+import type { GroupVersionRegistration, ScaleAdapter, Stability, StoredAs, Subresource, SubresourceKind } from '../../api/registration.js';
 import type { GroupResource } from './errors.js';
 
 export interface ResourceInfo {
@@ -35,6 +35,10 @@ export interface ResourceInfo {
   subresourceKinds: Partial<Record<Subresource, ResourceInfo>>;
   /** Not stored; only create is served, answered by a handler the server is given. */
   virtual: boolean;
+  /** The storage key prefix of the resource's objects: `/<group or core>/<resource>/`, or those of the resource it is stored as. */
+  storagePrefix: string;
+  /** Set when the kind lives in another resource's storage. */
+  storedAs?: StoredAs;
 }
 
 export interface GroupVersionInfo {
@@ -82,6 +86,8 @@ export class Scheme {
         subresourceKinds: Object.fromEntries(Object.entries(k.subresourceKinds ?? {})
           .map(([sub, kind]) => [sub, subresourceInfo(kind, k.resource, k.namespaced, gv.group, domain)])),
         virtual: k.virtual ?? false,
+        storagePrefix: k.storedAs ? `/${k.storedAs.group || 'core'}/${k.storedAs.resource}/` : `/${gv.group || 'core'}/${k.resource}/`,
+        ...(k.storedAs ? { storedAs: k.storedAs } : {}),
       }));
       this.gvs.push({ group: gv.group, version: gv.version, apiVersion, stability: gv.stability, resources });
       for (const r of resources) this.byResource.set(`${r.group}/${r.version}/${r.resource}`, r);
@@ -140,5 +146,6 @@ function subresourceInfo(k: SubresourceKind, parentResource: string, namespaced:
     domain,
     subresourceKinds: {},
     virtual: true,
+    storagePrefix: `/${parentGroup || 'core'}/${parentResource}/`,
   };
 }

@@ -75,10 +75,14 @@ export interface GuardedWrite {
 
 export interface CreateOptions {
   alongside?: GuardedWrite[];
+  /** The key vanishes on its own this many seconds after the write (an etcd lease); 0 or absent: never. */
+  ttlSeconds?: number;
 }
 
 export interface UpdateOptions {
   preconditions?: Preconditions;
+  /** As CreateOptions.ttlSeconds: every write renews the key's time to live. */
+  ttlSeconds?: number;
   /** When the key does not exist, call tryUpdate with null instead of failing with KeyNotFound. */
   ignoreNotFound?: boolean;
   /**

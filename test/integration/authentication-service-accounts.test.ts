@@ -11,7 +11,7 @@ import { generateTestKeyPair, tempFiles } from '../../pkg/authentication/testing
 import { startTestServer, type TestServer } from './framework/apiserver.js';
 import { freePort } from './framework/etcd.js';
 import { assertStatus } from './framework/assertions.js';
-import { assertUnauthorized, issueToken, requestToken, whoami } from './framework/authentication.js';
+import { assertUnauthorized, issueToken, pollUntil, requestToken, whoami } from './framework/authentication.js';
 import type { Client } from './framework/client.js';
 import { decodeJWT, resigned } from './framework/forged-tokens.js';
 import { writeKubeconfig, type Kubeconfig } from './framework/kubeconfig.js';
@@ -61,6 +61,43 @@ describe('service account tokens', () => {
   });
 
   describe('TokenRequest', () => {
+    test('a pod gets its projected token volume from the ServiceAccount plug-in; a token bound to it names it and dies with it', async () => {
+      const created = await admin.post(`/api/v1/namespaces/${ns}/pods`, {
+        metadata: { name: 'token-pod' },
+        spec: { serviceAccountName: 'robot', containers: [{ name: 'app', image: 'registry.example/app:1' }] },
+      });
+      assert.equal(created.status, 201, created.text);
+      const pod = created.body;
+      const volume = pod.spec.volumes.find((v: { name: string }) => v.name.startsWith('kube-api-access-'));
+      assert.match(volume.name, /^kube-api-access-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+      assert.deepEqual(volume.projected, {
+        defaultMode: 420,
+        sources: [
+          { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
+          { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
+          { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
+        ],
+      });
+      assert.deepEqual(pod.spec.containers[0].volumeMounts, [{ name: volume.name, readOnly: true, mountPath: '/var/run/secrets/kubernetes.io/serviceaccount' }]);
+
+      // What the kubelet asks for the volume's token source.
+      const ref = { kind: 'Pod', apiVersion: 'v1', name: 'token-pod', uid: pod.metadata.uid };
+      const token = await issueToken(t, admin, ns, 'robot', { expirationSeconds: 3607, boundObjectRef: ref });
+      const priv = decodeJWT(token).claims['kubernetes.io'] as Record<string, any>;
+      assert.deepEqual(priv.pod, { name: 'token-pod', uid: pod.metadata.uid });
+      const user = await whoami(t, t.client.withToken(token));
+      assert.equal(user.username, `system:serviceaccount:${ns}:robot`);
+      assert.deepEqual(user.extra?.['authentication.kubernetes.io/pod-name'], ['token-pod']);
+      assert.deepEqual(user.extra?.['authentication.kubernetes.io/pod-uid'], [pod.metadata.uid]);
+
+      const other = await requestToken(t, admin, ns, 'cli-robot', { boundObjectRef: ref });
+      assertStatus(other, 400, 'BadRequest');
+      assert.equal(other.body.message, 'cannot bind token for serviceaccount "cli-robot" to pod running with different serviceaccount name.');
+
+      assert.equal((await admin.delete(`/api/v1/namespaces/${ns}/pods/token-pod`)).status, 200);
+      await pollUntil(() => t.client.withToken(token).get('/api/v1/namespaces'), (r) => r.status === 401, 'the pod-bound token to stop working');
+    });
+
     test('without expirationSeconds a token lives an hour, for the API server\'s audiences', async () => {
       const before = Math.floor(Date.now() / 1000);
       const r = await requestToken(t, admin, ns, 'robot');

@@ -4,7 +4,7 @@
 // (--api-domain k8s.io), where kubectl's built-in typed commands for rbac must work unmodified.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startTestServer, testOptions, type TestServer } from './framework/apiserver.js';
+import { ensureDefaultServiceAccount, startTestServer, testOptions, type TestServer } from './framework/apiserver.js';
 import type { APIServerOptions } from '../../cmd/apiserver/app/options.js';
 import type { TestEtcd } from './framework/etcd.js';
 import { writeKubeconfig, type Kubeconfig } from './framework/kubeconfig.js';
@@ -53,6 +53,7 @@ function kubectlSuite(title: string, overrides: Partial<APIServerOptions>): void
       kubectl = new Kubectl(kc);
       const r = await t.client.post('/api/v1/namespaces', { metadata: { name: ns } });
       assert.equal(r.status, 201, r.text);
+      await ensureDefaultServiceAccount(t.client, ns);
     });
     after(async () => {
       kc?.remove();

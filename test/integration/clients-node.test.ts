@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { AppsV1Api, CoreV1Api, makeInformer, type KubeConfig, type V1ConfigMap, type V1StatefulSet } from '@kubernetes/client-node';
-import { startTestServer, type TestServer } from './framework/apiserver.js';
+import { ensureDefaultServiceAccount, startTestServer, type TestServer } from './framework/apiserver.js';
 import { writeKubeconfig, type Kubeconfig } from './framework/kubeconfig.js';
 import { describeError, loadKubeConfig } from './framework/node-client.js';
 import { fixtures } from './fixtures.js';
@@ -57,6 +57,7 @@ describe('@kubernetes/client-node', () => {
     kc = loadKubeConfig(file);
     const r = await t.client.post('/api/v1/namespaces', { metadata: { name: ns } });
     assert.equal(r.status, 201, r.text);
+    await ensureDefaultServiceAccount(t.client, ns);
   });
   after(async () => {
     file?.remove();

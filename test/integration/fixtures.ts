@@ -40,6 +40,9 @@ export const workloadTemplate = (name: string) => ({
   spec: { containers: [{ name: 'app', image: 'registry.example/app:1' }] },
 });
 
+// events.orch.io/v1 Event is not listed: it is stored as core events (the same objects under the
+// same keys), which the generic loops, naming objects by resource, would trip over. Its discovery
+// entry, protobuf, Table and conversions are tested in volumes-and-events.test.ts.
 export const fixtures: KindFixture[] = [
   {
     kind: 'ConfigMap', apiVersion: 'v1', resource: 'configmaps', namespaced: true, gv: '/api/v1', hasStatus: false, returnsObject: false,
@@ -55,6 +58,12 @@ export const fixtures: KindFixture[] = [
     kind: 'ServiceAccount', apiVersion: 'v1', resource: 'serviceaccounts', namespaced: true, gv: '/api/v1', hasStatus: false, returnsObject: false,
     make: (name) => ({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, labels: { fixture: 'yes' } } }),
     patch: { automountServiceAccountToken: false }, patched: (o) => o.automountServiceAccountToken,
+  },
+  {
+    kind: 'Pod', apiVersion: 'v1', resource: 'pods', namespaced: true, gv: '/api/v1', hasStatus: true, returnsObject: true,
+    make: (name) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, labels: { fixture: 'yes' } }, spec: { containers: [{ name: 'app', image: 'registry.example/app:1' }] } }),
+    patch: { metadata: { annotations: { note: 'patched' } } }, patched: (o) => o.metadata.annotations.note,
+    status: { phase: 'Running', podIP: '10.1.0.7', podIPs: [{ ip: '10.1.0.7' }], qosClass: 'BestEffort' },
   },
   {
     kind: 'LimitRange', apiVersion: 'v1', resource: 'limitranges', namespaced: true, gv: '/api/v1', hasStatus: false, returnsObject: false,
@@ -74,6 +83,26 @@ export const fixtures: KindFixture[] = [
     patch: { subsets: [{ addresses: [{ ip: '10.1.0.2' }], ports: [{ name: 'http', port: 8080 }] }] }, patched: (o) => o.subsets[0].ports[0].port,
   },
   {
+    kind: 'Node', apiVersion: 'v1', resource: 'nodes', namespaced: false, gv: '/api/v1', hasStatus: true, returnsObject: false,
+    make: (name) => ({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { fixture: 'yes' } }, spec: { podCIDR: '10.244.0.0/24', podCIDRs: ['10.244.0.0/24'] } }),
+    patch: { spec: { unschedulable: true } }, patched: (o) => o.spec.unschedulable,
+    status: {
+      capacity: { cpu: '4', memory: '8Gi', pods: '110' }, allocatable: { cpu: '3800m', memory: '7Gi', pods: '110' },
+      conditions: [{ type: 'Ready', status: 'True', lastHeartbeatTime: '2026-01-01T00:00:00Z', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'KubeletReady', message: 'kubelet is posting ready status' }],
+      addresses: [{ type: 'InternalIP', address: '192.168.0.10' }, { type: 'Hostname', address: 'node-1' }],
+      daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+      nodeInfo: { machineID: 'm1', systemUUID: 's1', bootID: 'b1', kernelVersion: '6.1.0', osImage: 'Debian GNU/Linux 12', containerRuntimeVersion: 'containerd://1.7.0',
+        kubeletVersion: 'v1.31.0', kubeProxyVersion: '', operatingSystem: 'linux', architecture: 'amd64' },
+    },
+  },
+  {
+    kind: 'Service', apiVersion: 'v1', resource: 'services', namespaced: true, gv: '/api/v1', hasStatus: true, returnsObject: false,
+    make: (name) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name, labels: { fixture: 'yes' } },
+      spec: { selector: { app: 'web' }, ports: [{ name: 'http', port: 80, targetPort: 8080 }] } }),
+    patch: { spec: { selector: { app: 'web2' } } }, patched: (o) => o.spec.selector.app,
+    status: { loadBalancer: { ingress: [{ ip: '192.0.2.1', ipMode: 'VIP' }] } },
+  },
+  {
     kind: 'Event', apiVersion: 'v1', resource: 'events', namespaced: true, gv: '/api/v1', hasStatus: false, returnsObject: false,
     make: (name) => ({ apiVersion: 'v1', kind: 'Event', metadata: { name, labels: { fixture: 'yes' } },
       // A new-style event (eventTime set): its object's namespace need not be the namespace it is created in.
@@ -90,6 +119,20 @@ export const fixtures: KindFixture[] = [
     }),
     patch: { spec: { replicas: 3 } }, patched: (o) => o.spec.replicas,
     status: { replicas: 2, fullyLabeledReplicas: 2, readyReplicas: 1, availableReplicas: 1, observedGeneration: 1 },
+  },
+  {
+    kind: 'PersistentVolumeClaim', apiVersion: 'v1', resource: 'persistentvolumeclaims', namespaced: true, gv: '/api/v1', hasStatus: true, returnsObject: false,
+    make: (name) => ({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name, labels: { fixture: 'yes' } },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, storageClassName: 'fast' } }),
+    patch: { metadata: { annotations: { note: 'patched' } } }, patched: (o) => o.metadata.annotations?.note,
+    status: { phase: 'Bound', accessModes: ['ReadWriteOnce'], capacity: { storage: '1Gi' } },
+  },
+  {
+    kind: 'PersistentVolume', apiVersion: 'v1', resource: 'persistentvolumes', namespaced: false, gv: '/api/v1', hasStatus: true, returnsObject: false,
+    make: (name) => ({ apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name, labels: { fixture: 'yes' } },
+      spec: { capacity: { storage: '5Gi' }, accessModes: ['ReadWriteOnce', 'ReadOnlyMany'], hostPath: { path: '/data/pv' }, storageClassName: 'manual' } }),
+    patch: { spec: { mountOptions: ['ro'] } }, patched: (o) => o.spec.mountOptions?.[0],
+    status: { phase: 'Available', lastPhaseTransitionTime: '2026-01-01T00:00:00Z' },
   },
   {
     kind: 'Namespace', apiVersion: 'v1', resource: 'namespaces', namespaced: false, gv: '/api/v1', hasStatus: true, returnsObject: true, terminates: true,

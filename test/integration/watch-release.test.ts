@@ -51,8 +51,8 @@ describe('watch resources', () => {
     streams.push(await t.client.watch('/api/v1/configmaps?watch=true'));
     for (const s of streams) assert.equal(s.status, 200);
     assert.equal(await etcdWatchers(), base + 1, '23 watches of configmaps (namespaces, selectors, one object, all) hold one etcd watcher');
-    // Limit ranges: a resource nothing else in the server watches (its own caches watch secrets and service accounts).
-    const limits = await t.client.watch('/api/v1/namespaces/default/limitranges?watch=true');
+    // Controller revisions: a resource none of the server's own caches (authentication, authorization, admission) watches.
+    const revisions = await t.client.watch('/apis/apps/v1/namespaces/default/controllerrevisions?watch=true');
     assert.equal(await etcdWatchers(), base + 2, 'another resource has its own');
 
     // Every open watch is served by it.
@@ -66,8 +66,8 @@ describe('watch resources', () => {
     }
 
     assert.equal((await t.client.delete('/api/v1/namespaces/default/configmaps/one')).status, 200);
-    limits.close();
-    assert.equal(await settle(base + 1), base + 1, 'closing the only limitranges watch releases its etcd watcher');
+    revisions.close();
+    assert.equal(await settle(base + 1), base + 1, 'closing the only controllerrevisions watch releases its etcd watcher');
     for (const s of streams.slice(1)) s.close();
     await new Promise((r) => setTimeout(r, 500));
     assert.equal(await etcdWatchers(), base + 1, 'the shared etcd watcher stays while one watch is open');

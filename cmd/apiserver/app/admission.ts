@@ -13,6 +13,8 @@ import { ObjectCache } from '../../../pkg/registry/generic/object-cache.js';
 import type { Store } from '../../../pkg/registry/generic/store.js';
 import type { AdmissionOptions } from './admission-options.js';
 
+const emptyLister: ObjectLister = { get: () => undefined, list: () => [], fetch: async () => undefined };
+
 export interface Admission {
   chain: AdmissionChain;
   stop(): Promise<void>;
@@ -50,7 +52,8 @@ export async function buildAdmission(o: AdmissionOptions, deps: AdmissionDeps): 
   const lister = (group: string, resource: string): ObjectLister | undefined => {
     const key = `${group}/${resource}`;
     const store = stores.get(key);
-    if (!store) return undefined;
+    // A resource --runtime-config turned off has no objects: nothing to default from or refer to.
+    if (!store) return emptyLister;
     let cache = caches.get(key);
     if (!cache) {
       cache = new ObjectCache(store, { onError: (err) => logger.warn('an admission cache lost its watch; it resumes', { resource: key, err: err instanceof Error ? err.message : String(err) }) });

@@ -101,12 +101,13 @@ export async function buildAuthentication(o: AuthenticationOptions, deps: Authen
     for (const w of serviceAccountFlagWarnings(o.serviceAccountExtendTokenExpiration, o.serviceAccountMaxTokenExpirationMs / 1000)) logger.warn(w);
     const keys = loadPublicKeys(keyFiles.files);
     const serviceAccounts = await cacheOf('serviceaccounts');
+    const pods = await cacheOf('pods');
     tokens.push(serviceAccountTokenAuthenticator({
       domain, issuers: o.serviceAccountIssuers, keys, apiAudiences, lookup: o.serviceAccountLookup,
       getter: {
         getServiceAccount: (ns, name) => serviceAccounts?.get(ns, name),
         getSecret: (ns, name) => secrets?.get(ns, name),
-        getPod: () => undefined, // Pods are not served yet: a token bound to one never validates
+        getPod: (ns, name) => pods?.get(ns, name),
       },
     }));
     if (o.serviceAccountSigningKeyFile) {

@@ -1,5 +1,7 @@
 // Command-line flags of the API server, named as kube-apiserver names them.
+import { isIP } from 'node:net';
 import yargs from 'yargs';
+import { IPRange, PortRange } from '../../../pkg/registry/core/service/ranges.js';
 import { apiDomain, invalidApiDomain } from '../../../api/domain.js';
 import { groupVersions } from '../../../api/index.js';
 import { applyRuntimeConfig, parseRuntimeConfig } from '../../../pkg/runtime/runtime-config.js';
@@ -20,6 +22,8 @@ export interface APIServerOptions {
   etcdPrefix: string;
   /** Milliseconds between compactions of etcd history; 0 disables. */
   etcdCompactionIntervalMs: number;
+  /** Milliseconds events are kept after their last write (--event-ttl). */
+  eventTTLMs: number;
   maxRequestsInflight: number;
   maxMutatingRequestsInflight: number;
   minRequestTimeout: number;
@@ -32,6 +36,12 @@ export interface APIServerOptions {
   shutdownDelayMs: number;
   /** The platform's domain (--api-domain): group names, media types, annotation keys and finalizers derive from it. */
   apiDomain: string;
+  /** --service-cluster-ip-range: the CIDR Services take their cluster IPs from. */
+  serviceClusterIPRange: string;
+  /** --service-node-port-range: the ports NodePort and LoadBalancer Services take their node ports from. */
+  serviceNodePortRange: string;
+  /** --advertise-address: the IP the `kubernetes` Service's endpoints point at; empty picks one from --bind-address. */
+  advertiseAddress: string;
   authentication: AuthenticationOptions;
   authorization: AuthorizationOptions;
   admission: AdmissionOptions;
@@ -61,6 +71,7 @@ export function parseOptions(argv: string[]): APIServerOptions {
     .option('etcd-servers', { type: 'string', array: true, default: [] as string[], describe: 'List of etcd servers to connect with (scheme://ip:port), comma separated.', group: 'Etcd:' })
     .option('etcd-prefix', { type: 'string', default: '/registry', describe: 'The prefix to prepend to all resource paths in etcd.', group: 'Etcd:' })
     .option('etcd-compaction-interval', { type: 'string', default: '5m0s', describe: 'The interval of compaction requests. If 0, the compaction request from apiserver is disabled.', group: 'Etcd:' })
+    .option('event-ttl', { type: 'string', default: '1h0m0s', describe: 'Amount of time to retain events.', group: 'Etcd:' })
     .option('max-requests-inflight', { type: 'number', default: 400, describe: 'The maximum number of non-mutating requests in flight at a given time; above it the server answers 429. Zero for no limit.', group: 'Generic:' })
     .option('max-mutating-requests-inflight', { type: 'number', default: 200, describe: 'The maximum number of mutating requests in flight at a given time; above it the server answers 429. Zero for no limit.', group: 'Generic:' })
     .option('min-request-timeout', { type: 'number', default: 1800, describe: 'Minimum number of seconds a watch may stay open; the default watch timeout is randomised between this and twice this.', group: 'Generic:' })
@@ -68,6 +79,9 @@ export function parseOptions(argv: string[]): APIServerOptions {
     .option('shutdown-delay-duration', { type: 'string', default: '0s', describe: 'Time to delay the termination. During that time the server keeps serving requests normally. The endpoints /healthz and /livez will return success, but /readyz immediately returns failure. Graceful termination starts after this delay has elapsed. This can be used to allow load balancer to stop sending traffic to this server.', group: 'Generic:' })
     .option('runtime-config', { type: 'string', default: '', describe: "A set of key=value pairs that enable or disable built-in APIs: api/all, api/ga, api/beta, api/alpha, <group>/<version> (the core group as v1) and <group>/<version>/<resource>, each =true or =false (a missing value means true). Alpha and beta versions are off unless enabled.", group: 'API enablement:' })
     .option('api-domain', { type: 'string', default: 'orch.io', describe: 'The platform domain every API group name (rbac.authorization.<domain>, storage.<domain>, ...), the protobuf media type, annotation keys, finalizers and label prefixes are derived from. With k8s.io the server speaks upstream Kubernetes names (application/vnd.kubernetes.protobuf, kubernetes.io/ keys).', group: 'API enablement:' })
+    .option('advertise-address', { type: 'string', default: '', describe: 'The IP address on which to advertise the apiserver to members of the cluster (the endpoints of the kubernetes Service). This address must be reachable by the rest of the cluster. If blank, the --bind-address will be used; if that is 0.0.0.0, the first non-loopback IPv4 address of the host, else 127.0.0.1.', group: 'Generic:' })
+    .option('service-cluster-ip-range', { type: 'string', default: '10.0.0.0/24', describe: 'A CIDR notation IP range from which to assign service cluster IPs. This must not overlap with any IP ranges assigned to nodes or pods.', group: 'Networking:' })
+    .option('service-node-port-range', { type: 'string', default: '30000-32767', describe: 'A port range to reserve for services with NodePort visibility. This must not overlap with the ephemeral port range on nodes. Example: \'30000-32767\'. Inclusive at both ends of the range.', group: 'Networking:' })
     .option('v', { type: 'number', default: 0, describe: 'Number for the log level verbosity.', group: 'Logging:' })
     .strictOptions()
     .help('help')
@@ -80,7 +94,7 @@ export function parseOptions(argv: string[]): APIServerOptions {
       process.exit(1);
     })
     .parseSync();
-  const duration = (flag: 'etcd-compaction-interval' | 'livez-grace-period' | 'shutdown-delay-duration') => {
+  const duration = (flag: 'etcd-compaction-interval' | 'event-ttl' | 'livez-grace-period' | 'shutdown-delay-duration') => {
     try {
       return parseDuration(parsed[flag]);
     } catch (e) {
@@ -97,6 +111,7 @@ export function parseOptions(argv: string[]): APIServerOptions {
     etcdServers: parsed['etcd-servers'].flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean),
     etcdPrefix: parsed['etcd-prefix'],
     etcdCompactionIntervalMs: duration('etcd-compaction-interval'),
+    eventTTLMs: duration('event-ttl'),
     maxRequestsInflight: parsed['max-requests-inflight'],
     maxMutatingRequestsInflight: parsed['max-mutating-requests-inflight'],
     minRequestTimeout: parsed['min-request-timeout'],
@@ -105,6 +120,9 @@ export function parseOptions(argv: string[]): APIServerOptions {
     livezGracePeriodMs: duration('livez-grace-period'),
     shutdownDelayMs: duration('shutdown-delay-duration'),
     apiDomain: parsed['api-domain'],
+    serviceClusterIPRange: parsed['service-cluster-ip-range'],
+    serviceNodePortRange: parsed['service-node-port-range'],
+    advertiseAddress: parsed['advertise-address'],
     authentication: flagged(() => authenticationOptionsFrom(parsed)),
     authorization: flagged(() => authorizationOptionsFrom(parsed)),
     admission: admissionOptionsFrom(parsed),
@@ -121,8 +139,17 @@ export function validateOptions(o: APIServerOptions): string[] {
   if (!!o.tlsCertFile !== !!o.tlsPrivateKeyFile) errs.push('--tls-cert-file and --tls-private-key-file must be given together');
   if (!o.etcdPrefix.startsWith('/')) errs.push('--etcd-prefix must start with /');
   if (o.etcdCompactionIntervalMs < 0) errs.push('--etcd-compaction-interval must not be negative');
+  if (o.eventTTLMs <= 0) errs.push('--event-ttl must be greater than 0');
   if (o.livezGracePeriodMs < 0) errs.push('--livez-grace-period must not be negative');
   if (o.shutdownDelayMs < 0) errs.push('--shutdown-delay-duration must not be negative');
+  for (const [flag, parse] of [['--service-cluster-ip-range', () => IPRange.parse(o.serviceClusterIPRange)], ['--service-node-port-range', () => PortRange.parse(o.serviceNodePortRange)]] as const) {
+    try {
+      parse();
+    } catch (e) {
+      errs.push(`${flag}: ${(e as Error).message}`);
+    }
+  }
+  if (o.advertiseAddress && isIP(o.advertiseAddress) === 0) errs.push(`--advertise-address: ${JSON.stringify(o.advertiseAddress)} is not a valid IP address`);
   errs.push(...validateAuthenticationOptions(o.authentication));
   errs.push(...validateAuthorizationOptions(completeAuthorizationOptions(o.authorization)));
   errs.push(...validateAdmissionOptions(o.admission, o.apiDomain));

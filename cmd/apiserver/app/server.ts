@@ -1,15 +1,19 @@
 // Assembles the API server from its options: certificate, etcd storage, scheme, registry stores,
 // API handler and HTTPS server; then runs the post-start steps.
-import { hostname } from 'node:os';
+import { hostname, networkInterfaces } from 'node:os';
 import { apiDomain } from '../../../api/domain.js';
 import { groupVersions } from '../../../api/index.js';
 import { newAPIHandler } from '../../../pkg/endpoints/api-handler.js';
 import { buildOpenAPIDocs, openAPIHandler } from '../../../pkg/endpoints/openapi-handler.js';
 import type { Logger } from '../../../pkg/log/logger.js';
-import { buildStores } from '../../../pkg/registry/stores.js';
+import { buildStores, storagePrefix } from '../../../pkg/registry/stores.js';
 import { systemNamespaces } from '../../../pkg/registry/strategies.js';
 import { SystemPriorityClasses } from '../../../api/scheduling/v1/priority-class.js';
 import { kindValidations } from '../../../pkg/registry/validations.js';
+import type { Service } from '../../../api/core/v1/service.js';
+import { ServiceAllocator } from '../../../pkg/registry/core/service/allocator.js';
+import { reconcileKubernetesEndpoints, reconcileKubernetesService } from '../../../pkg/registry/core/service/bootstrap.js';
+import { IPRange, PortRange } from '../../../pkg/registry/core/service/ranges.js';
 import { ObjectDecoder } from '../../../pkg/runtime/decoder.js';
 import { applyRuntimeConfig, parseRuntimeConfig } from '../../../pkg/runtime/runtime-config.js';
 import { ProtobufCodec } from '../../../pkg/runtime/protobuf/codec.js';
@@ -32,6 +36,8 @@ import { buildAdmission } from './admission.js';
 import { impersonate } from '../../../pkg/authorization/impersonation.js';
 import { authorizationGroup } from '../../../api/authorization/v1/register.js';
 import { accessReviewHandlers } from '../../../pkg/authorization/reviews.js';
+import { bindingHandler } from '../../../pkg/registry/core/pod-binding.js';
+import { evictionHandler } from '../../../pkg/registry/core/pod-eviction.js';
 import type { APIServerOptions } from './options.js';
 
 
@@ -120,6 +126,20 @@ async function ensureSystemPriorityClasses(stores: ReadonlyMap<string, Store>, g
   }
 }
 
+/**
+ * The address the `kubernetes` Endpoints advertise: --advertise-address, else --bind-address,
+ * else (bound to every interface) the host's first non-internal IPv4 address, else loopback.
+ */
+function advertiseAddress(opts: APIServerOptions): string {
+  if (opts.advertiseAddress) return opts.advertiseAddress;
+  if (opts.bindAddress !== '0.0.0.0' && opts.bindAddress !== '::') return opts.bindAddress;
+  for (const addrs of Object.values(networkInterfaces())) {
+    const a = (addrs ?? []).find((x) => x.family === 'IPv4' && !x.internal);
+    if (a) return a.address;
+  }
+  return '127.0.0.1';
+}
+
 /** Starts the API server; resolves once it serves and its post-start hooks are done. */
 export async function runAPIServer(opts: APIServerOptions, logger: Logger): Promise<RunningAPIServer> {
   const cert = opts.tlsCertFile
@@ -149,14 +169,33 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
   const storage = new WatchHub(etcd);
   metrics.countObjectsWith(async () => {
     const counts = new Map<string, number>();
-    for (const r of scheme.resources()) counts.set(r.group ? `${r.resource}.${r.group}` : r.resource, await storage.count(`/${r.group || 'core'}/${r.resource}/`));
+    for (const r of scheme.resources()) counts.set(r.group ? `${r.resource}.${r.group}` : r.resource, await storage.count(r.storagePrefix));
     return counts;
   });
   await waitForEtcd(storage, opts.etcdServers, logger);
   logger.info('connected to etcd', { servers: opts.etcdServers.join(',') });
   const schemas = new SchemaValidator();
   const version = versionInfo();
-  const stores = buildStores(scheme, storage, schemas, kindValidations(domain));
+  // Cluster IPs and node ports of Services, allocated in etcd so every server process agrees.
+  let services: Store | undefined;
+  const serviceAllocator = new ServiceAllocator(storage, IPRange.parse(opts.serviceClusterIPRange), PortRange.parse(opts.serviceNodePortRange), async (ns, name) => {
+    try {
+      return (await services!.get(ns, name)) as Service;
+    } catch (e) {
+      if ((e as { code?: number }).code === 404) return null;
+      throw e;
+    }
+  });
+  // Events vanish on their own --event-ttl after their last write, as upstream's do.
+  const stores = buildStores(scheme, storage, schemas, kindValidations(domain), {
+    ttlSeconds: new Map([[storagePrefix('', 'events'), Math.max(1, Math.ceil(opts.eventTTLMs / 1000))]]),
+    hooks: new Map([['/services', {
+      beginCreate: (obj, dryRun) => serviceAllocator.beginCreate(obj as Service, dryRun),
+      beginUpdate: (obj, old, dryRun) => serviceAllocator.beginUpdate(obj as Service, old as Service, dryRun),
+      afterDelete: (obj) => serviceAllocator.release(obj as Service),
+    }]]),
+  });
+  services = stores.get('/services');
   const serverAddress = `${opts.bindAddress === '0.0.0.0' ? '127.0.0.1' : opts.bindAddress}:${opts.securePort}`;
   const authentication = await buildAuthentication(opts.authentication, {
     domain, stores, tlsPrivateKeyFile: opts.tlsPrivateKeyFile, externalAddress: serverAddress, logger,
@@ -164,8 +203,21 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
   const authorization = await buildAuthorization(opts.authorization, { domain, stores, logger });
   const admission = await buildAdmission(opts.admission, { domain, stores, logger });
   let stopCompaction = () => undefined as void;
+  let port = 0;
+  let namespacesMade: Promise<void> | undefined;
   const lifecycle = new Lifecycle([
-    { name: 'start-system-namespaces', run: () => ensureSystemNamespaces(stores, logger) },
+    { name: 'start-system-namespaces', run: () => (namespacesMade ??= ensureSystemNamespaces(stores, logger)) },
+    // Upstream's bootstrap-controller: the `kubernetes` Service and its Endpoints, after the namespaces.
+    {
+      name: 'bootstrap-controller',
+      run: async () => {
+        if (!services) return; // core/v1 services disabled with --runtime-config
+        await (namespacesMade ??= ensureSystemNamespaces(stores, logger));
+        const m = { clusterIP: serviceAllocator.firstIP(), securePort: port, advertiseAddress: advertiseAddress(opts) };
+        await retrying('reconcile the kubernetes Service', () => reconcileKubernetesService(services!, m), logger);
+        await retrying('reconcile the kubernetes Endpoints', () => reconcileKubernetesEndpoints(storage, m), logger);
+      },
+    },
     { name: 'scheduling/bootstrap-system-priority-classes', run: () => ensureSystemPriorityClasses(stores, domain.group('scheduling'), logger) },
     // Upstream's hook name: readyz reports poststarthook/rbac/bootstrap-roles until the policy is in.
     ...(authorization.rbac ? [{ name: 'rbac/bootstrap-roles', run: () => retrying('reconcile the bootstrap RBAC policy', () => authorization.reconcileBootstrapPolicy(), logger) }] : []),
@@ -197,7 +249,14 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
       logger,
       serverAddress,
       // The access reviews are answered by the configured authorizer chain and its rule resolvers.
-      virtual: new Map([...authentication.virtual, ...accessReviewHandlers(authorization.authorizer, authorization.ruleResolver, authorizationGroup(domain))]),
+      virtual: new Map([
+        ...authentication.virtual,
+        ...accessReviewHandlers(authorization.authorizer, authorization.ruleResolver, authorizationGroup(domain)),
+        // A pod's binding (also POSTed as namespaces/<ns>/bindings) and eviction.
+        ['/pods/binding', bindingHandler(() => stores.get('/pods'), true)],
+        ['/bindings', bindingHandler(() => stores.get('/pods'), false)],
+        ['/pods/eviction', evictionHandler(() => ({ pods: stores.get('/pods'), pdbs: stores.get('policy/poddisruptionbudgets') }))],
+      ]),
       writeChecks: (info) => authorization.writeChecks(info),
       admission: admission.chain,
       watch: {
@@ -222,7 +281,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
     clientCAs: authentication.clientCAs,
     documents: authentication.documents,
   });
-  const port = await server.start();
+  port = await server.start();
   logger.info('serving securely', { address: `${opts.bindAddress}:${port}` });
   await lifecycle.runPostStartHooks((name, err) => logger.error('post-start hook failed', { hook: name, err: err instanceof Error ? err.message : String(err) }));
   logger.info('the API server is ready', { address: `${opts.bindAddress}:${port}` });

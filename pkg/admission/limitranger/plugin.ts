@@ -41,7 +41,7 @@ export function limitRangeRefusal(resource: LimitedResource, obj: unknown, range
  * The LimitRanger plug-in over the namespace's LimitRanges (from the cache): container defaults
  * in the mutating phase, the min/max/ratio limits in the validating phase.
  */
-export function newLimitRangerPlugin(_configuration: unknown, deps: PluginDeps): MutationInterface & ValidationInterface {
+export function limitRangerFactory(_configuration: unknown, deps: PluginDeps): MutationInterface & ValidationInterface {
   const lister = deps.lister('', 'limitranges');
   const applies = (attrs: Attributes) => (lister && attrs.resource.group === '' ? limitRangerApplies(attrs.resource.resource, attrs.operation, attrs.subresource) : undefined);
   const rangesOf = (attrs: Attributes) => (lister?.list(attrs.namespace) ?? []) as unknown as LimitRange[];

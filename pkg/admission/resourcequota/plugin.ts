@@ -12,7 +12,7 @@ import { limitedNames, parseResourceQuotaConfiguration } from './config.js';
 
 const quotaName = (q: ResourceQuota) => q.metadata?.name ?? '';
 
-export function newResourceQuotaPlugin(configuration: unknown, deps: PluginDeps): ValidationInterface {
+export function resourceQuotaFactory(configuration: unknown, deps: PluginDeps): ValidationInterface {
   const config = parseResourceQuotaConfiguration(configuration);
   const quotas = deps.lister('', 'resourcequotas');
   return {

@@ -451,6 +451,8 @@ interface Handler {
 }
 
 function validatePortNumOrName(port: number | string, path: Path): FieldError[] {
+  // port is required by the schema; a missing (or null) one is reported there.
+  if (port === undefined || port === null) return [];
   const msgs = typeof port === 'number' ? isValidPortNum(port) : isValidPortName(port);
   return msgs.map((m) => invalid(path, port, m));
 }

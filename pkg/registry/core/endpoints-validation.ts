@@ -53,7 +53,8 @@ export function validateNonSpecialIP(ip: string, path: Path): FieldError[] {
 function validateAddress(a: EndpointAddress, path: Path): FieldError[] {
   const errs: FieldError[] = [];
   // Upstream reports a malformed ip twice (IsValidIP, then ValidateNonSpecialIP); one cause here.
-  errs.push(...validateNonSpecialIP(a.ip, path.child('ip')));
+  // A missing ip (a null in the body) is the schema's required error alone.
+  if (typeof a.ip === 'string') errs.push(...validateNonSpecialIP(a.ip, path.child('ip')));
   if (a.hostname) for (const m of isDNS1123Label(a.hostname)) errs.push(invalid(path.child('hostname'), a.hostname, m));
   if (a.nodeName !== undefined) for (const m of isDNS1123Subdomain(a.nodeName)) errs.push(invalid(path.child('nodeName'), a.nodeName, m));
   return errs;

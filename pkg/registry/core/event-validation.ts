@@ -12,8 +12,11 @@ export const ActionLengthLimit = 128;
 export const ReasonLengthLimit = 128;
 export const NoteLengthLimit = 1024;
 
-/** `systemNamespace` plays upstream's kube-system. */
-export function eventValidation(systemNamespace: string): KindValidation<Event> {
+/**
+ * `systemNamespace` plays upstream's kube-system; `reportingField` names the reporting controller
+ * in causes (reportingComponent for core v1 requests, reportingController for events/v1 ones).
+ */
+export function eventValidation(systemNamespace: string, reportingField = 'reportingComponent'): KindValidation<Event> {
   const validateEvent = (ev: Event): FieldError[] => {
     const errs: FieldError[] = [];
     const namespace = ev.metadata?.namespace ?? '';
@@ -30,8 +33,8 @@ export function eventValidation(systemNamespace: string): KindValidation<Event> 
       if (involvedNamespace === '' && namespace !== 'default' && namespace !== systemNamespace) mismatch();
       const component = ev.reportingComponent ?? '';
       // Upstream adds the qualified-name messages of "" to the Required cause; one cause here.
-      if (component === '') errs.push(required(Path.root('reportingComponent')));
-      else for (const m of isQualifiedName(component)) errs.push(invalid(Path.root('reportingComponent'), component, m));
+      if (component === '') errs.push(required(Path.root(reportingField)));
+      else for (const m of isQualifiedName(component)) errs.push(invalid(Path.root(reportingField), component, m));
       const limited = (name: string, value: string, limit: number, needed: boolean) => {
         if (needed && value.length === 0) errs.push(required(Path.root(name)));
         if (value.length > limit) errs.push(invalid(Path.root(name), '', `can have at most ${limit} characters`));

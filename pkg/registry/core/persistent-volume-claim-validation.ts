@@ -1,13 +1,17 @@
 // Validation of PersistentVolumeClaim specs and claim templates (StatefulSet volumeClaimTemplates,
 // generic ephemeral volumes), following upstream's ValidatePersistentVolumeClaimSpec.
+import { isDeepStrictEqual } from 'node:util';
 import type { PersistentVolumeClaim, PersistentVolumeClaimSpec } from '../../../api/core/v1/persistent-volume-claim.js';
 import type { TypedLocalObjectReference, TypedObjectReference } from '../../../api/core/v1/object-reference.js';
 import type { ObjectMeta } from '../../../api/meta/v1/types.js';
-import { forbidden, invalid, notSupported, required, type FieldError, type Path } from '../../runtime/field-errors.js';
+import { forbidden, invalid, notSupported, required, Path, type FieldError } from '../../runtime/field-errors.js';
 import { parseQuantity } from '../../runtime/quantity.js';
 import { validateAnnotations } from '../validation/annotations.js';
 import { validateLabelSelector, validateLabels } from '../validation/label-selector.js';
-import { isDNS1123Label, isDNS1123Subdomain } from '../validation/names.js';
+import { validateImmutableField } from '../validation/immutable.js';
+import { shortDiff } from '../validation/short-diff.js';
+import type { KindValidation } from '../validation/kind-validation.js';
+import { isDNS1123Label, isDNS1123Subdomain, nameIsDNSSubdomain } from '../validation/names.js';
 
 // Upstream lists supported values sorted.
 const supportedAccessModes = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'] as const;
@@ -104,4 +108,64 @@ function validateDataSourceRef(ref: TypedObjectReference, path: Path): FieldErro
   const errs = validateDataSource(ref, path);
   if (ref.namespace) for (const m of isDNS1123Label(ref.namespace)) errs.push(invalid(path.child('namespace'), ref.namespace, m));
   return errs;
+}
+
+/**
+ * The rules of a served claim (upstream ValidatePersistentVolumeClaim and ...Update): the spec
+ * rules on create; after creation the spec is fixed but for volumeName (set once, by the binder),
+ * and, while the claim is Bound, a growing storage request and volumeAttributesClassName.
+ * `storageClassAnnotation` is the beta annotation that named the class before storageClassName.
+ */
+export function persistentVolumeClaimValidation(storageClassAnnotation: string): KindValidation<PersistentVolumeClaim> {
+  const validate = (pvc: PersistentVolumeClaim) => validatePersistentVolumeClaimSpec(pvc.spec ?? {}, Path.root('spec'));
+  return {
+    name: nameIsDNSSubdomain,
+    validate,
+    validateUpdate(pvc, old) {
+      const errs = validate(pvc);
+      const spec: PersistentVolumeClaimSpec = structuredClone(pvc.spec ?? {});
+      const oldSpec: PersistentVolumeClaimSpec = structuredClone(old.spec ?? {});
+      if (!oldSpec.volumeName) {
+        if (spec.volumeName === undefined) delete oldSpec.volumeName;
+        else oldSpec.volumeName = spec.volumeName;
+      }
+      const annotation = (o: PersistentVolumeClaim) => o.metadata?.annotations?.[storageClassAnnotation];
+      // A class named by the beta annotation (or by nothing) may be written into storageClassName once.
+      if (oldSpec.storageClassName === undefined && spec.storageClassName !== undefined &&
+        (annotation(old) === undefined || annotation(old) === spec.storageClassName)) {
+        delete spec.storageClassName;
+      } else if (annotation(pvc) !== annotation(old)) {
+        errs.push(invalid(Path.root('metadata').child('annotations').key(storageClassAnnotation), annotation(pvc) ?? '', 'field is immutable'));
+      }
+      const bound = pvc.status?.phase === 'Bound';
+      if (bound && spec.resources?.requests) {
+        const oldStorage = oldSpec.resources?.requests?.['storage'];
+        if (oldStorage === undefined) delete spec.resources.requests['storage'];
+        else spec.resources.requests['storage'] = oldStorage;
+      }
+      if (bound && spec.volumeAttributesClassName !== undefined) {
+        if (oldSpec.volumeAttributesClassName === undefined) delete spec.volumeAttributesClassName;
+        else spec.volumeAttributesClassName = oldSpec.volumeAttributesClassName;
+      }
+      if (!isDeepStrictEqual(normalize(spec), normalize(oldSpec))) {
+        errs.push(forbidden(Path.root('spec'),
+          `spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims\n${shortDiff(oldSpec, spec)}`));
+      }
+      const newSize = parseQuantity(pvc.spec?.resources?.requests?.['storage'] ?? 0) ?? 0;
+      const oldSize = parseQuantity(old.spec?.resources?.requests?.['storage'] ?? 0) ?? 0;
+      if (newSize < oldSize) {
+        errs.push(forbidden(Path.root('spec').child('resources', 'requests', 'storage'), 'field can not be less than previous value'));
+      }
+      errs.push(...validateImmutableField(pvc.spec?.volumeMode, old.spec?.volumeMode, Path.root('volumeMode')));
+      return errs;
+    },
+    validateStatusUpdate: () => [],
+  };
+}
+
+/** A spec with quantities compared by value (a stored "1Gi" equals a sent "1024Mi"). */
+function normalize(spec: PersistentVolumeClaimSpec): unknown {
+  const requests = Object.fromEntries(Object.entries(spec.resources?.requests ?? {}).map(([k, v]) => [k, parseQuantity(v) ?? v]));
+  const limits = Object.fromEntries(Object.entries(spec.resources?.limits ?? {}).map(([k, v]) => [k, parseQuantity(v) ?? v]));
+  return { ...spec, resources: { requests, limits } };
 }

@@ -18,6 +18,7 @@ import {
   checkHostPortConflicts, isNegativeErrorMsg, validateAppArmorProfile, validateContainerCommon, validateID,
   validateLifecycle, validateProbes, validateResourceRequirements, validateSeccompProfile, type ContainerContext,
 } from './container-validation.js';
+import { validateContainerOnlyForPod, validateEphemeralContainers } from './ephemeral-container-validation.js';
 import type { ResourceNames } from './resource-names.js';
 import { inclusiveRangeError, validateVolumes } from './volume-validation.js';
 
@@ -29,6 +30,8 @@ export interface PodTemplateValidationOptions {
   extraVolumeNames?: Set<string>;
   /** Resource-name rules of the platform's domain. */
   resourceNames: ResourceNames;
+  /** A pod's own spec: ephemeral containers and the pod-only container rules are checked too. */
+  pod?: boolean;
 }
 
 /** Validates a pod template; `path` points at the template, e.g. `spec.template`. */
@@ -79,6 +82,11 @@ export function validatePodSpec(spec: PodSpec, path: Path, opts: PodTemplateVali
   };
   errs.push(...validateContainers(spec.containers ?? [], path.child('containers'), ctx));
   errs.push(...validateInitContainers(spec.initContainers ?? [], spec.containers ?? [], path.child('initContainers'), ctx));
+  if (opts.pod) {
+    (spec.containers ?? []).forEach((c, i) => errs.push(...validateContainerOnlyForPod(c, path.child('containers').index(i))));
+    (spec.initContainers ?? []).forEach((c, i) => errs.push(...validateContainerOnlyForPod(c, path.child('initContainers').index(i))));
+    errs.push(...validateEphemeralContainers(spec, path.child('ephemeralContainers'), ctx));
+  }
   if (spec.resources) errs.push(...validatePodResources(spec, path.child('resources'), opts.resourceNames));
   errs.push(...validateHostNetworkPorts(spec, path));
 
@@ -402,7 +410,7 @@ function validateAffinity(a: Affinity | undefined, path: Path): FieldError[] {
   return errs;
 }
 
-function validateNodeSelector(sel: NodeSelector, path: Path): FieldError[] {
+export function validateNodeSelector(sel: NodeSelector, path: Path): FieldError[] {
   const termsPath = path.child('nodeSelectorTerms');
   if ((sel.nodeSelectorTerms ?? []).length === 0) return [required(termsPath, 'must have at least one node selector term')];
   return sel.nodeSelectorTerms.flatMap((term, i) => validateNodeSelectorTerm(term, termsPath.index(i), false));

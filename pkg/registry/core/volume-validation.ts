@@ -380,7 +380,7 @@ function validateProjectionSources(sourcesList: VolumeProjection[], path: Path):
   return errs;
 }
 
-function validateCSIDriverName(driver: string, path: Path): FieldError[] {
+export function validateCSIDriverName(driver: string, path: Path): FieldError[] {
   const errs: FieldError[] = [];
   if (!driver) errs.push(required(path, ''));
   if (driver.length > 63) errs.push(tooLong(path, '', 63));
@@ -392,7 +392,7 @@ const iqnRe = /iqn\.\d{4}-\d{2}\.([A-Za-z0-9.-]+)(:[^,;*&$|\s]+)$/;
 const euiRe = /^eui.[A-Za-z0-9]{16}$/;
 const naaRe = /^naa.[A-Za-z0-9]{32}$/;
 
-function validateIQN(value: string, path: Path, prefixMsg: string): FieldError[] {
+export function validateIQN(value: string, path: Path, prefixMsg: string): FieldError[] {
   if (!value.startsWith('iqn') && !value.startsWith('eui') && !value.startsWith('naa')) return [invalid(path, value, prefixMsg)];
   const re = value.startsWith('iqn') ? iqnRe : value.startsWith('eui') ? euiRe : naaRe;
   return re.test(value) ? [] : [invalid(path, value, 'must be valid format')];

@@ -7,7 +7,6 @@ import {
   newAlreadyExists,
   newBadRequest,
   newConflict,
-  newForbidden,
   newInternalError,
   newInvalid,
   newNotFound,
@@ -112,16 +111,31 @@ export interface DeleteResult {
   deleted: boolean;
 }
 
+/** Finishes a write a hook began: `stored` tells whether the object reached storage. */
+export type FinishWrite = (stored: boolean) => Promise<void>;
+
+/**
+ * Work a kind does around its writes beyond the strategy (upstream's BeginCreate, BeginUpdate and
+ * AfterDelete), such as allocating addresses held in storage; run after validation and admission.
+ */
+export interface WriteHooks {
+  beginCreate?(obj: StoredObject, dryRun: boolean): Promise<FinishWrite>;
+  beginUpdate?(obj: StoredObject, old: StoredObject, dryRun: boolean): Promise<FinishWrite>;
+  /** After the object is gone from storage. */
+  afterDelete?(obj: StoredObject): Promise<void>;
+}
+
 export interface StoreConfig {
   info: ResourceInfo;
   storage: Storage;
   strategy: Strategy;
   /** Strategies of the sub-resources that accept updates, by name. */
   subresources?: ReadonlyMap<string, Strategy>;
-  /** Whether a namespace is being deleted; fails with 404 when it does not exist. For namespaced kinds. */
-  namespaceState?: (namespace: string) => Promise<{ terminating: boolean }>;
   /** The random part of generated names (five lower-case alphanumerics); replaceable for tests. */
   nameSuffix?: () => string;
+  hooks?: WriteHooks;
+  /** Objects vanish this many seconds after their last write (events, --event-ttl); absent: never. */
+  ttlSeconds?: number;
 }
 
 /** How long a read for a resourceVersion newer than etcd's waits before answering 504. */
@@ -149,27 +163,31 @@ export class Store {
   private readonly storage: Storage;
   readonly strategy: Strategy;
   private readonly subresources: ReadonlyMap<string, Strategy>;
-  private readonly namespaceState: StoreConfig['namespaceState'];
   private readonly nameSuffix: () => string;
+  private readonly hooks: WriteHooks;
   private readonly gr: GroupResource;
   private readonly prefix: string;
   /** The version continue tokens carry: meta.<domain>/v1. */
   private readonly tokenVersion: string;
+  /** Passed with every write: objects of resources with a time to live carry a lease. */
+  private readonly ttl: { ttlSeconds?: number };
 
   constructor(cfg: StoreConfig) {
     this.info = cfg.info;
     this.storage = cfg.storage;
     this.strategy = cfg.strategy;
     this.subresources = cfg.subresources ?? new Map();
-    this.namespaceState = cfg.namespaceState;
     this.nameSuffix = cfg.nameSuffix ?? randomSuffix;
+    this.hooks = cfg.hooks ?? {};
     this.gr = cfg.info.groupResource;
-    this.prefix = `/${cfg.info.group || 'core'}/${cfg.info.resource}/`;
+    this.prefix = cfg.info.storagePrefix;
+    this.ttl = cfg.ttlSeconds ? { ttlSeconds: cfg.ttlSeconds } : {};
     this.tokenVersion = `${cfg.info.domain.metaGroup}/v1`;
   }
 
   private key(namespace: string, name: string): string {
-    return storageKey(this.info.group, this.info.resource, this.info.namespaced ? namespace : '', name);
+    // Below the storage prefix: a kind stored as another resource uses that resource's keys.
+    return `${this.prefix}${this.info.namespaced && namespace ? `${namespace}/` : ''}${name}`;
   }
 
   private collectionPrefix(namespace: string): string {
@@ -307,11 +325,16 @@ export class Store {
         // A dry run answers as the real create would, existing names included.
         const exists = await this.storage.get(this.key(namespace, name)).then(() => true, (e: unknown) => (isStorageError(e, 'KeyNotFound') ? false : this.interpret(e, name)));
         if (exists) throw newAlreadyExists(this.gr, name);
+        if (this.hooks.beginCreate) await (await this.hooks.beginCreate(obj, true).catch((e: unknown) => this.interpret(e, name)))(false);
         return obj;
       }
+      const finish = this.hooks.beginCreate ? await this.hooks.beginCreate(obj, false).catch((e: unknown) => this.interpret(e, name)) : undefined;
       try {
-        return await this.storage.create(this.key(namespace, name), obj, { alongside });
+        const created = await this.storage.create(this.key(namespace, name), obj, { alongside, ...this.ttl });
+        await finish?.(true);
+        return created;
       } catch (e) {
+        await finish?.(false).catch(() => undefined);
         // A generated name that is taken gets another; a companion that moved on is read again.
         if (generated && isStorageError(e, 'KeyExists') && attempt < GENERATE_NAME_ATTEMPTS) continue;
         if (alongside.length > 0 && isStorageError(e, 'ResourceVersionConflicts') && attempt < GUARDED_WRITE_ATTEMPTS) continue;
@@ -329,10 +352,6 @@ export class Store {
     if (this.info.namespaced) meta.namespace = namespace;
     else delete meta.namespace;
     if (meta.resourceVersion) throw newBadRequest('resourceVersion should not be set on objects to be created');
-    if (this.info.namespaced && this.namespaceState && (await this.namespaceState(namespace)).terminating) {
-      throw newForbidden(this.gr, meta.name ?? meta.generateName ?? '', `unable to create new content in namespace ${namespace} because it is being terminated`,
-        [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }]);
-    }
     meta.uid = randomUUID();
     meta.creationTimestamp = formatTime(new Date());
     delete meta.deletionTimestamp;
@@ -357,9 +376,18 @@ export class Store {
     if (!strategy) throw newNotFound(this.gr, name);
     const key = this.key(namespace, name);
     let created = false;
+    // Allocations begun by an attempt that storage then retried or refused are undone.
+    let finish: FinishWrite | undefined;
+    const abandon = async () => {
+      const f = finish;
+      finish = undefined;
+      await f?.(false).catch(() => undefined);
+    };
+    const hooks = opts.subresource ? {} : this.hooks;
     let attempt = 0;
     let alongside: GuardedWrite[] = [];
     const tryUpdate = async (current: StoredObject | null): Promise<StoredObject> => {
+      await abandon();
       attempt++;
       alongside = [];
       const obj = this.withTypeMeta(structuredClone(await objInfo(current ? this.withTypeMeta(current) : null)));
@@ -371,6 +399,7 @@ export class Store {
         const { resourceVersion: _rv, ...metadata } = obj.metadata;
         const fresh = await this.prepareNew(namespace, { ...obj, metadata }, opts, attempt);
         alongside = fresh.alongside;
+        if (hooks.beginCreate) finish = await hooks.beginCreate(fresh.obj, !!opts.dryRun);
         return fresh.obj;
       }
       created = false;
@@ -402,20 +431,29 @@ export class Store {
       shapeForWrite(this.info.schema, obj);
       // The last finalizer of a terminating object is gone: the object goes, in this same write.
       if (obj.metadata.deletionTimestamp && !strategy.hasPendingFinalizers(obj)) throw new FinalizersEmptied(obj, current);
+      if (hooks.beginUpdate) finish = await hooks.beginUpdate(obj, current, !!opts.dryRun);
       return obj;
     };
     try {
       if (opts.dryRun) {
         const current = await this.storage.get(key).catch((e: unknown) => (isStorageError(e, 'KeyNotFound') ? null : this.interpret(e, name)));
-        return { object: await tryUpdate(current), created };
+        const object = await tryUpdate(current);
+        await abandon();
+        return { object, created };
       }
-      const object = await this.storage.guaranteedUpdate(key, tryUpdate, { ignoreNotFound: strategy.allowCreateOnUpdate, alongside: () => alongside });
+      const object = await this.storage.guaranteedUpdate(key, tryUpdate, { ignoreNotFound: strategy.allowCreateOnUpdate, alongside: () => alongside, ...this.ttl });
+      const f = finish as FinishWrite | undefined;
+      finish = undefined;
+      // A release that fails leaves a key the next allocation reclaims; the write itself stood.
+      await f?.(true).catch(() => undefined);
       return { object, created };
     } catch (e) {
+      await abandon();
       if (e instanceof FinalizersEmptied) {
         if (opts.dryRun) return { object: e.obj, created: false };
         try {
           await this.storage.delete(key, { preconditions: { resourceVersion: e.current.metadata.resourceVersion! } });
+          await this.hooks.afterDelete?.(e.current).catch(() => undefined);
           return { object: e.obj, created: false };
         } catch (err) {
           // Changed since it was read: go round again with the fresh object.
@@ -423,6 +461,37 @@ export class Store {
           this.interpret(err, name);
         }
       }
+      this.interpret(e, name);
+    }
+  }
+
+  /**
+   * A server-side change of a stored object (binding a pod, charging a disruption budget): `change`
+   * edits the freshest object in one compare-and-swap, retried on concurrent writes. No strategy
+   * runs; the caller owns the rules. With dryRun nothing is written.
+   */
+  async mutate(
+    namespace: string, name: string, change: (current: StoredObject) => StoredObject,
+    opts: { dryRun?: boolean; preconditions?: { uid?: string; resourceVersion?: string } } = {},
+  ): Promise<StoredObject> {
+    const key = this.key(namespace, name);
+    const apply = (current: StoredObject) => {
+      const obj = change(this.withTypeMeta(structuredClone(current)));
+      shapeForWrite(this.info.schema, obj);
+      return obj;
+    };
+    try {
+      if (opts.dryRun) {
+        const current = await this.storage.get(key);
+        const failure = preconditionFailure(opts.preconditions ?? {}, current);
+        if (failure) throw newConflict(this.gr, name, failure);
+        return this.withTypeMeta(apply(current));
+      }
+      const stored = await this.storage.guaranteedUpdate(key, async (current) => (current ? apply(current) : null), {
+        ...(opts.preconditions ? { preconditions: opts.preconditions } : {}),
+      });
+      return this.withTypeMeta(stored);
+    } catch (e) {
       this.interpret(e, name);
     }
   }
@@ -457,10 +526,11 @@ export class Store {
       const marked = mark(current);
       if (opts.dryRun) return { object: marked ?? current, deleted: marked === null };
       if (marked) {
-        const stored = await this.storage.guaranteedUpdate(key, async (latest) => (latest ? mark(latest) ?? latest : null), { preconditions: { ...preconditions, resourceVersion: current.metadata.resourceVersion! } });
+        const stored = await this.storage.guaranteedUpdate(key, async (latest) => (latest ? mark(latest) ?? latest : null), { preconditions: { ...preconditions, resourceVersion: current.metadata.resourceVersion! }, ...this.ttl });
         if (this.strategy.hasPendingFinalizers(stored)) return { object: this.withTypeMeta(stored), deleted: false };
       }
       const removed = await this.storage.delete(key, { preconditions: { ...preconditions, resourceVersion: current.metadata.resourceVersion! } });
+      await this.hooks.afterDelete?.(removed).catch(() => undefined);
       return { object: this.withTypeMeta(removed), deleted: true };
     } catch (e) {
       if (isStorageError(e, 'ResourceVersionConflicts') && !preconditions.resourceVersion) {

@@ -3,7 +3,9 @@
 import type { Subresource } from '../../../api/registration.js';
 import type { ResourceInfo } from '../../runtime/scheme.js';
 import type { SchemaValidator } from '../../runtime/schema-validator.js';
+import { isDeepStrictEqual } from 'node:util';
 import { sameOnWire } from '../../runtime/wire-shape.js';
+import type { FieldError } from '../../runtime/field-errors.js';
 import type { StoredObject } from '../../storage/interface.js';
 import type { Strategy } from '../rest/strategy.js';
 import type { KindValidation } from '../validation/kind-validation.js';
@@ -14,6 +16,8 @@ export interface StrategyOverrides {
   prepareForCreate?: (obj: StoredObject) => void;
   /** Runs after the generic preparation of an update of the main resource. */
   prepareForUpdate?: (obj: StoredObject, old: StoredObject) => void;
+  /** Runs after the generic preparation of an update through /status. */
+  prepareForStatusUpdate?: (obj: StoredObject, old: StoredObject) => void;
   /** Finalizers beyond metadata.finalizers (a Namespace's spec.finalizers). */
   pendingFinalizers?: (obj: StoredObject) => boolean;
   prepareForDeletion?: (obj: StoredObject) => void;
@@ -21,8 +25,21 @@ export interface StrategyOverrides {
   returnDeletedObject?: boolean;
   /** A PUT of a missing object creates it. */
   allowCreateOnUpdate?: boolean;
+  /** A create keeps the status the client sent, though the kind has a status sub-resource (upstream's Node). */
+  statusOnCreate?: boolean;
   /** Extra selectable fields beyond metadata.name and metadata.namespace. */
   selectableFields?: Record<string, (obj: StoredObject) => string>;
+}
+
+/** Drops a cause the schema and the kind's rules both report (an enum value both refuse). */
+function unique(errs: FieldError[]): FieldError[] {
+  const seen = new Set<string>();
+  return errs.filter((e) => {
+    const key = `${e.type}\u0000${e.field}\u0000${JSON.stringify(e.badValue ?? null)}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 function hasProperty(info: ResourceInfo, name: string): boolean {
@@ -56,7 +73,7 @@ export function newStrategy(
       return fields;
     },
     prepareForCreate(obj) {
-      if (hasStatusSubresource) delete obj.status;
+      if (hasStatusSubresource && !overrides.statusOnCreate) delete obj.status;
       if (tracksGeneration) obj.metadata.generation = 1;
       overrides.prepareForCreate?.(obj);
     },
@@ -75,19 +92,19 @@ export function newStrategy(
       overrides.prepareForUpdate?.(obj, old);
     },
     validate(obj) {
-      return [
+      return unique([
         ...validateObjectMeta(obj.metadata, info.namespaced, validation.name, finalizers),
         ...schemaErrors(obj),
         ...validation.validate(obj),
-      ];
+      ]);
     },
     validateUpdate(obj, old) {
-      return [
+      return unique([
         ...validateObjectMeta(obj.metadata, info.namespaced, validation.name, finalizers),
         ...validateObjectMetaUpdate(obj.metadata, old.metadata),
         ...schemaErrors(obj),
         ...validation.validateUpdate(obj, old),
-      ];
+      ]);
     },
     hasPendingFinalizers(obj) {
       return (obj.metadata.finalizers ?? []).length > 0 || (overrides.pendingFinalizers?.(obj) ?? false);
@@ -102,7 +119,7 @@ export function newStrategy(
 }
 
 /** Sub-resources that speak the kind itself (scale and token speak kinds of their own). */
-export type ObjectSubresource = Exclude<Subresource, 'scale' | 'token'>;
+export type ObjectSubresource = Exclude<Subresource, 'scale' | 'token' | 'binding' | 'eviction'>;
 
 /** What a sub-resource update takes from the client's object; everything else stays as stored. */
 const subresourceFields: Record<ObjectSubresource, (from: StoredObject, to: StoredObject) => void> = {
@@ -113,6 +130,16 @@ const subresourceFields: Record<ObjectSubresource, (from: StoredObject, to: Stor
   finalize(from, to) {
     const finalizers = (from.spec as { finalizers?: unknown } | undefined)?.finalizers;
     to.spec = { ...((to.spec as object | undefined) ?? {}), finalizers: finalizers ?? [] };
+  },
+  // A Pod's debugging containers: only spec.ephemeralContainers is taken; a change starts a new generation.
+  ephemeralcontainers(from, to) {
+    const spec = { ...((to.spec as Record<string, unknown> | undefined) ?? {}) };
+    const before = spec.ephemeralContainers;
+    const sent = (from.spec as { ephemeralContainers?: unknown } | undefined)?.ephemeralContainers;
+    if (sent === undefined) delete spec.ephemeralContainers;
+    else spec.ephemeralContainers = sent;
+    to.spec = spec;
+    if (!isDeepStrictEqual(before ?? [], sent ?? []) && to.metadata.generation !== undefined) to.metadata.generation += 1;
   },
 };
 
@@ -126,6 +153,7 @@ export function newSubresourceStrategy(
   main: Strategy,
   validation: KindValidation<StoredObject>,
   schemas: SchemaValidator,
+  overrides: StrategyOverrides = {},
 ): Strategy {
   const take = subresourceFields[subresource];
   return {
@@ -139,11 +167,14 @@ export function newSubresourceStrategy(
       for (const key of Object.keys(obj)) delete obj[key];
       Object.assign(obj, structuredClone(old));
       take(sent, obj);
+      if (subresource === 'status') overrides.prepareForStatusUpdate?.(obj, old);
     },
     validateUpdate(obj, old) {
       return [
         ...schemas.check(info.schema, obj).fieldErrors,
-        ...(subresource === 'status' ? (validation.validateStatusUpdate?.(obj, old) ?? []) : validation.validateUpdate(obj, old)),
+        ...(subresource === 'status'
+          ? (validation.validateStatusUpdate?.(obj, old) ?? [])
+          : (validation.validateSubresourceUpdate?.[subresource] ?? validation.validateUpdate)(obj, old)),
       ];
     },
   };

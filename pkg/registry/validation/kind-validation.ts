@@ -15,4 +15,6 @@ export interface KindValidation<T> {
   validateUpdate(obj: T, old: T): FieldError[];
   /** Rules for an update through the status sub-resource (only the kind's status changes). */
   validateStatusUpdate?(obj: T, old: T): FieldError[];
+  /** Rules for updates through other object sub-resources (a Pod's ephemeralcontainers), by name. */
+  validateSubresourceUpdate?: Record<string, (obj: T, old: T) => FieldError[]>;
 }

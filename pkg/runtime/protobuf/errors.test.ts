@@ -15,7 +15,7 @@ const scheme = new Scheme(allGroupVersions);
 const codec = new ProtobufCodec(scheme);
 
 function infoOf(kind: string): ResourceInfo {
-  const info = scheme.resources().find((r) => r.kind === kind);
+  const info = scheme.resources().find((r) => r.kind === kind || `${r.group}/${r.kind}` === kind);
   assert.ok(info);
   return info;
 }

@@ -5,6 +5,7 @@ import { Etcd3, GRPCResourceExhastedError, isRecoverableError, type IKeyValue, t
 import { isStorageError, StorageError } from '../errors.js';
 import { preconditionFailure } from '../preconditions.js';
 import { startCompactor, type CompactorEvents } from './compactor.js';
+import { LeaseManager } from './lease-manager.js';
 import type {
   DeleteOptions,
   ListOptions,
@@ -118,6 +119,7 @@ export class Etcd3Storage implements Storage {
   private readonly events: StorageEvents | undefined;
   /** When etcd stopped answering, while it does not. */
   private downSince: number | undefined;
+  private readonly leases: LeaseManager;
 
   constructor(opts: Etcd3StorageOptions) {
     this.client = new Etcd3({
@@ -131,6 +133,15 @@ export class Etcd3Storage implements Storage {
     this.codec = opts.codec;
     this.observe = opts.observe;
     this.events = opts.events;
+    this.leases = new LeaseManager(async (ttl) => {
+      const res = await this.client.leaseClient.leaseGrant({ TTL: ttl, ID: 0 }).catch((e: unknown) => translate(e, ''));
+      return String(res.ID);
+    });
+  }
+
+  /** The `lease` field of a put: a shared lease for keys with a time to live, none otherwise. */
+  private async leaseField(ttlSeconds: number | undefined): Promise<{ lease?: string }> {
+    return ttlSeconds && ttlSeconds > 0 ? { lease: await this.leases.leaseFor(ttlSeconds) } : {};
   }
 
   /** Records whether etcd answered, telling the events of each change. */
@@ -181,19 +192,20 @@ export class Etcd3Storage implements Storage {
   }
 
   async create(key: string, obj: StoredObject, opts: CreateOptions = {}): Promise<StoredObject> {
-    return this.timed('create', key, () => this.doCreate(key, obj, opts.alongside ?? []));
+    return this.timed('create', key, () => this.doCreate(key, obj, opts.alongside ?? [], opts.ttlSeconds));
   }
 
-  private async doCreate(key: string, obj: StoredObject, alongside: GuardedWrite[]): Promise<StoredObject> {
+  private async doCreate(key: string, obj: StoredObject, alongside: GuardedWrite[], ttlSeconds: number | undefined): Promise<StoredObject> {
     if (obj.metadata.resourceVersion) {
       throw new StorageError('InvalidObject', key, 'resourceVersion should not be set on objects to be created');
     }
     const k = this.fullKey(key);
     const guarded = this.guarded(alongside);
+    const lease = await this.leaseField(ttlSeconds);
     const res = await this.client.kv
       .txn({
         compare: [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }, ...guarded.compare],
-        success: [{ request_put: { key: k, value: this.encode(obj) } }, ...guarded.success],
+        success: [{ request_put: { key: k, value: this.encode(obj), ...lease } }, ...guarded.success],
         failure: alongside.length ? [{ request_range: { key: k, count_only: true } }] : [],
       })
       .catch((e: unknown) => translate(e, key));
@@ -289,6 +301,7 @@ export class Etcd3Storage implements Storage {
       const guarded = this.guarded(opts.alongside?.() ?? []);
       // Nothing changed: no write, same resourceVersion (unless something else is to be written with it).
       if (current && kv && value.equals(kv.value) && guarded.success.length === 0) return current;
+      const lease = await this.leaseField(opts.ttlSeconds);
       const res = await this.client.kv
         .txn({
           compare: [
@@ -297,7 +310,7 @@ export class Etcd3Storage implements Storage {
               : { key: k, target: 'Create', result: 'Equal', create_revision: 0 },
             ...guarded.compare,
           ],
-          success: [{ request_put: { key: k, value } }, ...guarded.success],
+          success: [{ request_put: { key: k, value, ...lease } }, ...guarded.success],
           failure: [{ request_range: { key: k } }],
         })
         .catch((e: unknown) => translate(e, key));

@@ -34,6 +34,7 @@ export function testOptions(etcd: TestEtcd, certDir: string, overrides: Partial<
     etcdServers: [etcd.endpoint],
     etcdPrefix: '/registry',
     etcdCompactionIntervalMs: 0,
+    eventTTLMs: 3_600_000,
     maxRequestsInflight: 400,
     maxMutatingRequestsInflight: 200,
     minRequestTimeout: 1800,
@@ -42,6 +43,9 @@ export function testOptions(etcd: TestEtcd, certDir: string, overrides: Partial<
     livezGracePeriodMs: 0,
     shutdownDelayMs: 0,
     apiDomain: 'orch.io',
+    serviceClusterIPRange: '10.0.0.0/24',
+    serviceNodePortRange: '30000-32767',
+    advertiseAddress: '',
     authentication: defaultAuthenticationOptions(),
     authorization: defaultAuthorizationOptions(),
     admission: defaultAdmissionOptions(),
@@ -65,7 +69,15 @@ export async function startTestServer(overrides: Partial<APIServerOptions> = {})
   const options = testOptions(etcd, certDir, overrides);
   const logs: string[] = [];
   const logger = testLogger(logs);
-  let server = await runAPIServer(options, logger);
+  let server: RunningAPIServer;
+  try {
+    server = await runAPIServer(options, logger);
+  } catch (e) {
+    // Nothing may outlive a server that did not start, or the test process would never end.
+    await etcd.stop();
+    rmSync(certDir, { recursive: true, force: true });
+    throw e;
+  }
   const t: TestServer = {
     etcd,
     server,
@@ -83,5 +95,18 @@ export async function startTestServer(overrides: Partial<APIServerOptions> = {})
       rmSync(certDir, { recursive: true, force: true });
     },
   };
+  await ensureDefaultServiceAccount(t.client, 'default');
   return t;
+}
+
+/**
+ * Creates the `default` service account of a namespace, which the ServiceAccount admission plug-in
+ * requires of every pod. The controller manager's serviceaccount controller does this in a real
+ * cluster; until it exists, tests that create pods stand in for it. A server whose authorization
+ * refuses the test's anonymous client is left alone (such tests make their own namespaces).
+ */
+export async function ensureDefaultServiceAccount(client: Client, namespace: string): Promise<void> {
+  const r = await client.post(`/api/v1/namespaces/${namespace}/serviceaccounts`, { metadata: { name: 'default' } });
+  if (r.status === 201 || r.status === 409 || r.status === 401 || r.status === 403) return;
+  throw new Error(`cannot create the default service account of ${namespace}: ${r.status} ${r.text}`);
 }

@@ -318,6 +318,29 @@ export function objectsByKind(): Record<string, Record<string, unknown>> {
         conditions: [{ type: 'NamespaceDeletionDiscoveryFailure', status: 'False', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'ResourcesDiscovered', message: 'All resources successfully discovered' }],
       },
     },
+    Pod: {
+      apiVersion: 'v1', kind: 'Pod', metadata: fullMetadata('web-0', 'default'),
+      spec: { ...(workloadTemplate('web').spec as Record<string, unknown>), nodeName: 'node-1', enableServiceLinks: true },
+      status: {
+        phase: 'Running', qosClass: 'Burstable', hostIP: '10.0.0.1', hostIPs: [{ ip: '10.0.0.1' }], podIP: '10.1.0.7', podIPs: [{ ip: '10.1.0.7' }, { ip: 'fd00::7' }],
+        startTime: '2026-01-01T00:00:00Z', observedGeneration: 2,
+        conditions: [{ type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: '2026-01-01T00:00:05Z' }],
+        containerStatuses: [{
+          name: 'web', ready: true, restartCount: 2, image: 'registry.example/web:2', imageID: 'registry.example/web@sha256:abc', containerID: 'containerd://1234', started: true,
+          state: { running: { startedAt: '2026-01-01T00:00:03Z' } },
+          lastState: { terminated: { exitCode: 137, signal: 9, reason: 'OOMKilled', startedAt: '2026-01-01T00:00:01Z', finishedAt: '2026-01-01T00:00:02Z', containerID: 'containerd://1233' } },
+          user: { linux: { uid: 1000, gid: 1000, supplementalGroups: [4, 5] } },
+          volumeMounts: [{ name: 'data', mountPath: '/data', readOnly: true, recursiveReadOnly: 'Disabled' }],
+          allocatedResources: { cpu: '250m' },
+          allocatedResourcesStatus: [{ name: 'example.com/gpu', resources: [{ resourceID: 'gpu-0', health: 'Healthy' }] }],
+        }],
+        resourceClaimStatuses: [{ name: 'gpu', resourceClaimName: 'web-0-gpu' }],
+      },
+    },
+    Binding: {
+      apiVersion: 'v1', kind: 'Binding', metadata: { name: 'web-0', namespace: 'default', creationTimestamp: null },
+      target: { apiVersion: 'v1', kind: 'Node', name: 'node-1' },
+    },
     ConfigMap: {
       apiVersion: 'v1', kind: 'ConfigMap', metadata: fullMetadata('settings', 'default'),
       immutable: true,
@@ -372,6 +395,42 @@ export function objectsByKind(): Record<string, Record<string, unknown>> {
         { notReadyAddresses: [{ ip: '10.1.3.1' }] },
       ],
     },
+    Node: {
+      apiVersion: 'v1', kind: 'Node', metadata: fullMetadata('node-1'),
+      spec: {
+        podCIDR: '10.244.1.0/24', podCIDRs: ['10.244.1.0/24', 'fd00:1::/64'], providerID: 'aws:///eu-west-1a/i-1', unschedulable: true,
+        taints: [{ key: 'dedicated', value: 'db', effect: 'NoSchedule' }, { key: 'node.orch.io/unreachable', effect: 'NoExecute', timeAdded: '2026-01-01T00:00:00Z' }],
+        configSource: { configMap: { namespace: 'orch-system', name: 'kubelet', kubeletConfigKey: 'kubelet' } }, externalID: 'legacy',
+      },
+      status: {
+        capacity: { cpu: '4', memory: '8Gi' }, allocatable: { cpu: '3800m', memory: '7Gi' }, phase: 'Running',
+        conditions: [{ type: 'Ready', status: 'True', lastHeartbeatTime: '2026-01-01T00:00:00Z', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'KubeletReady', message: 'ready' }],
+        addresses: [{ type: 'InternalIP', address: '192.168.0.10' }],
+        daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+        nodeInfo: { machineID: 'm', systemUUID: 's', bootID: 'b', kernelVersion: '6.1.0', osImage: 'Debian', containerRuntimeVersion: 'containerd://1.7.0',
+          kubeletVersion: 'v1.31.0', kubeProxyVersion: 'v1.31.0', operatingSystem: 'linux', architecture: 'amd64', swap: { capacity: 1024 } },
+        images: [{ names: ['registry.example/nginx:1.25'], sizeBytes: 1000000 }],
+        volumesInUse: ['csi/vol-1'], volumesAttached: [{ name: 'csi/vol-1', devicePath: '/dev/sdb' }],
+        config: { active: { configMap: { namespace: 'orch-system', name: 'kubelet', uid: 'u', resourceVersion: '1', kubeletConfigKey: 'kubelet' } }, error: 'none' },
+        runtimeHandlers: [{ name: '', features: { recursiveReadOnlyMounts: true, userNamespaces: false } }],
+        features: { supplementalGroupsPolicy: true }, declaredFeatures: ['Foo'],
+      },
+    },
+    Service: {
+      apiVersion: 'v1', kind: 'Service', metadata: fullMetadata('web', 'default'),
+      spec: {
+        ports: [{ name: 'http', protocol: 'TCP', appProtocol: 'http', port: 80, targetPort: 'http', nodePort: 30080 }, { name: 'dns', protocol: 'UDP', port: 53, targetPort: 5353, nodePort: 30053 }],
+        selector: { app: 'web' }, clusterIP: '10.0.0.7', clusterIPs: ['10.0.0.7'], type: 'LoadBalancer', externalIPs: ['198.51.100.9'],
+        sessionAffinity: 'ClientIP', loadBalancerIP: '192.0.2.1', loadBalancerSourceRanges: ['10.0.0.0/8'], externalTrafficPolicy: 'Local',
+        healthCheckNodePort: 30099, publishNotReadyAddresses: true, sessionAffinityConfig: { clientIP: { timeoutSeconds: 600 } },
+        ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack', allocateLoadBalancerNodePorts: true, loadBalancerClass: 'example.com/lb',
+        internalTrafficPolicy: 'Local', trafficDistribution: 'PreferClose',
+      },
+      status: {
+        loadBalancer: { ingress: [{ ip: '192.0.2.1', hostname: 'lb.example.com', ipMode: 'Proxy', ports: [{ port: 80, protocol: 'TCP', error: 'Pending' }] }] },
+        conditions: [{ type: 'Ready', status: 'True', observedGeneration: 2, lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'Provisioned', message: 'ok' }],
+      },
+    },
     Event: {
       apiVersion: 'v1', kind: 'Event', metadata: fullMetadata('web-0.17a3', 'default'),
       involvedObject: { kind: 'Pod', namespace: 'default', name: 'web-0', uid: '11111111-2222-3333-4444-555555555555', apiVersion: 'v1', resourceVersion: '9', fieldPath: 'spec.containers{web}' },
@@ -379,6 +438,35 @@ export function objectsByKind(): Record<string, Record<string, unknown>> {
       firstTimestamp: '2026-01-01T00:00:00Z', lastTimestamp: '2026-01-01T01:00:00Z', count: 7, type: 'Warning',
       eventTime: '2026-01-01T00:00:00.123456Z', series: { count: 6, lastObservedTime: '2026-01-01T01:00:00.654321Z' },
       action: 'Restarting', related: { kind: 'Node', name: 'node-1' }, reportingComponent: 'orch.io/kubelet', reportingInstance: 'node-1',
+    },
+    // Keyed by group/kind where a kind name is served by more than one group.
+    'events.orch.io/Event': {
+      apiVersion: 'events.orch.io/v1', kind: 'Event', metadata: fullMetadata('web-0.17a4', 'default'),
+      eventTime: '2026-01-01T00:00:00.123456Z', series: { count: 6, lastObservedTime: '2026-01-01T01:00:00.654321Z' },
+      reportingController: 'orch.io/kubelet', reportingInstance: 'node-1', action: 'Restarting', reason: 'BackOff',
+      regarding: { kind: 'Pod', namespace: 'default', name: 'web-0', uid: '11111111-2222-3333-4444-555555555555', apiVersion: 'v1', resourceVersion: '9', fieldPath: 'spec.containers{web}' },
+      related: { kind: 'Node', name: 'node-1' }, note: 'Back-off restarting failed container', type: 'Warning',
+      deprecatedSource: { component: 'kubelet', host: 'node-1' }, deprecatedFirstTimestamp: '2026-01-01T00:00:00Z',
+      deprecatedLastTimestamp: '2026-01-01T01:00:00Z', deprecatedCount: 7,
+    },
+    PersistentVolumeClaim: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', ...pvc, metadata: fullMetadata('data', 'default') },
+    PersistentVolume: {
+      apiVersion: 'v1', kind: 'PersistentVolume', metadata: fullMetadata('pv-1'),
+      spec: {
+        capacity: { storage: '10Gi' },
+        csi: {
+          driver: 'csi.example.com', volumeHandle: 'vol-123', readOnly: true, fsType: 'ext4', volumeAttributes: { tier: 'gold' },
+          controllerPublishSecretRef: { name: 'cp', namespace: 'orch-system' }, nodeStageSecretRef: { name: 'ns', namespace: 'orch-system' },
+          nodePublishSecretRef: { name: 'np', namespace: 'orch-system' }, controllerExpandSecretRef: { name: 'ce', namespace: 'orch-system' },
+          nodeExpandSecretRef: { name: 'ne', namespace: 'orch-system' },
+        },
+        accessModes: ['ReadWriteOnce'],
+        claimRef: { kind: 'PersistentVolumeClaim', namespace: 'default', name: 'data', uid: '11111111-2222-3333-4444-555555555555', apiVersion: 'v1', resourceVersion: '7' },
+        persistentVolumeReclaimPolicy: 'Delete', storageClassName: 'fast', mountOptions: ['ro', 'soft'], volumeMode: 'Block',
+        nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'zone', operator: 'In', values: ['a', 'b'] }] }] } },
+        volumeAttributesClassName: 'silver',
+      },
+      status: { phase: 'Bound', message: 'bound to default/data', reason: 'Bound', lastPhaseTransitionTime: '2026-01-01T00:00:00Z' },
     },
     StatefulSet: fullStatefulSet(),
     Deployment: {
