@@ -74,6 +74,12 @@ contexts:
 current-context: local
 KUBECONFIG
 
+# Pods need their namespace's default service account (ServiceAccount admission). The controller
+# manager will make one in every namespace; until it exists, make the one of "default" here.
+curl -sS -o /dev/null --cacert "$LOCAL/certs/apiserver.crt" --cert "$PKI/admin.crt" --key "$PKI/admin.key" \
+  -H 'Content-Type: application/json' -d '{"metadata":{"name":"default"}}' \
+  "https://127.0.0.1:$API_PORT/api/v1/namespaces/default/serviceaccounts" || true
+
 cat <<MSG
 
 The control plane is up.
@@ -88,6 +94,7 @@ tokens are signed with sa.key (issuer https://127.0.0.1:$API_PORT).
 Try:
   kubectl --kubeconfig $LOCAL/admin.kubeconfig get namespaces
   kubectl --kubeconfig $LOCAL/admin.kubeconfig auth whoami
+  kubectl --kubeconfig $LOCAL/admin.kubeconfig run web --image=nginx && kubectl --kubeconfig $LOCAL/admin.kubeconfig get all
   kubectl --kubeconfig $LOCAL/admin.kubeconfig create serviceaccount demo && kubectl --kubeconfig $LOCAL/admin.kubeconfig create token demo
   curl --cacert $LOCAL/certs/apiserver.crt --cert $PKI/admin.crt --key $PKI/admin.key https://127.0.0.1:$API_PORT/apis/apps/v1/namespaces/default/statefulsets
 
