@@ -427,7 +427,9 @@ export async function deleteResource(ctx: HandlerContext, r: ResourceRequest): P
   await admission.mutateDelete();
   const { object, deleted } = await r.store.delete(r.info.namespace, r.info.name, options, { dryRun, validate: admission.validateDelete });
   if (!deleted) {
-    r.out.object(202, r.resource, object);
+    // Still pending its finalizers: upstream answers 202 only to a client that asked for cascading
+    // deletion with the old orphanDependents=false, and 200 with the object to everyone else.
+    r.out.object(options.orphanDependents === false ? 202 : 200, r.resource, object);
     return;
   }
   if (r.store.strategy.returnDeletedObject) {

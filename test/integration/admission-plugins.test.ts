@@ -174,7 +174,7 @@ describe('built-in admission plug-ins of namespaces, nodes, tolerations and stor
       assert.equal(r.body.message, 'namespaces "default" is forbidden: this namespace may not be deleted');
     }
     assert.equal((await t.client.post('/api/v1/namespaces', { metadata: { name: 'leaving' } })).status, 201);
-    assert.equal((await t.client.delete('/api/v1/namespaces/leaving')).status, 202);
+    assert.equal((await t.client.delete('/api/v1/namespaces/leaving')).status, 200);
     const late = await pollUntil(() => t.client.post('/api/v1/namespaces/leaving/configmaps', { metadata: { name: 'late' } }), (r) => r.status === 403, 'the terminating namespace to refuse content');
     assert.equal(late.body.message, 'configmaps "late" is forbidden: unable to create new content in namespace leaving because it is being terminated');
     assert.deepEqual(late.body.details.causes, [{ reason: 'NamespaceTerminating', message: 'namespace leaving is being terminated', field: 'metadata.namespace' }]);
@@ -254,7 +254,7 @@ describe('built-in admission plug-ins of namespaces, nodes, tolerations and stor
     assert.deepEqual(pv.body.metadata.finalizers, ['orch.io/pv-protection']);
 
     const del = await t.client.delete(`${claims}/data`);
-    assert.equal(del.status, 202, del.text);
+    assert.equal(del.status, 200, del.text);
     const held = await t.client.get(`${claims}/data`);
     assert.ok(held.body.metadata.deletionTimestamp, 'the claim waits for its protection to be lifted');
     // What the pvc-protection controller does once no pod uses the claim.
