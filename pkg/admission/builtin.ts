@@ -1,19 +1,19 @@
 // The plug-ins compiled into the server, by upstream name. Each plug-in lives in its own folder
 // under pkg/admission and exports its factory; this file only lists them.
-import { factory as defaultStorageClassFactory } from './defaultstorageclass/plugin.js';
-import { factory as defaultTolerationSecondsFactory } from './defaulttolerationseconds/plugin.js';
+import { defaultStorageClassFactory } from './defaultstorageclass/plugin.js';
+import { defaultTolerationSecondsFactory } from './defaulttolerationseconds/plugin.js';
 import { limitRangerFactory } from './limitranger/plugin.js';
-import { factory as namespaceLifecycleFactory } from './namespacelifecycle/plugin.js';
+import { namespaceLifecycleFactory } from './namespacelifecycle/plugin.js';
 import { nodeRestrictionFactory } from './noderestriction/plugin.js';
-import { factory as podTolerationRestrictionFactory } from './podtolerationrestriction/plugin.js';
+import { podTolerationRestrictionFactory } from './podtolerationrestriction/plugin.js';
 import { priorityFactory } from './priority/plugin.js';
 import { PluginRegistry } from './registry.js';
 import { resourceQuotaFactory } from './resourcequota/plugin.js';
 import { runtimeClassFactory } from './runtimeclass/plugin.js';
 import { securityContextDenyFactory } from './securitycontextdeny/plugin.js';
 import { serviceAccountFactory } from './serviceaccount/plugin.js';
-import { factory as storageObjectInUseProtectionFactory } from './storageobjectinuseprotection/plugin.js';
-import { factory as taintNodesByConditionFactory } from './taintnodesbycondition/plugin.js';
+import { storageObjectInUseProtectionFactory } from './storageobjectinuseprotection/plugin.js';
+import { taintNodesByConditionFactory } from './taintnodesbycondition/plugin.js';
 
 /** A registry holding every built-in plug-in. */
 export function builtinPlugins(): PluginRegistry {

@@ -5,7 +5,7 @@ import { AttributesRecord } from '../attributes.js';
 import { builtinPlugins } from '../builtin.js';
 import type { AdmissionObject, MutationInterface, Operation } from '../interfaces.js';
 import { staticDeps } from '../testing/deps.js';
-import { factory } from './plugin.js';
+import { defaultStorageClassFactory } from './plugin.js';
 
 const user = { name: 'jane', groups: [], extra: {} };
 function attrs(object: AdmissionObject, init: { resource?: string; group?: string; subresource?: string; dryRun?: boolean } = {}) {
@@ -24,7 +24,7 @@ const claim = (spec: Record<string, unknown> = {}, annotations?: Record<string, 
 const className = (o: AdmissionObject) => (o['spec'] as { storageClassName?: string | null }).storageClassName;
 function make(classes: AdmissionObject[], domain = 'orch.io') {
   const d = apiDomain(domain);
-  return factory(undefined, staticDeps({ [`${d.group('storage')}/storageclasses`]: classes }, d)) as MutationInterface;
+  return defaultStorageClassFactory(undefined, staticDeps({ [`${d.group('storage')}/storageclasses`]: classes }, d)) as MutationInterface;
 }
 
 test('registered; handles creates only', () => {
@@ -111,7 +111,7 @@ test('sub-resources and other resources are left alone', async () => {
   }
 });
 
-test('the factory refuses a server without a StorageClass cache', () => {
+test('the defaultStorageClassFactory refuses a server without a StorageClass cache', () => {
   const base = staticDeps();
-  assert.throws(() => factory(undefined, { domain: base.domain, lister: () => undefined }), /missing lister/);
+  assert.throws(() => defaultStorageClassFactory(undefined, { domain: base.domain, lister: () => undefined }), /missing lister/);
 });

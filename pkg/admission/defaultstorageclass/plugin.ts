@@ -77,7 +77,7 @@ export class DefaultStorageClass implements MutationInterface {
 }
 
 /** Makes the plug-in over the server's StorageClass cache; it takes no configuration. */
-export const factory: PluginFactory = (_configuration, deps) => {
+export const defaultStorageClassFactory: PluginFactory = (_configuration, deps) => {
   const classes = deps.lister(deps.domain.group('storage'), 'storageclasses');
   if (!classes) throw new Error('missing lister');
   return new DefaultStorageClass(classes, deps);

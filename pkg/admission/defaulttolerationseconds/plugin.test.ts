@@ -5,7 +5,7 @@ import { AttributesRecord } from '../attributes.js';
 import { builtinPlugins } from '../builtin.js';
 import type { AdmissionObject, MutationInterface, Operation } from '../interfaces.js';
 import { staticDeps } from '../testing/deps.js';
-import { factory, parseConfig } from './plugin.js';
+import { defaultTolerationSecondsFactory, parseConfig } from './plugin.js';
 
 const user = { name: 'jane', groups: [], extra: {} };
 function attrs(op: Operation, object: AdmissionObject, init: { resource?: string; group?: string; subresource?: string; dryRun?: boolean } = {}) {
@@ -17,7 +17,7 @@ function attrs(op: Operation, object: AdmissionObject, init: { resource?: string
 }
 const pod = (tolerations?: unknown[]): AdmissionObject => ({ metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'i' }], ...(tolerations ? { tolerations } : {}) } });
 const tolerations = (o: AdmissionObject) => (o['spec'] as { tolerations?: unknown[] }).tolerations;
-const make = (config?: unknown, domain = 'orch.io') => factory(config, staticDeps({}, apiDomain(domain))) as MutationInterface;
+const make = (config?: unknown, domain = 'orch.io') => defaultTolerationSecondsFactory(config, staticDeps({}, apiDomain(domain))) as MutationInterface;
 
 const notReady = { key: 'node.orch.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 };
 const unreachable = { key: 'node.orch.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 };

@@ -70,4 +70,4 @@ export class DefaultTolerationSeconds implements MutationInterface {
   }
 }
 
-export const factory: PluginFactory = (configuration, deps) => new DefaultTolerationSeconds(deps, parseConfig(configuration));
+export const defaultTolerationSecondsFactory: PluginFactory = (configuration, deps) => new DefaultTolerationSeconds(deps, parseConfig(configuration));

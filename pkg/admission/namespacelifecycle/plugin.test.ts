@@ -189,7 +189,7 @@ test('a failing live read is an internal error', async () => {
   assert.equal(err.message, 'Internal error occurred: etcd unavailable');
 });
 
-test('the factory refuses a server without a namespace cache', () => {
+test('the namespaceLifecycleFactory refuses a server without a namespace cache', () => {
   const base = staticDeps();
   assert.throws(() => newNamespaceLifecycle({ domain: base.domain, lister: () => undefined }), /missing namespaceLister/);
 });

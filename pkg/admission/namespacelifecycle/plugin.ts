@@ -135,4 +135,4 @@ export function newNamespaceLifecycle(deps: PluginDeps, opts: NamespaceLifecycle
   return new NamespaceLifecycle(namespaces, deps, opts);
 }
 
-export const factory: PluginFactory = (_configuration, deps) => newNamespaceLifecycle(deps);
+export const namespaceLifecycleFactory: PluginFactory = (_configuration, deps) => newNamespaceLifecycle(deps);

@@ -8,7 +8,7 @@ import { builtinPlugins } from '../builtin.js';
 import type { AdmissionObject, ObjectLister, Operation } from '../interfaces.js';
 import { staticDeps } from '../testing/deps.js';
 import { loadConfiguration } from './config.js';
-import { factory, type PodTolerationRestriction } from './plugin.js';
+import { podTolerationRestrictionFactory, type PodTolerationRestriction } from './plugin.js';
 import { isSuperset, mergeTolerations, verifyAgainstWhitelist } from './tolerations.js';
 
 const user = { name: 'jane', groups: [], extra: {} };
@@ -31,7 +31,7 @@ const pod = (tolerations?: Toleration[], resources?: Record<string, unknown>): A
   ({ metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'i', ...(resources ? { resources } : {}) }], ...(tolerations ? { tolerations } : {}) } });
 const tolerations = (o: AdmissionObject) => (o['spec'] as { tolerations?: Toleration[] }).tolerations;
 const make = (namespaces: AdmissionObject[], config?: unknown, domain = 'orch.io') =>
-  factory(config, staticDeps({ '/namespaces': namespaces }, apiDomain(domain))) as PodTolerationRestriction;
+  podTolerationRestrictionFactory(config, staticDeps({ '/namespaces': namespaces }, apiDomain(domain))) as PodTolerationRestriction;
 
 async function rejection(p: Promise<void>): Promise<StatusError> {
   try {
@@ -184,7 +184,7 @@ test('a pod in a namespace that does not exist is NotFound; one the cache lacks 
     get: () => undefined, list: () => [],
     fetch: async (_ns, name) => { fetched.push(name); return ns(name, { [DEF]: JSON.stringify([gpu]) }); },
   };
-  const p = factory(undefined, { domain: base.domain, lister: () => lister }) as PodTolerationRestriction;
+  const p = podTolerationRestrictionFactory(undefined, { domain: base.domain, lister: () => lister }) as PodTolerationRestriction;
   const o = pod();
   await p.admit(attrs('CREATE', o, { namespace: 'fresh' }));
   assert.deepEqual(tolerations(o), [gpu]);

@@ -112,7 +112,7 @@ function qosClass(pod: PodLike): string {
 }
 
 /** Makes the plug-in from its configuration (see config.ts) over the server's namespace cache. */
-export const factory: PluginFactory = (configuration, deps) => {
+export const podTolerationRestrictionFactory: PluginFactory = (configuration, deps) => {
   const config = loadConfiguration(configuration, deps.domain);
   const namespaces = deps.lister('', 'namespaces');
   if (!namespaces) throw new Error('missing namespaceLister');

@@ -5,7 +5,7 @@ import { AttributesRecord } from '../attributes.js';
 import { builtinPlugins } from '../builtin.js';
 import type { AdmissionObject, MutationInterface, Operation } from '../interfaces.js';
 import { staticDeps } from '../testing/deps.js';
-import { factory } from './plugin.js';
+import { storageObjectInUseProtectionFactory } from './plugin.js';
 
 const user = { name: 'jane', groups: [], extra: {} };
 function attrs(resource: string, object: AdmissionObject, init: { group?: string; subresource?: string; dryRun?: boolean; op?: Operation } = {}) {
@@ -18,7 +18,7 @@ function attrs(resource: string, object: AdmissionObject, init: { group?: string
 }
 const obj = (finalizers?: string[]): AdmissionObject => ({ metadata: { name: 'x', ...(finalizers ? { finalizers } : {}) }, spec: {} });
 const finalizers = (o: AdmissionObject) => (o['metadata'] as { finalizers?: string[] }).finalizers;
-const make = (domain = 'orch.io') => factory(undefined, staticDeps({}, apiDomain(domain))) as MutationInterface;
+const make = (domain = 'orch.io') => storageObjectInUseProtectionFactory(undefined, staticDeps({}, apiDomain(domain))) as MutationInterface;
 
 test('registered; handles creates only', () => {
   assert.ok(builtinPlugins().has('StorageObjectInUseProtection'));

@@ -31,4 +31,4 @@ export class StorageObjectInUseProtection implements MutationInterface {
   }
 }
 
-export const factory: PluginFactory = (_configuration, deps) => new StorageObjectInUseProtection(deps);
+export const storageObjectInUseProtectionFactory: PluginFactory = (_configuration, deps) => new StorageObjectInUseProtection(deps);

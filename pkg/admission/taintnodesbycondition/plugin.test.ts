@@ -6,7 +6,7 @@ import { AttributesRecord } from '../attributes.js';
 import { builtinPlugins } from '../builtin.js';
 import type { AdmissionObject, MutationInterface, Operation } from '../interfaces.js';
 import { staticDeps } from '../testing/deps.js';
-import { factory } from './plugin.js';
+import { taintNodesByConditionFactory } from './plugin.js';
 
 const user = { name: 'kubelet', groups: [], extra: {} };
 function attrs(op: Operation, object: unknown, init: { resource?: string; group?: string; subresource?: string; dryRun?: boolean } = {}) {
@@ -18,7 +18,7 @@ function attrs(op: Operation, object: unknown, init: { resource?: string; group?
 }
 const node = (taints?: unknown[]): AdmissionObject => ({ metadata: { name: 'n1' }, spec: taints ? { taints } : {} });
 const taints = (o: AdmissionObject) => (o['spec'] as { taints?: unknown[] }).taints;
-const make = (domain = 'orch.io') => factory(undefined, staticDeps({}, apiDomain(domain))) as MutationInterface;
+const make = (domain = 'orch.io') => taintNodesByConditionFactory(undefined, staticDeps({}, apiDomain(domain))) as MutationInterface;
 const notReady = { key: 'node.orch.io/not-ready', effect: 'NoSchedule' };
 
 test('registered; handles creates only', () => {

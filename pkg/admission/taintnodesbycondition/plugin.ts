@@ -37,4 +37,4 @@ export class TaintNodesByCondition implements MutationInterface {
   }
 }
 
-export const factory: PluginFactory = (_configuration, deps) => new TaintNodesByCondition(deps);
+export const taintNodesByConditionFactory: PluginFactory = (_configuration, deps) => new TaintNodesByCondition(deps);
