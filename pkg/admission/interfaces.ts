@@ -3,6 +3,7 @@
 // value to the mutating chain and (through the registry's callback) to the validating chain, so
 // annotations and the reinvocation state travel across both phases.
 import type { ApiDomain } from '../../api/domain.js';
+import type { ObjectWrite } from '../registry/generic/store.js';
 import type { UserInfo } from '../runtime/user.js';
 
 /** The operations admission is consulted for; a read is never admitted. */
@@ -88,14 +89,7 @@ export interface Attributes {
 }
 
 /** An object a plug-in writes together with the request's object (see Attributes.writeAlongside). */
-export interface AlongsideWrite {
-  group: string;
-  resource: string;
-  namespace: string;
-  name: string;
-  object: AdmissionObject;
-  resourceVersion: string;
-}
+export type AlongsideWrite = ObjectWrite;
 
 /** Every plug-in says which operations it cares about; the chain skips it for the others. */
 export interface AdmissionPlugin {

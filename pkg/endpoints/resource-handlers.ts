@@ -329,7 +329,7 @@ export async function updateScaleResource(ctx: HandlerContext, r: ResourceReques
   const dryRun = r.query.dryRun();
   const wanted = decodeObject(ctx, s, 'UpdateOptions');
   const admission = writeAdmission(ctx, s, dryRun, 'UpdateOptions');
-  const scale = await updateScale(r.store, r.info.namespace, r.info.name, async (current) => admitScale(admission, structuredClone(wanted), current), { dryRun });
+  const scale = await updateScale(r.store, r.info.namespace, r.info.name, async (current) => admission.admitWhole(structuredClone(wanted), current), { dryRun });
   s.out.object(200, s.resource, scale);
 }
 
@@ -338,19 +338,9 @@ export async function patchScaleResource(ctx: HandlerContext, r: ResourceRequest
   const dryRun = r.query.dryRun();
   const patch = readPatch(ctx, s);
   const admission = writeAdmission(ctx, s, dryRun, 'PatchOptions');
-  const scale = await updateScale(r.store, r.info.namespace, r.info.name, async (current) => admitScale(admission, patch.apply(current), current), { dryRun });
+  const scale = await updateScale(r.store, r.info.namespace, r.info.name, async (current) => admission.admitWhole(patch.apply(current), current), { dryRun });
   patch.done();
   s.out.object(200, s.resource, scale);
-}
-
-/**
- * Both admission phases over the Scale a client wants: the registry validates the parent object,
- * so the plug-ins see the Scale here, as upstream's scale sub-resource shows them.
- */
-async function admitScale(admission: WriteAdmission, wanted: StoredObject, current: StoredObject): Promise<StoredObject> {
-  const out = await admission.mutate(wanted, current);
-  await admission.validate(out, current, 1);
-  return out;
 }
 
 /** A protobuf body of `info`'s kind as the JSON-shaped object the decoder takes; bad bytes are a 400. */
@@ -453,7 +443,7 @@ export async function createVirtual(ctx: HandlerContext, r: KindRequest, handler
   // Answered in the group the request was spoken in, so a client decodes its own type.
   const decoded = decodeObjectAs(ctx, r, 'CreateOptions', (apiVersion) => (alias && apiVersion === alias.apiVersion ? alias : r.resource));
   const info = decoded.info;
-  const obj = await writeAdmission(ctx, r, dryRun, 'CreateOptions', {}, r.resource).admitVirtual(decoded.obj);
+  const obj = await writeAdmission(ctx, r, dryRun, 'CreateOptions', {}, r.resource).admitWhole(decoded.obj, null);
   const answer = await handler({
     obj, user: requestUser(r.res), namespace: r.info.namespace, name: r.info.name, dryRun, ...(parent ? { parent } : {}),
     warn: (text) => addWarnings(r.res, [text]),

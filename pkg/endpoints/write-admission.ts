@@ -81,7 +81,7 @@ export class WriteAdmission {
     attrs.setObject(obj);
     attrs.beginAttempt(attempt);
     if (chain.handles(attrs.operation)) await chain.validate(attrs);
-    return attrs.alongsideWrites().map((w) => ({ ...w, object: w.object as StoredObject }));
+    return attrs.alongsideWrites();
   };
 
   /** The store's validation callback of a delete: the validating phase with the object about to go. */
@@ -91,10 +91,13 @@ export class WriteAdmission {
     await chain.validate(this.record('DELETE', undefined, current, current.metadata.name ?? this.init.info.name));
   };
 
-  /** Both phases at once, for a request answered without the registry (a review, a token request). */
-  async admitVirtual(obj: StoredObject): Promise<StoredObject> {
-    const out = await this.mutate(obj, null);
-    await this.validate(out, null, 1);
+  /**
+   * Both phases at once, for what the registry does not validate itself: a request answered
+   * without it (a review, a token request), or the Scale of a `scale` sub-resource.
+   */
+  async admitWhole(obj: StoredObject, old: StoredObject | null): Promise<StoredObject> {
+    const out = await this.mutate(obj, old);
+    await this.validate(out, old, 1);
     return out;
   }
 }

@@ -21,9 +21,6 @@ export interface StoresOptions {
   hooks?: ReadonlyMap<string, WriteHooks>;
 }
 
-/** The storage key prefix of a group and resource. */
-export const storagePrefix = (group: string, resource: string) => `/${group || 'core'}/${resource}/`;
-
 /** Builds the store of every resource in the scheme, keyed `<group>/<resource>`. */
 export function buildStores(scheme: Scheme, storage: Storage, schemas: SchemaValidator, validationFor: ValidationLookup, opts: StoresOptions = {}): Map<string, Store> {
   const stores = new Map<string, Store>();

@@ -6,6 +6,11 @@ import type { PrinterColumn } from '../../api/printer-column.js';
 import type { GroupVersionRegistration, ScaleAdapter, Stability, StoredAs, Subresource, SubresourceKind } from '../../api/registration.js';
 import type { GroupResource } from './errors.js';
 
+/** Where a resource's objects live below --etcd-prefix: `/<group, or core>/<resource>/`. */
+export function storagePrefix(group: string, resource: string): string {
+  return `/${group || 'core'}/${resource}/`;
+}
+
 export interface ResourceInfo {
   group: string;
   version: string;
@@ -86,7 +91,7 @@ export class Scheme {
         subresourceKinds: Object.fromEntries(Object.entries(k.subresourceKinds ?? {})
           .map(([sub, kind]) => [sub, subresourceInfo(kind, k.resource, k.namespaced, gv.group, domain)])),
         virtual: k.virtual ?? false,
-        storagePrefix: k.storedAs ? `/${k.storedAs.group || 'core'}/${k.storedAs.resource}/` : `/${gv.group || 'core'}/${k.resource}/`,
+        storagePrefix: k.storedAs ? storagePrefix(k.storedAs.group, k.storedAs.resource) : storagePrefix(gv.group, k.resource),
         ...(k.storedAs ? { storedAs: k.storedAs } : {}),
       }));
       this.gvs.push({ group: gv.group, version: gv.version, apiVersion, stability: gv.stability, resources });
@@ -146,6 +151,6 @@ function subresourceInfo(k: SubresourceKind, parentResource: string, namespaced:
     domain,
     subresourceKinds: {},
     virtual: true,
-    storagePrefix: `/${parentGroup || 'core'}/${parentResource}/`,
+    storagePrefix: storagePrefix(parentGroup, parentResource),
   };
 }

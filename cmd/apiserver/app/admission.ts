@@ -9,21 +9,18 @@ import { readAdmissionConfiguration } from '../../../pkg/admission/config-file.j
 import type { AdmissionObject, ObjectLister, PluginDeps } from '../../../pkg/admission/interfaces.js';
 import { enabledAdmissionPlugins, validateAdmissionPluginFlags } from '../../../pkg/admission/plugins.js';
 import type { Logger } from '../../../pkg/log/logger.js';
-import { ObjectCache } from '../../../pkg/registry/generic/object-cache.js';
+import type { SharedCaches } from './caches.js';
 import type { Store } from '../../../pkg/registry/generic/store.js';
 import type { AdmissionOptions } from './admission-options.js';
 
 const emptyLister: ObjectLister = { get: () => undefined, list: () => [], fetch: async () => undefined };
 
-export interface Admission {
-  chain: AdmissionChain;
-  stop(): Promise<void>;
-}
-
 export interface AdmissionDeps {
   domain: ApiDomain;
   /** Stores by `<group>/<resource>`. */
   stores: ReadonlyMap<string, Store>;
+  /** The caches plug-ins read, shared with authentication. */
+  caches: SharedCaches;
   logger: Logger;
 }
 
@@ -44,25 +41,19 @@ export function validateAdmissionOptions(o: AdmissionOptions, domain: string): s
   return errs;
 }
 
-export async function buildAdmission(o: AdmissionOptions, deps: AdmissionDeps): Promise<Admission> {
-  const { domain, logger, stores } = deps;
+/** The chain of the enabled plug-ins, once the caches they read hold a complete list. */
+export async function buildAdmission(o: AdmissionOptions, deps: AdmissionDeps): Promise<AdmissionChain> {
+  const { domain, logger, stores, caches } = deps;
   const enabled = enabledAdmissionPlugins(o.plugins);
   const config = readAdmissionConfiguration(o.configFile, { domain: domain.name, enabledPlugins: enabled });
-  const caches = new Map<string, ObjectCache>();
-  const lister = (group: string, resource: string): ObjectLister | undefined => {
-    const key = `${group}/${resource}`;
-    const store = stores.get(key);
+  const lister = (group: string, resource: string): ObjectLister => {
+    const store = stores.get(`${group}/${resource}`);
+    const cache = caches.get(group, resource);
     // A resource --runtime-config turned off has no objects: nothing to default from or refer to.
-    if (!store) return emptyLister;
-    let cache = caches.get(key);
-    if (!cache) {
-      cache = new ObjectCache(store, { onError: (err) => logger.warn('an admission cache lost its watch; it resumes', { resource: key, err: err instanceof Error ? err.message : String(err) }) });
-      caches.set(key, cache);
-    }
-    const c = cache;
+    if (!store || !cache) return emptyLister;
     return {
-      get: (namespace, name) => c.get(namespace, name) as AdmissionObject | undefined,
-      list: (namespace) => c.list(namespace) as unknown as AdmissionObject[],
+      get: (namespace, name) => cache.get(namespace, name) as AdmissionObject | undefined,
+      list: (namespace) => cache.list(namespace) as unknown as AdmissionObject[],
       fetch: async (namespace, name) => {
         try {
           return (await store.get(namespace, name)) as unknown as AdmissionObject;
@@ -81,12 +72,7 @@ export async function buildAdmission(o: AdmissionOptions, deps: AdmissionDeps): 
   const registry = builtinPlugins();
   const missing = enabled.filter((n) => !registry.has(n));
   const chain = registry.newChain(enabled, (name) => config.configFor(name) ?? flagConfig[name], pluginDeps, true);
-  await Promise.all([...caches.values()].map((c) => c.start()));
+  await caches.syncAll();
   logger.info('admission configured', { plugins: chain.names.join(','), ...(missing.length ? { notImplemented: missing.join(',') } : {}) });
-  return {
-    chain,
-    stop: async () => {
-      await Promise.all([...caches.values()].map((c) => c.stop()));
-    },
-  };
+  return chain;
 }

@@ -27,7 +27,7 @@ import { loadCABundle, tlsClientCAs, x509Authenticator } from '../../../pkg/auth
 import type { RequestAuthenticator } from '../../../pkg/authentication/authenticator.js';
 import type { VirtualHandler } from '../../../pkg/endpoints/resource-handlers.js';
 import type { Logger } from '../../../pkg/log/logger.js';
-import { ObjectCache } from '../../../pkg/registry/generic/object-cache.js';
+import type { SharedCaches } from './caches.js';
 import type { Store } from '../../../pkg/registry/generic/store.js';
 import type { RequestAuthentication } from '../../../pkg/server/authentication-filter.js';
 import type { StaticDocument } from '../../../pkg/server/server.js';
@@ -48,6 +48,8 @@ export interface AuthenticationDeps {
   domain: ApiDomain;
   /** Stores by `<group>/<resource>`. */
   stores: ReadonlyMap<string, Store>;
+  /** The caches of Secrets, ServiceAccounts and Pods, shared with admission. */
+  caches: SharedCaches;
   /** --tls-private-key-file, the service account key fallback. */
   tlsPrivateKeyFile: string;
   /** host:port the server is reached at, for the default JWKS URI. */
@@ -60,16 +62,8 @@ export class AuthenticationConfigError extends Error {}
 
 export async function buildAuthentication(o: AuthenticationOptions, deps: AuthenticationDeps): Promise<Authentication> {
   const { domain, logger } = deps;
-  const caches: ObjectCache[] = [];
   const stoppers: (() => void)[] = [];
-  const cacheOf = async (resource: string): Promise<ObjectCache | undefined> => {
-    const store = deps.stores.get(`/${resource}`);
-    if (!store) return undefined;
-    const cache = new ObjectCache(store, { onError: (err) => logger.warn('an authentication cache lost its watch; it resumes', { resource, err: err instanceof Error ? err.message : String(err) }) });
-    caches.push(cache);
-    await cache.start();
-    return cache;
-  };
+  const cacheOf = (resource: string) => deps.caches.synced('', resource);
 
   // Service accounts: the issuer signs TokenRequests, the authenticator verifies bound and legacy tokens.
   const keyFiles = serviceAccountKeyFiles({ keyFiles: o.serviceAccountKeyFiles, tlsPrivateKeyFile: deps.tlsPrivateKeyFile });
@@ -183,7 +177,6 @@ export async function buildAuthentication(o: AuthenticationOptions, deps: Authen
     documents,
     stop: async () => {
       for (const stop of stoppers) stop();
-      await Promise.all(caches.map((c) => c.stop()));
     },
   };
 }

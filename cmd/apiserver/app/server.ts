@@ -6,7 +6,7 @@ import { groupVersions } from '../../../api/index.js';
 import { newAPIHandler } from '../../../pkg/endpoints/api-handler.js';
 import { buildOpenAPIDocs, openAPIHandler } from '../../../pkg/endpoints/openapi-handler.js';
 import type { Logger } from '../../../pkg/log/logger.js';
-import { buildStores, storagePrefix } from '../../../pkg/registry/stores.js';
+import { buildStores } from '../../../pkg/registry/stores.js';
 import { systemNamespaces } from '../../../pkg/registry/strategies.js';
 import { SystemPriorityClasses } from '../../../api/scheduling/v1/priority-class.js';
 import { kindValidations } from '../../../pkg/registry/validations.js';
@@ -17,7 +17,7 @@ import { IPRange, PortRange } from '../../../pkg/registry/core/service/ranges.js
 import { ObjectDecoder } from '../../../pkg/runtime/decoder.js';
 import { applyRuntimeConfig, parseRuntimeConfig } from '../../../pkg/runtime/runtime-config.js';
 import { ProtobufCodec } from '../../../pkg/runtime/protobuf/codec.js';
-import { Scheme } from '../../../pkg/runtime/scheme.js';
+import { Scheme, storagePrefix } from '../../../pkg/runtime/scheme.js';
 import { SchemaValidator } from '../../../pkg/runtime/schema-validator.js';
 import type { HealthCheck } from '../../../pkg/server/healthz.js';
 import { Lifecycle } from '../../../pkg/server/lifecycle.js';
@@ -33,6 +33,7 @@ import type { Store } from '../../../pkg/registry/generic/store.js';
 import { buildAuthentication } from './authentication.js';
 import { buildAuthorization } from './authorization.js';
 import { buildAdmission } from './admission.js';
+import { SharedCaches } from './caches.js';
 import { impersonate } from '../../../pkg/authorization/impersonation.js';
 import { authorizationGroup } from '../../../api/authorization/v1/register.js';
 import { accessReviewHandlers } from '../../../pkg/authorization/reviews.js';
@@ -197,11 +198,12 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
   });
   services = stores.get('/services');
   const serverAddress = `${opts.bindAddress === '0.0.0.0' ? '127.0.0.1' : opts.bindAddress}:${opts.securePort}`;
+  const caches = new SharedCaches(stores, logger);
   const authentication = await buildAuthentication(opts.authentication, {
-    domain, stores, tlsPrivateKeyFile: opts.tlsPrivateKeyFile, externalAddress: serverAddress, logger,
+    domain, stores, caches, tlsPrivateKeyFile: opts.tlsPrivateKeyFile, externalAddress: serverAddress, logger,
   });
   const authorization = await buildAuthorization(opts.authorization, { domain, stores, logger });
-  const admission = await buildAdmission(opts.admission, { domain, stores, logger });
+  const admission = await buildAdmission(opts.admission, { domain, stores, caches, logger });
   let stopCompaction = () => undefined as void;
   let port = 0;
   let namespacesMade: Promise<void> | undefined;
@@ -258,7 +260,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
         ['/pods/eviction', evictionHandler(() => ({ pods: stores.get('/pods'), pdbs: stores.get('policy/poddisruptionbudgets') }))],
       ]),
       writeChecks: (info) => authorization.writeChecks(info),
-      admission: admission.chain,
+      admission,
       watch: {
         minRequestTimeoutSeconds: opts.minRequestTimeout,
         track: (stop) => server.trackLongRunning(stop),
@@ -293,7 +295,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
       stopCompaction();
       await authentication.stop();
       await authorization.stop();
-      await admission.stop();
+      await caches.stop();
       await storage.close();
       logger.info('the API server stopped');
     },

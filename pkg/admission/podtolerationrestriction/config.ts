@@ -5,7 +5,7 @@ import type { Toleration } from '../../../api/core/v1/toleration.js';
 import type { ApiDomain } from '../../../api/domain.js';
 import { errorMessage, Path } from '../../runtime/field-errors.js';
 import { validateTolerations } from '../../registry/core/pod-template-validation.js';
-import { decodeTolerations } from './tolerations.js';
+import { decodeTolerations } from '../podutil/tolerations.js';
 
 export interface PodTolerationRestrictionConfig {
   /** Tolerations merged into new pods of namespaces without a defaultTolerations annotation. */

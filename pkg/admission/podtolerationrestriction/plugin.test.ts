@@ -9,7 +9,7 @@ import type { AdmissionObject, ObjectLister, Operation } from '../interfaces.js'
 import { staticDeps } from '../testing/deps.js';
 import { loadConfiguration } from './config.js';
 import { podTolerationRestrictionFactory, type PodTolerationRestriction } from './plugin.js';
-import { isSuperset, mergeTolerations, verifyAgainstWhitelist } from './tolerations.js';
+import { isSuperset, mergeTolerations, verifyAgainstWhitelist } from '../podutil/tolerations.js';
 
 const user = { name: 'jane', groups: [], extra: {} };
 const DEF = 'scheduler.alpha.orch.io/defaultTolerations';

@@ -14,7 +14,7 @@ import {
 import { isBestEffort } from '../quota/pod-evaluator.js';
 import type { PluginFactory } from '../registry.js';
 import { loadConfiguration, type PodTolerationRestrictionConfig } from './config.js';
-import { decodeTolerations, mergeTolerations, verifyAgainstWhitelist } from './tolerations.js';
+import { decodeTolerations, mergeTolerations, verifyAgainstWhitelist } from '../podutil/tolerations.js';
 
 export const PluginName = 'PodTolerationRestriction';
 

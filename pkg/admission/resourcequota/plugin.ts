@@ -3,6 +3,7 @@
 // the object, only if no other write charged them in between. A lost race re-runs the check with
 // the quotas read live, so concurrent creates can never take a quota past its hard limits.
 import type { ResourceQuota } from '../../../api/core/v1/resource-quota.js';
+import type { StoredObject } from '../../storage/interface.js';
 import { newAdmissionForbidden } from '../errors.js';
 import { handlesOperations, type AdmissionObject, type Attributes, type PluginDeps, type ValidationInterface } from '../interfaces.js';
 import { checkQuota } from '../quota/check.js';
@@ -46,7 +47,7 @@ export function resourceQuotaFactory(configuration: unknown, deps: PluginDeps): 
         const q = current.find((x) => quotaName(x) === name)!;
         attrs.writeAlongside({
           group: '', resource: 'resourcequotas', namespace, name,
-          object: { ...q, status: { ...q.status, used } } as unknown as AdmissionObject,
+          object: { ...q, status: { ...q.status, used } } as unknown as StoredObject,
           resourceVersion: q.metadata?.resourceVersion ?? '',
         });
       }

@@ -4,7 +4,7 @@ import { StatusError } from '../../runtime/errors.js';
 import { staticDeps, staticLister } from '../testing/deps.js';
 import { podAttrs } from '../testing/attrs.js';
 import { resourceListsEqual, runtimeClassFactory, RuntimeClassPlugin } from './plugin.js';
-import { isSuperset, mergeTolerations, type TolerationLike } from './tolerations.js';
+import { isSuperset, mergeTolerations, type Toleration } from '../podutil/tolerations.js';
 
 const rc = (name: string, extra: Record<string, unknown> = {}) => ({ metadata: { name }, handler: 'h', ...extra });
 const plugin = (classes: Record<string, unknown>[]) => new RuntimeClassPlugin(staticLister(classes));
@@ -78,7 +78,7 @@ test('tolerations merge as upstream: supersets win, equal ones kept once, NoExec
   assert.ok(!isSuperset({ key: 'a', operator: 'Equal', value: 'v' }, { key: 'a', operator: 'Exists' }));
   assert.ok(!isSuperset({ key: 'a', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 10 }, { key: 'a', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 20 }));
   assert.ok(isSuperset({ key: 'a', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 30 }, { key: 'a', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 20 }));
-  const t: TolerationLike = { key: 'a', operator: 'Exists' };
+  const t: Toleration = { key: 'a', operator: 'Exists' };
   assert.deepEqual(mergeTolerations([t], [{ ...t }]), [t]);
   assert.deepEqual(mergeTolerations([{ key: 'a', operator: 'Exists', effect: 'NoSchedule' }], [t]), [t]);
 });

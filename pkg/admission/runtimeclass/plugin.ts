@@ -10,7 +10,7 @@ import {
   handlesOperations, type Attributes, type MutationInterface, type ObjectLister, type PluginDeps, type ValidationInterface,
 } from '../interfaces.js';
 import type { PluginFactory } from '../registry.js';
-import { mergeTolerations, type TolerationLike } from './tolerations.js';
+import { mergeTolerations, type Toleration } from '../podutil/tolerations.js';
 
 export const PluginName = 'RuntimeClass';
 
@@ -19,7 +19,7 @@ type ResourceList = Record<string, string | number>;
 interface RuntimeClassLike {
   metadata?: { name?: string };
   overhead?: { podFixed?: ResourceList };
-  scheduling?: { nodeSelector?: Record<string, string>; tolerations?: TolerationLike[] };
+  scheduling?: { nodeSelector?: Record<string, string>; tolerations?: Toleration[] };
 }
 
 interface PodLike {
@@ -27,7 +27,7 @@ interface PodLike {
     runtimeClassName?: string;
     overhead?: ResourceList;
     nodeSelector?: Record<string, string>;
-    tolerations?: TolerationLike[];
+    tolerations?: Toleration[];
   };
 }
 

@@ -5,7 +5,7 @@
 // Mirror pods are left unchanged but may not name an account, secrets or token projections. An
 // account annotated `<keyDomain>/enforce-mountable-secrets: true` limits the secrets its pods (and
 // ephemeral containers added later) may name to the ones it lists.
-import { randomInt } from 'node:crypto';
+import { randomString } from '../../util/random-string.js';
 import type { ApiDomain } from '../../../api/domain.js';
 import { newNotFound } from '../../runtime/errors.js';
 import { newAdmissionForbidden } from '../errors.js';
@@ -43,13 +43,6 @@ interface Pod extends PodRefs {
   spec?: PodRefs['spec'] & { automountServiceAccountToken?: boolean };
 }
 
-/** Upstream's name generator alphabet (no vowels, no look-alike digits). */
-const alphanums = 'bcdfghjklmnpqrstvwxz2456789';
-export function randomSuffix(n = 5): string {
-  let s = '';
-  for (let i = 0; i < n; i++) s += alphanums[randomInt(alphanums.length)];
-  return s;
-}
 
 /** The projected source upstream's TokenVolumeSource builds. */
 export function tokenVolumeSource(): Record<string, unknown> {
@@ -91,7 +84,7 @@ export class ServiceAccountPlugin implements MutationInterface, ValidationInterf
   private readonly enforceKey: string;
 
   constructor(private readonly domain: ApiDomain, private readonly accounts: ObjectLister, private readonly opts: ServiceAccountOptions = {},
-    private readonly generateSuffix: () => string = randomSuffix) {
+    private readonly generateSuffix: () => string = () => randomString(5)) {
     this.mountPath = apiTokenMountPath(domain);
     this.enforceKey = enforceMountableSecretsAnnotation(domain);
   }

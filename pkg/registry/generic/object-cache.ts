@@ -22,6 +22,8 @@ const keyOf = (namespace: string | undefined, name: string | undefined) => `${na
 
 export class ObjectCache {
   private readonly objects = new Map<string, StoredObject>();
+  /** The same objects by namespace: admission lists a namespace's quotas and limits on every write. */
+  private readonly byNamespace = new Map<string, Map<string, StoredObject>>();
   private resourceVersion = '';
   private stopWatch: (() => Promise<void>) | undefined;
   private stopped = false;
@@ -52,8 +54,8 @@ export class ObjectCache {
 
   /** Every object, or those of one namespace. */
   list(namespace?: string): StoredObject[] {
-    const all = [...this.objects.values()];
-    return namespace === undefined ? all : all.filter((o) => (o.metadata.namespace ?? '') === namespace);
+    if (namespace === undefined) return [...this.objects.values()];
+    return [...(this.byNamespace.get(namespace)?.values() ?? [])];
   }
 
   async stop(): Promise<void> {
@@ -65,8 +67,17 @@ export class ObjectCache {
   private apply(type: CacheEventType, obj: StoredObject): void {
     const key = keyOf(obj.metadata.namespace, obj.metadata.name);
     const old = this.objects.get(key);
-    if (type === 'DELETED') this.objects.delete(key);
-    else this.objects.set(key, obj);
+    const ns = obj.metadata.namespace ?? '';
+    let inNamespace = this.byNamespace.get(ns);
+    if (type === 'DELETED') {
+      this.objects.delete(key);
+      inNamespace?.delete(key);
+      if (inNamespace?.size === 0) this.byNamespace.delete(ns);
+    } else {
+      this.objects.set(key, obj);
+      if (!inNamespace) this.byNamespace.set(ns, (inNamespace = new Map()));
+      inNamespace.set(key, obj);
+    }
     if (obj.metadata.resourceVersion) this.resourceVersion = obj.metadata.resourceVersion;
     this.opts.onChange?.(type, obj, old);
   }

@@ -1,6 +1,7 @@
 // The generic registry store: the REST semantics of every resource (create, get, list, update,
 // delete, deletecollection, watch) on top of the storage interface, shaped by a Strategy.
-import { randomUUID, randomInt } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { randomString } from '../../util/random-string.js';
 import { formatTime } from '../../../api/meta/v1/primitives.js';
 import type { DeleteOptions, ListMeta } from '../../../api/meta/v1/types.js';
 import {
@@ -22,7 +23,7 @@ import {
 import { invalid } from '../../runtime/field-errors.js';
 import { matchesFields, parseFieldSelector } from '../../runtime/field-selector.js';
 import { matchesLabels, parseLabelSelector } from '../../runtime/label-selector.js';
-import type { ResourceInfo } from '../../runtime/scheme.js';
+import { storagePrefix, type ResourceInfo } from '../../runtime/scheme.js';
 import { shapeForWrite } from '../../runtime/wire-shape.js';
 import { isStorageError, StorageError } from '../../storage/errors.js';
 import type { GuardedWrite, Storage, StoredObject } from '../../storage/interface.js';
@@ -82,13 +83,10 @@ export interface ObjectWrite {
  */
 export type ValidateObjectFunc = (obj: StoredObject, old: StoredObject | null, attempt: number) => Promise<ObjectWrite[] | void>;
 
-/** The storage key of an object (below --etcd-prefix): `/<group or core>/<resource>/[<namespace>/]<name>`. */
-export function storageKey(group: string, resource: string, namespace: string, name: string): string {
-  return `/${group || 'core'}/${resource}/${namespace ? `${namespace}/` : ''}${name}`;
-}
-
 function guardedWrites(writes: ObjectWrite[] | void): GuardedWrite[] {
-  return (writes ?? []).map((w) => ({ key: storageKey(w.group, w.resource, w.namespace, w.name), object: w.object, resourceVersion: w.resourceVersion }));
+  return (writes ?? []).map((w) => ({
+    key: `${storagePrefix(w.group, w.resource)}${w.namespace ? `${w.namespace}/` : ''}${w.name}`, object: w.object, resourceVersion: w.resourceVersion,
+  }));
 }
 
 export interface WriteOptions {
@@ -143,13 +141,8 @@ const TOO_LARGE_RV_WAIT_MS = 3000;
 const GENERATE_NAME_ATTEMPTS = 8;
 /** Tries of a write whose guarded companions keep moving (each lost try means another writer won). */
 const GUARDED_WRITE_ATTEMPTS = 100;
-const nameAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
-
-function randomSuffix(): string {
-  let s = '';
-  for (let i = 0; i < 5; i++) s += nameAlphabet[randomInt(nameAlphabet.length)];
-  return s;
-}
+/** The random part of a generated name (upstream's five characters). */
+const randomSuffix = () => randomString(5);
 
 /** Parses a client's resourceVersion; 0 for unset. */
 export function parseResourceVersion(rv: string | undefined): number {

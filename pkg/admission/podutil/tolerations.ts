@@ -3,6 +3,8 @@
 // against a whitelist. Tolerations are compared as Go compares them, absent fields being empty.
 import type { Toleration } from '../../../api/core/v1/toleration.js';
 
+export type { Toleration };
+
 interface Flat {
   key: string;
   operator: string;
@@ -48,9 +50,9 @@ export function isSuperset(superset: Toleration, t: Toleration): boolean {
 }
 
 /** Both lists as one, `first`'s entries first, without any toleration another one covers (of equal ones the first stays). */
-export function mergeTolerations(first: readonly Toleration[], second: readonly Toleration[]): Toleration[] {
+export function mergeTolerations<T extends Toleration>(first: readonly T[], second: readonly T[]): T[] {
   const all = [...first, ...second];
-  const merged: Toleration[] = [];
+  const merged: T[] = [];
   next: for (let i = 0; i < all.length; i++) {
     const t = all[i]!;
     for (const m of merged) if (isSuperset(m, t)) continue next;
