@@ -83,6 +83,37 @@ describe('built-in admission plug-ins', () => {
     assert.deepEqual(stored.body.status.used, { pods: '2', 'requests.cpu': '1' });
   });
 
+  test('ResourceQuota scopes and scopeSelector: a quota charges only the pods it selects', async () => {
+    const scopedNs = 'admitted-scopes';
+    assert.equal((await t.client.post('/api/v1/namespaces', { metadata: { name: scopedNs } })).status, 201);
+    await ensureDefaultServiceAccount(t.client, scopedNs);
+    const quotas = `/api/v1/namespaces/${scopedNs}/resourcequotas`;
+    const withStatus = async (name: string, spec: Record<string, unknown>, hard: Record<string, string>) => {
+      const q = await t.client.post(quotas, { metadata: { name }, spec: { hard, ...spec } });
+      assert.equal(q.status, 201, q.text);
+      const used = Object.fromEntries(Object.keys(hard).map((k) => [k, '0']));
+      assert.equal((await t.client.put(`${quotas}/${name}/status`, { ...q.body, status: { hard, used } })).status, 200);
+    };
+    await withStatus('best-effort', { scopes: ['BestEffort'] }, { pods: '1' });
+    await withStatus('critical', { scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['system-node-critical'] }] } }, { pods: '1' });
+    const path = `/api/v1/namespaces/${scopedNs}/pods`;
+    const first = await eventually(path, pod('be-1'), (r) => r.status === 201);
+    assert.equal(first.status, 201);
+    const second = await eventually(path, pod('be-2'), (r) => r.status === 403);
+    assert.match(second.body.message, /exceeded quota: best-effort, requested: pods=1, used: pods=1, limited: pods=1/);
+    // Not best-effort and not critical: neither quota selects it.
+    const burstable = await t.client.post(path, pod('burstable', {}, { resources: { requests: { cpu: '10m' } } }));
+    assert.equal(burstable.status, 201, burstable.text);
+    const critical = await t.client.post(path, pod('critical-1', { priorityClassName: 'system-node-critical' }, { resources: { requests: { cpu: '10m' } } }));
+    assert.equal(critical.status, 201, critical.text);
+    const critical2 = await t.client.post(path, pod('critical-2', { priorityClassName: 'system-node-critical' }, { resources: { requests: { cpu: '10m' } } }));
+    assertStatus(critical2, 403, 'Forbidden');
+    assert.match(critical2.body.message, /exceeded quota: critical/);
+    const used = async (name: string) => (await t.client.get(`${quotas}/${name}`)).body.status.used;
+    assert.deepEqual(await used('best-effort'), { pods: '1' });
+    assert.deepEqual(await used('critical'), { pods: '1' });
+  });
+
   test('Priority: a class name resolves to its value, the global default applies, unknown classes and a second default are refused', async () => {
     const pcs = '/apis/scheduling.orch.io/v1/priorityclasses';
     assert.equal((await t.client.post(pcs, { metadata: { name: 'high' }, value: 1000, preemptionPolicy: 'Never' })).status, 201);
