@@ -1,7 +1,7 @@
 // The one Attributes value of a request: built by the endpoints handler before the mutating phase
 // and carried to the validating phase, so both see the same object, annotations and reinvocation state.
 import type { UserInfo } from '../runtime/user.js';
-import type { AdmissionObject, AlongsideWrite, Attributes, GroupVersionKind, GroupVersionResource, Operation, ReinvocationContext } from './interfaces.js';
+import { auditLevelIncludes, type AdmissionObject, type AlongsideWrite, type Attributes, type AuditLevel, type GroupVersionKind, type GroupVersionResource, type Operation, type ReinvocationContext } from './interfaces.js';
 
 export interface AttributesInit {
   kind: GroupVersionKind;
@@ -62,7 +62,7 @@ export class AttributesRecord implements Attributes {
   readonly userInfo: UserInfo;
   readonly reinvocation: ReinvocationContext = new Reinvocation();
   private current: AdmissionObject | undefined;
-  private readonly recorded = new Map<string, string>();
+  private readonly recorded = new Map<string, { value: string; level: AuditLevel }>();
   private alongside: AlongsideWrite[] = [];
   private attempt = 1;
 
@@ -89,17 +89,23 @@ export class AttributesRecord implements Attributes {
   }
 
   addAnnotation(key: string, value: string): void {
+    this.addAnnotationWithLevel(key, value, 'Metadata');
+  }
+
+  addAnnotationWithLevel(key: string, value: string, level: AuditLevel): void {
     const why = invalidAnnotationKey(key);
     if (why) throw new Error(why);
     const old = this.recorded.get(key);
-    if (old !== undefined && old !== value) {
-      throw new Error(`admission annotations are not allowed to be overwritten, key:${JSON.stringify(key)}, old value: ${old}, new value: ${value}`);
+    if (old !== undefined && old.value !== value) {
+      throw new Error(`admission annotations are not allowed to be overwritten, key:${JSON.stringify(key)}, old value: ${old.value}, new value: ${value}`);
     }
-    this.recorded.set(key, value);
+    this.recorded.set(key, { value, level });
   }
 
-  annotations(): Record<string, string> {
-    return Object.fromEntries(this.recorded);
+  annotations(level: AuditLevel = 'RequestResponse'): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [k, a] of this.recorded) if (auditLevelIncludes(level, a.level)) out[k] = a.value;
+    return out;
   }
 
   get retrying(): boolean {

@@ -153,6 +153,9 @@ test('annotations: qualified keys only, the same value again is fine, a differen
   assert.throws(() => a.addAnnotation('Upper.Case/k', 'v'), /prefix part/);
   assert.throws(() => a.addAnnotation('ok.io/-bad', 'v'), /name part/);
   assert.deepEqual(a.annotations(), { 'runtimeclass.admission.example.io/handler': 'runc' });
+  a.addAnnotationWithLevel('patch.webhook.admission.example.io/round_0_index_0', '{}', 'Request');
+  assert.deepEqual(Object.keys(a.annotations('Metadata')), ['runtimeclass.admission.example.io/handler']);
+  assert.equal(Object.keys(a.annotations('Request')).length, 2);
 });
 
 test('attributes default the optional fields as upstream leaves them empty', () => {

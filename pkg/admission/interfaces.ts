@@ -42,6 +42,16 @@ export interface ReinvocationContext {
   value(plugin: string): unknown;
 }
 
+/** The audit levels that record anything, lowest first (upstream's audit.Level). */
+export type AuditLevel = 'Metadata' | 'Request' | 'RequestResponse';
+
+const auditLevelOrder: Record<AuditLevel, number> = { Metadata: 1, Request: 2, RequestResponse: 3 };
+
+/** Whether an audit event at `eventLevel` includes what is recorded from `level` on. */
+export function auditLevelIncludes(eventLevel: AuditLevel, level: AuditLevel): boolean {
+  return auditLevelOrder[eventLevel] >= auditLevelOrder[level];
+}
+
 /** Everything a plug-in may know about one request (upstream's admission.Attributes). */
 export interface Attributes {
   /** The kind of the object being written, e.g. {group: '', version: 'v1', kind: 'Pod'}; for a subresource, the subresource's kind. */
@@ -73,8 +83,13 @@ export interface Attributes {
    * different value for a key already set.
    */
   addAnnotation(key: string, value: string): void;
-  /** The annotations recorded so far, for the audit event. */
-  annotations(): Record<string, string>;
+  /**
+   * As addAnnotation, but the annotation reaches the audit event only when the event is recorded
+   * at `level` or above (a webhook's JSON patch is recorded from level Request).
+   */
+  addAnnotationWithLevel(key: string, value: string, level: AuditLevel): void;
+  /** The annotations recorded so far that an audit event at `level` carries (every one when omitted). */
+  annotations(level?: AuditLevel): Record<string, string>;
   readonly reinvocation: ReinvocationContext;
   /**
    * True when an earlier try of this write failed because an object a plug-in wrote alongside it
