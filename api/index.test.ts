@@ -13,7 +13,7 @@ test('kinds are registered with their resources, scopes, short names and sub-res
   const rows = allGroupVersions.flatMap((gv) => gv.kinds.map((k) =>
     `${gv.group}/${k.kind} ${k.resource} ${k.namespaced ? 'ns' : 'cluster'} [${(k.shortNames ?? []).join(',')}] [${(k.subresources ?? []).join(',')}]`));
   assert.deepEqual(rows, [
-    '/Pod pods ns [po] [status,binding,eviction,ephemeralcontainers]',
+    '/Pod pods ns [po] [status,binding,eviction,ephemeralcontainers,exec,attach,portforward,proxy]',
     '/Binding bindings ns [] []',
     '/Namespace namespaces cluster [ns] [status,finalize]',
     '/ConfigMap configmaps ns [cm] []',
@@ -22,8 +22,8 @@ test('kinds are registered with their resources, scopes, short names and sub-res
     '/LimitRange limitranges ns [limits] []',
     '/ResourceQuota resourcequotas ns [quota] [status]',
     '/Endpoints endpoints ns [ep] []',
-    '/Node nodes cluster [no] [status]',
-    '/Service services ns [svc] [status]',
+    '/Node nodes cluster [no] [status,proxy]',
+    '/Service services ns [svc] [status,proxy]',
     '/Event events ns [ev] []',
     '/PersistentVolumeClaim persistentvolumeclaims ns [pvc] [status]',
     '/PersistentVolume persistentvolumes cluster [pv] [status]',

@@ -10,9 +10,12 @@ export type Stability = 'stable' | 'beta' | 'alpha';
  * `scale` reads and sets the replica count as an autoscaling/v1 Scale (kinds with `scale`);
  * `token` (ServiceAccount) issues a TokenRequest; Pods have `binding` (a Binding assigns the
  * node), `eviction` (an Eviction deletes within the disruption budgets) and
- * `ephemeralcontainers` (edits spec.ephemeralContainers).
+ * `ephemeralcontainers` (edits spec.ephemeralContainers). The CONNECT sub-resources `exec`,
+ * `attach`, `portforward` (Pods) and `proxy` (Pods, Nodes, Services) are proxied to where the
+ * object lives, after admission.
  */
-export type Subresource = 'status' | 'finalize' | 'scale' | 'token' | 'binding' | 'eviction' | 'ephemeralcontainers';
+export type Subresource = 'status' | 'finalize' | 'scale' | 'token' | 'binding' | 'eviction' | 'ephemeralcontainers'
+  | 'exec' | 'attach' | 'portforward' | 'proxy';
 
 /** The kind a sub-resource speaks when it is not the parent's own (Scale, TokenRequest). */
 export interface SubresourceKind {
@@ -22,6 +25,11 @@ export interface SubresourceKind {
   schema: TObject;
   /** The verbs the sub-resource serves. */
   verbs: string[];
+  /**
+   * A CONNECT sub-resource: its options come from the query (and, for `proxy`, the path below it),
+   * admission sees operation CONNECT, and the request is then proxied.
+   */
+  connect?: boolean;
 }
 
 /** How a scalable kind's fields map onto its autoscaling/v1 Scale. */

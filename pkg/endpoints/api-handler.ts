@@ -9,7 +9,9 @@ import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions } from './
 import { negotiateOutput, type Conversion, type MediaFormat } from './negotiation.js';
 import { ResponseWriter } from './output.js';
 import { Query } from './query.js';
-import type { RequestInfo } from './request-info.js';
+import { isLongRunning, type RequestInfo } from './request-info.js';
+import { connectMethodAllowed, serveConnect } from './connect.js';
+import type { Connecter } from '../registry/rest/connect.js';
 import {
   createResource,
   deleteCollection,
@@ -43,6 +45,8 @@ export interface APIHandlerConfig extends HandlerContext {
    * own kind, keyed `<group>/<resource>/<sub-resource>`; a kind without one is not served.
    */
   virtual?: ReadonlyMap<string, VirtualHandler>;
+  /** The registry's half of each CONNECT sub-resource, keyed `<group>/<resource>/<sub-resource>`. */
+  connecters?: ReadonlyMap<string, Connecter>;
 }
 
 const notFound = () => new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
@@ -60,7 +64,7 @@ export function newAPIHandler(cfg: APIHandlerConfig): APIHandler {
   const serve = serveAPI(cfg);
   // Every request but a watch runs under a deadline, as upstream's timeout filter runs it.
   return async (req, res, info) => {
-    if (info.verb === 'watch') return serve(req, res, info);
+    if (isLongRunning(info)) return serve(req, res, info);
     const ms = requestTimeoutMs(info.query.get('timeout') ?? undefined);
     return runWithDeadline(ms, res, () => serve(req, res, info), {
       timedOut: () => cfg.logger?.warn('request did not complete within the allotted timeout', { method: req.method, path: info.path, timeout: `${ms}ms` }),
@@ -118,6 +122,16 @@ function serveAPI(cfg: APIHandlerConfig): APIHandler {
       info.namespace = '';
     }
     if (info.subresource && !resource.subresources.some((s) => s === info.subresource)) throw notFound();
+    // A sub-resource that answers a request of its own kind (serviceaccounts/token: TokenRequest).
+    const subKind = info.subresource ? resource.subresourceKinds[info.subresource as Subresource] : undefined;
+    // Only a proxy has a path below its sub-resource.
+    if (info.subpath && !(subKind?.connect && info.subresource === 'proxy')) throw notFound();
+    if (subKind?.connect) {
+      const connecter = cfg.connecters?.get(`${resource.group}/${resource.resource}/${info.subresource}`);
+      if (!connecter) throw notFound();
+      if (!connectMethodAllowed(info.subresource, req.method)) throw methodNotAllowed();
+      return serveConnect(cfg, { req, res, info, resource: subKind, query, out }, connecter);
+    }
     const r: ResourceRequest = { req, res, info, resource, store, query, out };
     const unsupported = methodNotAllowed;
     if (!routedMethods.has(req.method)) throw unsupported();
@@ -126,8 +140,6 @@ function serveAPI(cfg: APIHandlerConfig): APIHandler {
       if (info.verb !== 'update') throw unsupported();
       return updateResource(cfg, r);
     }
-    // A sub-resource that answers a request of its own kind (serviceaccounts/token: TokenRequest).
-    const subKind = info.subresource ? resource.subresourceKinds[info.subresource as Subresource] : undefined;
     if (subKind?.verbs.includes('create')) {
       const handler = cfg.virtual?.get(`${resource.group}/${resource.resource}/${info.subresource}`);
       if (!handler) throw notFound();

@@ -44,9 +44,11 @@ export function apiGroupDocument(scheme: Scheme, group: string) {
   return g ? { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(g.name, g.versions) } : undefined;
 }
 
+/** A sub-resource's kind; its group and version only when they are not the parent's (upstream omits them then). */
 function subKind(r: ResourceInfo, sub: Subresource) {
   const k = r.subresourceKinds[sub];
-  return k ? { group: k.group, version: k.version, kind: k.kind } : undefined;
+  if (!k) return undefined;
+  return k.group === r.group && k.version === r.version ? { kind: k.kind } : { group: k.group, version: k.version, kind: k.kind };
 }
 
 export function apiResourceList(gv: GroupVersionInfo) {

@@ -13,6 +13,8 @@ export interface RequestInfo {
   namespace: string;
   resource: string;
   subresource: string;
+  /** The path segments after the sub-resource, joined by '/' (a proxy's target path); '' when none. */
+  subpath: string;
   name: string;
   /** Path segments after the version. */
   parts: string[];
@@ -32,7 +34,7 @@ export function parseRequestInfo(method: string, rawURL: string): RequestInfo {
   const query = new URLSearchParams(q < 0 ? '' : rawURL.slice(q + 1));
   const info: RequestInfo = {
     isResourceRequest: false, path, verb: method.toLowerCase(), apiPrefix: '', apiGroup: '', apiVersion: '',
-    namespace: '', resource: '', subresource: '', name: '', parts: [], query,
+    namespace: '', resource: '', subresource: '', subpath: '', name: '', parts: [], query,
   };
   let segs = path.split('/').filter((s) => s !== '');
   let decoded: string[];
@@ -64,7 +66,7 @@ export function parseRequestInfo(method: string, rawURL: string): RequestInfo {
   info.resource = rest[0] ?? '';
   if (rest.length >= 2) info.name = rest[1]!;
   if (rest.length >= 3) info.subresource = rest[2]!;
-  if (rest.length > 3) info.subresource = rest.slice(2).join('/');
+  if (rest.length > 3) info.subpath = rest.slice(3).join('/');
   // The same conversion as every boolean query parameter: `watch=True` (python clients) and `watch=` watch.
   const watching = queryBool(query.getAll('watch'));
   switch (method.toUpperCase()) {
@@ -88,4 +90,12 @@ export function parseRequestInfo(method: string, rawURL: string): RequestInfo {
       info.verb = method.toLowerCase();
   }
   return info;
+}
+
+/** Sub-resources whose requests stream for as long as the client wants (upstream's long-running check). */
+const longRunningSubresources = new Set(['attach', 'exec', 'proxy', 'log', 'portforward']);
+
+/** Whether a request is long-running: a watch or a streaming sub-resource, exempt from the request timeout and the in-flight limit. */
+export function isLongRunning(info: RequestInfo): boolean {
+  return info.verb === 'watch' || (info.isResourceRequest && longRunningSubresources.has(info.subresource));
 }

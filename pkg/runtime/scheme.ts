@@ -40,6 +40,8 @@ export interface ResourceInfo {
   subresourceKinds: Partial<Record<Subresource, ResourceInfo>>;
   /** Not stored; only create is served, answered by a handler the server is given. */
   virtual: boolean;
+  /** The options kind of a CONNECT sub-resource (pods/exec: PodExecOptions), read off the query. */
+  connect?: boolean;
   /** The storage key prefix of the resource's objects: `/<group or core>/<resource>/`, or those of the resource it is stored as. */
   storagePrefix: string;
   /** Set when the kind lives in another resource's storage. */
@@ -151,6 +153,7 @@ function subresourceInfo(k: SubresourceKind, parentResource: string, namespaced:
     domain,
     subresourceKinds: {},
     virtual: true,
+    ...(k.connect ? { connect: true } : {}),
     storagePrefix: storagePrefix(parentGroup, parentResource),
   };
 }

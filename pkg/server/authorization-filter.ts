@@ -30,22 +30,47 @@ export function withImpersonation(impersonation: Impersonation) {
   };
 }
 
+const streamSubresources = new Set(['exec', 'attach', 'portforward']);
+
+/**
+ * A WebSocket upgrade of pods/exec, attach or portforward arrives as a GET but starts a process or
+ * a tunnel: upstream (AuthorizePodWebsocketUpgradeCreatePermission) requires `create` as well.
+ */
+function isPodStreamUpgrade(req: Request, info: RequestInfo): boolean {
+  return req.method === 'GET' && info.apiGroup === '' && info.resource === 'pods' && streamSubresources.has(info.subresource)
+    && String(req.headers.upgrade ?? '').toLowerCase() === 'websocket';
+}
+
 /** Express middleware: authorizes every request. */
 export function withAuthorization(authorizer: Authorizer, infoOf: (res: Response) => RequestInfo, logger: Logger) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    const attributes = attributesFrom(infoOf(res), requestUser(res));
-    authorizer.authorize(attributes).then((d) => {
-      if (d.decision === 'allow') {
-        next();
-        return;
-      }
-      if (d.evaluationError) {
-        logger.error('authorization failed with an error', { path: req.path, user: attributes.user?.name ?? '', err: d.evaluationError });
-        writeError(res, newInternalError(new Error(d.evaluationError)));
-        return;
-      }
-      logger.v(4).info('Forbidden', { path: req.path, user: attributes.user?.name ?? '', reason: d.reason });
-      writeError(res, forbiddenStatusError(attributes, d.reason));
-    }, (err: unknown) => next(err));
+    const info = infoOf(res);
+    const user = requestUser(res);
+    const checks = [attributesFrom(info, user)];
+    if (isPodStreamUpgrade(req, info)) checks.push(attributesFrom({ ...info, verb: 'create' }, user));
+    void authorizeAll(authorizer, checks, logger, req, res, next);
   };
+}
+
+/** Every check must allow, in order; the first that does not answers the request. */
+async function authorizeAll(authorizer: Authorizer, checks: ReturnType<typeof attributesFrom>[], logger: Logger, req: Request, res: Response, next: NextFunction): Promise<void> {
+  for (const attributes of checks) {
+    let d: Awaited<ReturnType<Authorizer['authorize']>>;
+    try {
+      d = await authorizer.authorize(attributes);
+    } catch (err) {
+      next(err);
+      return;
+    }
+    if (d.decision === 'allow') continue;
+    if (d.evaluationError) {
+      logger.error('authorization failed with an error', { path: req.path, user: attributes.user?.name ?? '', err: d.evaluationError });
+      writeError(res, newInternalError(new Error(d.evaluationError)));
+      return;
+    }
+    logger.v(4).info('Forbidden', { path: req.path, user: attributes.user?.name ?? '', reason: d.reason });
+    writeError(res, forbiddenStatusError(attributes, d.reason));
+    return;
+  }
+  next();
 }

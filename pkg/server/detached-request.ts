@@ -52,8 +52,10 @@ export function requestFromHead(head: RequestHead, socket: Socket): IncomingMess
 
 /** Presents a request Node parsed but will not feed a body to (CONNECT) as body-less. */
 export function dropBodyFraming(req: IncomingMessage): IncomingMessage {
+  // Node builds `headers` lazily from the parser's count of raw headers: build it before the raw list shrinks.
+  const headers = req.headers;
   req.rawHeaders = withoutBodyFraming(req.rawHeaders);
-  for (const h of bodyFraming) delete req.headers[h];
+  for (const h of bodyFraming) delete headers[h];
   return req;
 }
 

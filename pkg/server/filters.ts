@@ -1,6 +1,6 @@
 // The filters every request passes before it reaches a handler (ARCHITECTURE section 4).
 import type { NextFunction, Request, Response } from 'express';
-import { parseRequestInfo, type RequestInfo } from '../endpoints/request-info.js';
+import { isLongRunning, parseRequestInfo, type RequestInfo } from '../endpoints/request-info.js';
 import { writeError } from '../endpoints/responses.js';
 import { StatusError } from '../runtime/errors.js';
 
@@ -17,15 +17,15 @@ export function withRequestInfo(req: Request, res: Response, next: NextFunction)
 const mutating = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * Caps concurrent requests (--max-requests-inflight, --max-mutating-requests-inflight); watches
- * and health probes are not counted, as upstream. Over the cap the answer is 429 with Retry-After.
+ * Caps concurrent requests (--max-requests-inflight, --max-mutating-requests-inflight); long-running
+ * requests (watches, exec, proxies) and health probes are not counted, as upstream. Over the cap the answer is 429 with Retry-After.
  */
 export function withInflightLimit(maxReadOnly: number, maxMutating: number, report: (kind: 'readOnly' | 'mutating', n: number) => void = () => undefined) {
   let readOnly = 0;
   let writes = 0;
   return (req: Request, res: Response, next: NextFunction): void => {
     const info = requestInfoOf(res);
-    if (info.verb === 'watch' || !info.path.startsWith('/api')) {
+    if (isLongRunning(info) || !info.path.startsWith('/api')) {
       next();
       return;
     }

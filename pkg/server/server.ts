@@ -5,6 +5,8 @@ import { createServer, type Server } from 'node:https';
 import type { Socket } from 'node:net';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { APIHandler } from '../endpoints/api-handler.js';
+import { isLongRunning } from '../endpoints/request-info.js';
+import { setUpgradeConnection } from '../endpoints/upgrade.js';
 import { writeError, writeJSON } from '../endpoints/responses.js';
 import type { Logger } from '../log/logger.js';
 import type { APIServerMetrics } from '../metrics/apiserver-metrics.js';
@@ -154,7 +156,7 @@ export class APIServer {
     app.use((req: Request, res: Response, next: NextFunction) => {
       const info = requestInfoOf(res);
       const started = process.hrtime.bigint();
-      const longRunning = info.verb === 'watch';
+      const longRunning = isLongRunning(info);
       if (!longRunning) this.inflight++;
       if (this.draining) res.setHeader('Connection', 'close');
       const untrack = longRunning ? cfg.metrics.longRunning(requestLabels(req.method, info)) : undefined;
@@ -302,6 +304,12 @@ export class APIServer {
     // Node hands a CONNECT's socket over for tunnelling and drops it when nobody takes it; Go serves it
     // as an ordinary request (404, or 405 on an API path).
     server.on('connect', (req: IncomingMessage, socket: Socket) => {
+      void this.responses.idle(socket).then(() => serveDetached(this.serveRequest, dropBodyFraming(req), socket, lingerMs));
+    });
+    // A request asking for a protocol upgrade is served on its own connection: the handler chain runs
+    // as for any request, and a CONNECT sub-resource may take the connection over for its backend.
+    server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+      setUpgradeConnection(req, { socket, head });
       void this.responses.idle(socket).then(() => serveDetached(this.serveRequest, dropBodyFraming(req), socket, lingerMs));
     });
     server.on('connection', (s: Socket) => {

@@ -4,7 +4,9 @@ import { podTemplateColumns, selectorString } from '../../pod-template-columns.j
 import { scaleKind } from '../../autoscaling/v1/scale.js';
 import type { ApiDomain } from '../../domain.js';
 import { tokenRequestKind } from '../../authentication/v1/register.js';
-import { defineKind, type GroupVersionRegistration } from '../../registration.js';
+import type { TObject } from '@sinclair/typebox';
+import { defineKind, type GroupVersionRegistration, type SubresourceKind } from '../../registration.js';
+import { NodeProxyOptions, PodAttachOptions, PodExecOptions, PodPortForwardOptions, PodProxyOptions, ServiceProxyOptions } from './connect-options.js';
 import { ConfigMap } from './config-map.js';
 import { Endpoints, defaultEndpoints } from './endpoints.js';
 import { Event } from './event.js';
@@ -22,6 +24,14 @@ import { Eviction } from '../../policy/v1/eviction.js';
 import { Binding, Pod, defaultPod } from './pod.js';
 import { readinessGates, summarizePod } from './pod-printer.js';
 
+/** The verbs upstream's discovery lists for the streaming and the proxy sub-resources. */
+const streamVerbs = ['create', 'get'];
+const proxyVerbs = ['create', 'delete', 'get', 'patch', 'update'];
+
+function connectKind(kind: string, schema: TObject, verbs: string[]): SubresourceKind {
+  return { group: '', version: 'v1', kind, schema, verbs, connect: true };
+}
+
 /** The core group/version; the domain names the label every namespace carries. */
 export const coreV1 = (d: ApiDomain): GroupVersionRegistration => ({
   group: '',
@@ -30,10 +40,14 @@ export const coreV1 = (d: ApiDomain): GroupVersionRegistration => ({
   kinds: [
     defineKind({
       kind: 'Pod', resource: 'pods', singular: 'pod', namespaced: true, shortNames: ['po'], categories: ['all'],
-      subresources: ['status', 'binding', 'eviction', 'ephemeralcontainers'],
+      subresources: ['status', 'binding', 'eviction', 'ephemeralcontainers', 'exec', 'attach', 'portforward', 'proxy'],
       subresourceKinds: {
         binding: { group: '', version: 'v1', kind: 'Binding', schema: Binding, verbs: ['create'] },
         eviction: { group: 'policy', version: 'v1', kind: 'Eviction', schema: Eviction, verbs: ['create'] },
+        exec: connectKind('PodExecOptions', PodExecOptions, streamVerbs),
+        attach: connectKind('PodAttachOptions', PodAttachOptions, streamVerbs),
+        portforward: connectKind('PodPortForwardOptions', PodPortForwardOptions, streamVerbs),
+        proxy: connectKind('PodProxyOptions', PodProxyOptions, proxyVerbs),
       },
       schema: Pod, defaulter: defaultPod,
       printerColumns: [
@@ -128,7 +142,8 @@ export const coreV1 = (d: ApiDomain): GroupVersionRegistration => ({
     }),
     defineKind({
       kind: 'Node', resource: 'nodes', singular: 'node', namespaced: false,
-      shortNames: ['no'], subresources: ['status'], schema: Node,
+      shortNames: ['no'], subresources: ['status', 'proxy'], schema: Node,
+      subresourceKinds: { proxy: connectKind('NodeProxyOptions', NodeProxyOptions, proxyVerbs) },
       printerColumns: [
         nameColumn,
         { name: 'Status', type: 'string', description: 'The status of the node: Ready, NotReady or Unknown, and SchedulingDisabled when cordoned.', priority: 0,
@@ -152,7 +167,8 @@ export const coreV1 = (d: ApiDomain): GroupVersionRegistration => ({
     }),
     defineKind({
       kind: 'Service', resource: 'services', singular: 'service', namespaced: true,
-      shortNames: ['svc'], categories: ['all'], subresources: ['status'], schema: Service, defaulter: defaultService,
+      shortNames: ['svc'], categories: ['all'], subresources: ['status', 'proxy'], schema: Service, defaulter: defaultService,
+      subresourceKinds: { proxy: connectKind('ServiceProxyOptions', ServiceProxyOptions, proxyVerbs) },
       printerColumns: [
         nameColumn,
         { name: 'Type', type: 'string', description: 'How the service is exposed: ClusterIP, NodePort, LoadBalancer or ExternalName.', priority: 0,

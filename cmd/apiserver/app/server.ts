@@ -39,6 +39,9 @@ import { authorizationGroup } from '../../../api/authorization/v1/register.js';
 import { accessReviewHandlers } from '../../../pkg/authorization/reviews.js';
 import { bindingHandler } from '../../../pkg/registry/core/pod-binding.js';
 import { evictionHandler } from '../../../pkg/registry/core/pod-eviction.js';
+import { nodeProxyConnecter, podProxyConnecter, podStreamConnecter, serviceProxyConnecter, type KubeletConnection } from '../../../pkg/registry/core/connect-locations.js';
+import type { Connecter } from '../../../pkg/registry/rest/connect.js';
+import { kubeletConnection } from './kubelet-options.js';
 import type { APIServerOptions } from './options.js';
 
 
@@ -131,6 +134,19 @@ async function ensureSystemPriorityClasses(stores: ReadonlyMap<string, Store>, g
  * The address the `kubernetes` Endpoints advertise: --advertise-address, else --bind-address,
  * else (bound to every interface) the host's first non-internal IPv4 address, else loopback.
  */
+/** The CONNECT sub-resources: streams to node agents, and the proxies. */
+function connecters(stores: ReadonlyMap<string, Store>, kubelet: KubeletConnection): Map<string, Connecter> {
+  const read = () => ({ pods: stores.get('/pods'), nodes: stores.get('/nodes'), services: stores.get('/services'), endpoints: stores.get('/endpoints') });
+  return new Map([
+    ['/pods/exec', podStreamConnecter('exec', read, kubelet)],
+    ['/pods/attach', podStreamConnecter('attach', read, kubelet)],
+    ['/pods/portforward', podStreamConnecter('portforward', read, kubelet)],
+    ['/pods/proxy', podProxyConnecter(read)],
+    ['/nodes/proxy', nodeProxyConnecter(read, kubelet)],
+    ['/services/proxy', serviceProxyConnecter(read)],
+  ]);
+}
+
 function advertiseAddress(opts: APIServerOptions): string {
   if (opts.advertiseAddress) return opts.advertiseAddress;
   if (opts.bindAddress !== '0.0.0.0' && opts.bindAddress !== '::') return opts.bindAddress;
@@ -259,6 +275,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
         ['/bindings', bindingHandler(() => stores.get('/pods'), false)],
         ['/pods/eviction', evictionHandler(() => ({ pods: stores.get('/pods'), pdbs: stores.get('policy/poddisruptionbudgets') }))],
       ]),
+      connecters: connecters(stores, kubeletConnection(opts.kubelet)),
       writeChecks: (info) => authorization.writeChecks(info),
       admission,
       watch: {

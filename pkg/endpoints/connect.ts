@@ -1,0 +1,119 @@
+// The CONNECT sub-resources (pods/exec, attach, portforward, proxy; nodes/proxy; services/proxy), as
+// upstream's connect handler serves them: the options are read off the query (and, for a proxy, the
+// path below the sub-resource), admission sees them with operation CONNECT, the registry says where
+// the request goes, and the request is proxied there — a plain request forwarded, an upgrade
+// (the streams of exec, attach and port-forward) joined to the backend's connection.
+import type { TObject, TSchema } from '@sinclair/typebox';
+import { AttributesRecord } from '../admission/attributes.js';
+import type { AdmissionObject } from '../admission/interfaces.js';
+import { newBadRequest, StatusError } from '../runtime/errors.js';
+import { goQuote } from '../runtime/duplicate-fields.js';
+import { AnonymousUser } from '../runtime/user.js';
+import type { UserInfo } from '../runtime/user.js';
+import { ProxyError, proxyRequest, proxyUpgrade } from '../util/proxy/upgrade-aware.js';
+import { queryBool } from './query.js';
+import type { HandlerContext, KindRequest } from './resource-handlers.js';
+import { takeUpgradeConnection } from './upgrade.js';
+import { requestUser } from './request-user.js';
+import type { Connecter } from '../registry/rest/connect.js';
+
+/** The methods each CONNECT sub-resource answers, as upstream registers its routes. */
+const connectMethods: Record<string, readonly string[]> = {
+  exec: ['GET', 'POST'],
+  attach: ['GET', 'POST'],
+  portforward: ['GET', 'POST'],
+  proxy: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+};
+
+export function connectMethodAllowed(subresource: string, method: string): boolean {
+  return connectMethods[subresource]?.includes(method) ?? false;
+}
+
+/** Go's strconv.ParseInt error for an int32 query value, as upstream's parameter codec reports it. */
+function int32Param(v: string): number {
+  const fail = (why: string) => newBadRequest(`strconv.ParseInt: parsing ${goQuote(v)}: ${why}`);
+  if (!/^[+-]?[0-9]+$/.test(v)) throw fail('invalid syntax');
+  const n = Number(v);
+  if (n < -2147483648 || n > 2147483647) throw fail('value out of range');
+  return n;
+}
+
+/** Reads the option kind's fields off the query, each converted by its schema type. */
+export function connectOptions(kind: string, schema: TObject, query: URLSearchParams): AdmissionObject {
+  const out: AdmissionObject = { kind, apiVersion: 'v1' };
+  for (const [name, prop] of Object.entries(schema.properties as Record<string, TSchema>)) {
+    if (name === 'kind' || name === 'apiVersion') continue;
+    const values = query.getAll(name);
+    switch (prop.type) {
+      case 'boolean':
+        if (queryBool(values)) out[name] = true;
+        break;
+      case 'string':
+        if (values.length > 0 && values[0] !== '') out[name] = values[0];
+        break;
+      case 'array':
+        if (values.length > 0) out[name] = (prop.items as TSchema).type === 'integer' ? values.map(int32Param) : values;
+        break;
+    }
+  }
+  return out;
+}
+
+/** The query of a request target as the client wrote it, without the `?`. */
+function rawQuery(url: string | undefined): string {
+  const q = url?.indexOf('?') ?? -1;
+  return q >= 0 ? url!.slice(q + 1) : '';
+}
+
+const nobody: UserInfo = { name: AnonymousUser, groups: [], extra: {} };
+
+/** Serves one CONNECT request; `r.resource` is the options kind of the sub-resource. */
+export async function serveConnect(ctx: HandlerContext, r: KindRequest, connecter: Connecter): Promise<void> {
+  const { info, req, res } = r;
+  const options = connectOptions(r.resource.kind, r.resource.schema, info.query);
+  if (info.subresource === 'proxy') {
+    // The path below `proxy/` is the proxied path; a trailing slash is kept, as upstream keeps it.
+    const sub = info.subpath + (info.subpath && info.path.endsWith('/') ? '/' : '');
+    if (sub) options.path = sub;
+  }
+  const upgrade = takeUpgradeConnection(req);
+  try {
+    const attrs = new AttributesRecord({
+      kind: { group: r.resource.group, version: r.resource.version, kind: r.resource.kind },
+      resource: { group: info.apiGroup, version: info.apiVersion, resource: info.resource },
+      subresource: info.subresource,
+      name: info.name,
+      namespace: info.namespace,
+      operation: 'CONNECT',
+      object: options,
+      userInfo: requestUser(res) ?? nobody,
+    });
+    const chain = ctx.admission;
+    if (chain?.handles('CONNECT')) {
+      await chain.admit(attrs);
+      await chain.validate(attrs);
+    }
+    const target = await connecter({ namespace: info.namespace, name: info.name, options: attrs.object ?? options });
+    // A proxy passes the client's query on; a stream's location carries its own.
+    if (info.subresource === 'proxy') target.url.search = rawQuery(req.url);
+    if (upgrade) {
+      await proxyUpgrade(req, upgrade.socket, upgrade.head, target);
+      // The connection is the backend's now: the response object never writes to it.
+      res.locals.hijacked = true;
+      return;
+    }
+    if (target.upgradeRequired) throw newBadRequest('Upgrade request required');
+    // An empty proxied path is redirected to `<path>/`, as upstream does for GET and HEAD.
+    if (info.subresource === 'proxy' && !options.path && (req.method === 'GET' || req.method === 'HEAD') && !info.path.endsWith('/')) {
+      const q = rawQuery(req.url);
+      res.writeHead(301, { Location: `${info.path}/${q ? `?${q}` : ''}` });
+      res.end();
+      return;
+    }
+    await proxyRequest(req, Buffer.isBuffer(req.body) ? req.body : undefined, res, target);
+  } catch (err) {
+    // Upstream's responder answers a failure to reach the backend as an internal error.
+    if (err instanceof ProxyError) throw new StatusError(500, '', err.message);
+    throw err;
+  }
+}
