@@ -7,6 +7,7 @@ import type { Authorizer } from '../authorization/authorizer.js';
 import { forbiddenStatusError } from '../authorization/forbidden.js';
 import type { RequestInfo } from '../endpoints/request-info.js';
 import { requestUser, setRequestUser } from '../endpoints/request-user.js';
+import { requestAudit } from '../endpoints/request-audit.js';
 import { writeError } from '../endpoints/responses.js';
 import type { Logger } from '../log/logger.js';
 import { isStatusError, newInternalError } from '../runtime/errors.js';
@@ -24,27 +25,44 @@ export function withImpersonation(impersonation: Impersonation) {
       return;
     }
     impersonation(req, user).then((as) => {
-      if (as !== user) setRequestUser(res, as);
+      if (as !== user) {
+        setRequestUser(res, as);
+        requestAudit(res)?.setImpersonatedUser(as);
+      }
       next();
     }, (err: unknown) => (isStatusError(err) ? writeError(res, err) : next(err)));
   };
 }
 
-/** Express middleware: authorizes every request. */
-export function withAuthorization(authorizer: Authorizer, infoOf: (res: Response) => RequestInfo, logger: Logger) {
+/** The audit annotation keys of authorization's decision: `authorization.<domain>/decision` and `/reason`. */
+export interface DecisionAnnotationKeys {
+  decision: string;
+  reason: string;
+}
+
+/** Express middleware: authorizes every request, recording the decision in its audit event. */
+export function withAuthorization(authorizer: Authorizer, infoOf: (res: Response) => RequestInfo, logger: Logger, keys?: DecisionAnnotationKeys) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const attributes = attributesFrom(infoOf(res), requestUser(res));
+    // Upstream records the reason even when it is empty.
+    const annotate = (decision: string | undefined, reason: string) => {
+      if (!keys) return;
+      requestAudit(res)?.addAnnotations({ ...(decision ? { [keys.decision]: decision } : {}), [keys.reason]: reason });
+    };
     authorizer.authorize(attributes).then((d) => {
       if (d.decision === 'allow') {
+        annotate('allow', d.reason);
         next();
         return;
       }
       if (d.evaluationError) {
+        annotate(undefined, 'internal error');
         logger.error('authorization failed with an error', { path: req.path, user: attributes.user?.name ?? '', err: d.evaluationError });
         writeError(res, newInternalError(new Error(d.evaluationError)));
         return;
       }
       logger.v(4).info('Forbidden', { path: req.path, user: attributes.user?.name ?? '', reason: d.reason });
+      annotate('forbid', d.reason);
       writeError(res, forbiddenStatusError(attributes, d.reason));
     }, (err: unknown) => next(err));
   };

@@ -11,6 +11,7 @@ import { authenticationFlags, authenticationOptionsFrom, validateAuthenticationO
 import { authorizationFlags, authorizationOptionsFrom } from './authorization-options.js';
 import { admissionFlags, admissionOptionsFrom, type AdmissionOptions } from './admission-options.js';
 import { validateAdmissionOptions } from './admission.js';
+import { auditFlags, auditOptionsFrom, validateAuditOptions, type AuditOptions } from './audit-options.js';
 
 export interface APIServerOptions {
   securePort: number;
@@ -45,6 +46,7 @@ export interface APIServerOptions {
   authentication: AuthenticationOptions;
   authorization: AuthorizationOptions;
   admission: AdmissionOptions;
+  audit: AuditOptions;
 }
 
 /** The value `parse` reads from the flags; a malformed flag stops the binary with its message. */
@@ -59,7 +61,7 @@ function flagged<T>(parse: () => T): T {
 
 /** Parses argv; prints help or an error and exits on bad flags, as a CLI should. */
 export function parseOptions(argv: string[]): APIServerOptions {
-  const parsed = admissionFlags(authorizationFlags(authenticationFlags(yargs(argv))))
+  const parsed = auditFlags(admissionFlags(authorizationFlags(authenticationFlags(yargs(argv)))))
     .scriptName('apiserver')
     .usage('$0 [flags]\n\nThe orch API server: validates and configures data for the API objects and serves the REST API over HTTPS, keeping every object in etcd.')
     .parserConfiguration({ 'camel-case-expansion': false, 'strip-aliased': true, 'boolean-negation': false })
@@ -126,6 +128,7 @@ export function parseOptions(argv: string[]): APIServerOptions {
     authentication: flagged(() => authenticationOptionsFrom(parsed)),
     authorization: flagged(() => authorizationOptionsFrom(parsed)),
     admission: admissionOptionsFrom(parsed),
+    audit: flagged(() => auditOptionsFrom(parsed)),
   };
   return opts;
 }
@@ -153,6 +156,7 @@ export function validateOptions(o: APIServerOptions): string[] {
   errs.push(...validateAuthenticationOptions(o.authentication));
   errs.push(...validateAuthorizationOptions(completeAuthorizationOptions(o.authorization)));
   errs.push(...validateAdmissionOptions(o.admission, o.apiDomain));
+  errs.push(...validateAuditOptions(o.audit, o.apiDomain));
   const badDomain = invalidApiDomain(o.apiDomain);
   if (badDomain) errs.push(`--api-domain: ${badDomain}`);
   try {

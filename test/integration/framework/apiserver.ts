@@ -8,6 +8,7 @@ import type { APIServerOptions } from '../../../cmd/apiserver/app/options.js';
 import { defaultAuthenticationOptions } from '../../../cmd/apiserver/app/authentication-options.js';
 import { defaultAuthorizationOptions } from '../../../pkg/authorization/modes.js';
 import { defaultAdmissionOptions } from '../../../cmd/apiserver/app/admission-options.js';
+import { defaultAuditOptions } from '../../../cmd/apiserver/app/audit-options.js';
 import { Logger } from '../../../pkg/log/logger.js';
 import { Client } from './client.js';
 import { startEtcd, type TestEtcd } from './etcd.js';
@@ -49,6 +50,7 @@ export function testOptions(etcd: TestEtcd, certDir: string, overrides: Partial<
     authentication: defaultAuthenticationOptions(),
     authorization: defaultAuthorizationOptions(),
     admission: defaultAdmissionOptions(),
+    audit: defaultAuditOptions(),
     ...overrides,
   };
 }
