@@ -3,9 +3,11 @@
 // impersonated user, a watch's ResponseStarted, authorization's and admission's annotations, the
 // Audit-ID header, rotation by size, and a log that cannot be written (a full disk).
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { apiDomain } from '../../api/domain.js';
 import { defaultAdmissionOptions } from '../../cmd/apiserver/app/admission-options.js';
@@ -309,5 +311,45 @@ describe('audit log that cannot be written', () => {
     const total = /^apiserver_audit_event_total (\d+)/m.exec(metrics.text);
     assert.ok(total && Number(total[1]) >= 4);
     assert.match(metrics.text, /^apiserver_audit_level_total\{level="RequestResponse"\} \d+/m);
+  });
+});
+
+describe('audit flags of the binary', () => {
+  const main = resolve(fileURLToPath(import.meta.url), '../../../cmd/apiserver/main.js');
+  // Validation runs before etcd is dialled: nothing needs to listen there.
+  const run = (...args: string[]) => spawnSync(process.execPath, [main, '--etcd-servers', 'http://127.0.0.1:1', ...args], { encoding: 'utf8', timeout: 20_000 });
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'orch-audit-flags-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('a bad policy file stops the binary at start, naming the file and the problem', () => {
+    const file = join(dir, 'bad.yaml');
+    writeFileSync(file, 'apiVersion: audit.orch.io/v1\nkind: Policy\nrules:\n- level: Loud\n');
+    const r = run('--audit-policy-file', file, '--audit-log-path', join(dir, 'audit.log'));
+    assert.equal(r.status, 1, r.stderr);
+    assert.ok(r.stderr.includes(`Error: loading audit policy file: rules[0].level: Unsupported value: "Loud": supported values: "None", "Metadata", "Request", "RequestResponse": from file ${file}`), r.stderr);
+    const missing = run('--audit-policy-file', join(dir, 'missing.yaml'));
+    assert.equal(missing.status, 1);
+    assert.match(missing.stderr, /Error: loading audit policy file: failed to read file path ".*missing\.yaml"/);
+  });
+
+  test('bad --audit-log-* values are refused with kube-apiserver\'s messages', () => {
+    const r = run('--audit-log-path', join(dir, 'audit.log'), '--audit-log-mode', 'sometimes', '--audit-log-format', 'xml', '--audit-log-maxage', '-1',
+      '--audit-log-maxbackup', '-2', '--audit-log-maxsize', '-3', '--audit-log-version', 'audit.k8s.io/v1');
+    assert.equal(r.status, 1);
+    for (const msg of [
+      'invalid audit log mode sometimes, allowed modes are "batch,blocking,blocking-strict"',
+      'invalid audit log format xml, allowed formats are "legacy,json"',
+      "--audit-log-maxage -1 can't be a negative number",
+      "--audit-log-maxbackup -2 can't be a negative number",
+      "--audit-log-maxsize -3 can't be a negative number",
+      'invalid group version, allowed versions are ["audit.orch.io/v1"]',
+    ]) assert.ok(r.stderr.includes(`Error: ${msg}`), `${msg}\n${r.stderr}`);
+    const help = spawnSync(process.execPath, [main, '--help'], { encoding: 'utf8' });
+    for (const flag of ['--audit-policy-file', '--audit-log-path', '--audit-log-maxage', '--audit-log-maxbackup', '--audit-log-maxsize', '--audit-log-format', '--audit-log-mode', '--audit-log-version', '--audit-log-compress']) {
+      assert.ok(help.stdout.includes(flag), flag);
+    }
   });
 });
