@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { apiDomain } from '../../api/domain.js';
 import { loadPolicyFile, parsePolicy, PolicyRuleEvaluator, type AuditAttributes } from './policy.js';
+import { auditAPIVersion } from './types.js';
 
 const domain = apiDomain('orch.io');
 
@@ -164,6 +165,8 @@ test('upstream\'s audit.k8s.io/v1 is read as ours; other versions and kinds are 
   assert.throws(() => parsePolicy('apiVersion: audit.orch.io/v1\nkind: Event\nrules: []\n', domain), /no kind "Event"/);
   assert.throws(() => parsePolicy('rules:\n- level: Metadata\n', domain), /Object 'Kind' is missing/);
   const k8s = apiDomain('k8s.io');
+  assert.equal(auditAPIVersion(domain), 'audit.orch.io/v1');
+  assert.equal(auditAPIVersion(k8s), 'audit.k8s.io/v1', 'with --api-domain=k8s.io the events are upstream\'s');
   assert.equal(parsePolicy('apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: None\n', k8s).policy.rules[0]!.level, 'None');
 });
 

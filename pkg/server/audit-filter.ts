@@ -45,7 +45,11 @@ export function withAuditInit(logger: Logger) {
     const ctx = new AuditContext(sent || randomUUID(), undefined, (key, kept, refused) =>
       logger.warn('Failed to set an audit annotation: it is already set to another value', { key, value: refused, auditID: ctx.auditID, current: kept }));
     setRequestAudit(res, ctx);
-    if (!res.getHeader(auditIDHeader)) res.setHeader(auditIDHeader, ctx.auditID);
+    try {
+      if (!res.getHeader(auditIDHeader)) res.setHeader(auditIDHeader, ctx.auditID);
+    } catch {
+      // A sent ID Node cannot echo (a character a header may not carry) is still recorded in the event.
+    }
     next();
   };
 }

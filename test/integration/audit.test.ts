@@ -291,7 +291,7 @@ describe('audit log that cannot be written', () => {
   let dir: string;
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'orch-audit-full-'));
-    writeFileSync(join(dir, 'policy.yaml'), 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: RequestResponse\n');
+    writeFileSync(join(dir, 'policy.yaml'), 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: None\n  nonResourceURLs: [/metrics]\n- level: RequestResponse\n');
     // /dev/full refuses every write with ENOSPC: a full disk.
     t = await startTestServer({ audit: { ...defaultAuditOptions(), policyFile: join(dir, 'policy.yaml'), logPath: '/dev/full' } });
   });
@@ -311,6 +311,16 @@ describe('audit log that cannot be written', () => {
     const total = /^apiserver_audit_event_total (\d+)/m.exec(metrics.text);
     assert.ok(total && Number(total[1]) >= 4);
     assert.match(metrics.text, /^apiserver_audit_level_total\{level="RequestResponse"\} \d+/m);
+  });
+
+  test('with --audit-log-mode=blocking-strict a request whose event cannot be written is refused', async () => {
+    t.options.audit = { ...t.options.audit, logMode: 'blocking-strict' };
+    await t.restart();
+    const r = await t.client.get('/api/v1/namespaces/default/configmaps');
+    assertStatus(r, 500, 'InternalError');
+    assert.equal(r.body.message, 'Internal error occurred: failed to store audit event');
+    const metrics = await t.client.get('/metrics');
+    assert.match(metrics.text, /^apiserver_audit_requests_rejected_total [1-9]/m);
   });
 });
 
