@@ -2,8 +2,7 @@
 // and once the policy has been evaluated, the event being built up by the layers the request
 // passes (the real and the impersonated user, the request and response objects, annotations),
 // written at each stage the policy does not omit.
-import { levelAtLeast, microTime, nowMs, type AuditedUser, type Event, type EventUser, type Level, type ObjectReference, type ResponseStatus, type Stage } from './types.js';
-import { eventUser } from './types.js';
+import { eventUser, levelAtLeast, microTime, nowMs, type AuditedUser, type Event, type Level, type ObjectReference, type ResponseStatus, type Stage } from './types.js';
 import type { RequestAuditConfig } from './policy.js';
 
 /** What the request handling reports an event to: the backend, counting what it writes. */
@@ -75,8 +74,8 @@ export class AuditContext {
   /** The user the request runs as, when it impersonates one. */
   setImpersonatedUser(user: AuditedUser): void {
     if (!this.event) return;
-    const u: EventUser = eventUser(user);
-    this.event.impersonatedUser = { username: user.name, ...u };
+    // Upstream always names the impersonated user, even an empty name.
+    this.event.impersonatedUser = { username: user.name, ...eventUser(user) };
   }
 
   /**
