@@ -7,6 +7,7 @@ import { toTable, type IncludeObject } from '../registry/table.js';
 import type { ResourceInfo } from '../runtime/scheme.js';
 import type { ApiDomain } from '../../api/domain.js';
 import type { Conversion, MediaFormat, OutputTarget } from './negotiation.js';
+import { requestAudit } from './request-audit.js';
 
 /** The protobuf side of the output (pkg/runtime/protobuf implements it). */
 export interface ProtobufEncoder {
@@ -64,6 +65,12 @@ export class ResponseWriter {
     this.res.end(body);
   }
 
+  /** The answer as the audit event records it (responseStatus, and the document at RequestResponse). */
+  private audited<T>(doc: T): T {
+    requestAudit(this.res)?.logResponseObject(doc);
+    return doc;
+  }
+
   private sendDocument(code: number, doc: unknown): void {
     const { body, contentType } = serialize(doc, this.target.format === 'yaml' ? 'yaml' : 'json', this.pretty);
     this.send(code, body, contentType);
@@ -71,17 +78,18 @@ export class ResponseWriter {
 
   /** A document that has no conversions or protobuf form (discovery, /version). */
   document(code: number, doc: unknown): void {
-    this.sendDocument(code, doc);
+    this.sendDocument(code, this.audited(doc));
   }
 
   /** One object of `info`'s kind. */
   object(code: number, info: ResourceInfo, obj: ObjectWithMeta): void {
     switch (this.target.as) {
       case 'Table':
-        return this.sendDocument(code, this.table(info, [obj], { resourceVersion: obj.metadata.resourceVersion ?? '' }));
+        return this.sendDocument(code, this.audited(this.table(info, [obj], { resourceVersion: obj.metadata.resourceVersion ?? '' })));
       case 'PartialObjectMetadata':
-        return this.sendDocument(code, partial(obj, this.metaAPIVersion));
+        return this.sendDocument(code, this.audited(partial(obj, this.metaAPIVersion)));
     }
+    this.audited(obj);
     if (this.target.format === 'protobuf') return this.send(code, this.protobuf.encodeObject(info, obj), this.protobufMediaType);
     this.sendDocument(code, obj);
   }
@@ -90,16 +98,18 @@ export class ResponseWriter {
   list(code: number, info: ResourceInfo, list: ListLike): void {
     switch (this.target.as) {
       case 'Table':
-        return this.sendDocument(code, this.table(info, list.items, list.metadata));
+        return this.sendDocument(code, this.audited(this.table(info, list.items, list.metadata)));
       case 'PartialObjectMetadataList':
-        return this.sendDocument(code, { kind: 'PartialObjectMetadataList', apiVersion: this.metaAPIVersion, metadata: list.metadata, items: list.items.map((o) => partial(o, this.metaAPIVersion)) });
+        return this.sendDocument(code, this.audited({ kind: 'PartialObjectMetadataList', apiVersion: this.metaAPIVersion, metadata: list.metadata, items: list.items.map((o) => partial(o, this.metaAPIVersion)) }));
     }
+    this.audited(list);
     if (this.target.format === 'protobuf') return this.send(code, this.protobuf.encodeList(info, list), this.protobufMediaType);
     this.sendDocument(code, list);
   }
 
   /** A Status (success or failure). */
   status(code: number, status: Status): void {
+    this.audited(status);
     if (this.target.format === 'protobuf') return this.send(code, this.protobuf.encodeStatus(status), this.protobufMediaType);
     this.sendDocument(code, status);
   }

@@ -26,6 +26,7 @@ import { bodyFormat, patchType, type PatchType } from './negotiation.js';
 import { Query } from './query.js';
 import type { RequestInfo } from './request-info.js';
 import { requestUser } from './request-user.js';
+import { objectRefOf, requestAudit } from './request-audit.js';
 import { addWarnings } from './responses.js';
 import type { UserInfo } from '../runtime/user.js';
 import type { ProtobufEncoder, ResponseWriter } from './output.js';
@@ -55,7 +56,7 @@ export interface HandlerContext {
 /** The admission of this write request, speaking `kind` (the resource's, or a sub-resource's own). */
 function writeAdmission(ctx: HandlerContext, r: KindRequest, dryRun: boolean, optionsKind: OptionsKind | 'DeleteOptions', options: Record<string, unknown> = {}, kind: ResourceInfo = r.resource): WriteAdmission {
   const fieldManager = r.query.str('fieldManager');
-  return new WriteAdmission({
+  const admission = new WriteAdmission({
     chain: ctx.admission,
     check: ctx.writeChecks?.(r.resource),
     info: r.info,
@@ -70,6 +71,14 @@ function writeAdmission(ctx: HandlerContext, r: KindRequest, dryRun: boolean, op
       ...(fieldManager && optionsKind !== 'DeleteOptions' ? { fieldManager } : {}),
     },
   });
+  // Read when the request ends, answered or refused, so the event holds what every phase recorded.
+  requestAudit(r.res)?.addAnnotationSource((level) => admission.annotations(level));
+  return admission;
+}
+
+/** The decoded request body as the audit event records it. */
+function auditRequestObject(r: KindRequest, obj: unknown): void {
+  requestAudit(r.res)?.logRequestObject(obj, objectRefOf(r.info));
 }
 
 /** Upstream's cap on the operations of one JSON patch. */
@@ -226,6 +235,7 @@ export async function listResource(r: ResourceRequest): Promise<void> {
 export async function createResource(ctx: HandlerContext, r: ResourceRequest): Promise<void> {
   const dryRun = r.query.dryRun();
   const decoded = decodeObject(ctx, r, 'CreateOptions');
+  auditRequestObject(r, decoded);
   checkNamespace(r, decoded);
   const admission = writeAdmission(ctx, r, dryRun, 'CreateOptions');
   const obj = await admission.mutate(decoded, null);
@@ -236,6 +246,7 @@ export async function createResource(ctx: HandlerContext, r: ResourceRequest): P
 export async function updateResource(ctx: HandlerContext, r: ResourceRequest): Promise<void> {
   const dryRun = r.query.dryRun();
   const obj = decodeObject(ctx, r, 'UpdateOptions');
+  auditRequestObject(r, obj);
   if (obj.metadata.name !== r.info.name) {
     throw newBadRequest(`the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${r.info.name})`);
   }
@@ -261,6 +272,7 @@ function readPatch(ctx: HandlerContext, r: ResourceRequest): { apply(current: St
   if (raw.length === 0) throw newBadRequest('the request body is empty: a patch is required');
   const parsed = parseBody(raw, 'json', level !== 'Ignore' && type !== 'json', 'patch');
   const patch = parsed.value;
+  requestAudit(r.res)?.logRequestPatch(patch);
   if (type !== 'json' && (typeof patch !== 'object' || patch === null || Array.isArray(patch))) {
     throw newBadRequest(`a ${type === 'merge' ? 'merge' : 'strategic merge'} patch must be a JSON object`);
   }
@@ -328,6 +340,7 @@ export async function updateScaleResource(ctx: HandlerContext, r: ResourceReques
   const s = asScaleRequest(r);
   const dryRun = r.query.dryRun();
   const wanted = decodeObject(ctx, s, 'UpdateOptions');
+  auditRequestObject(s, wanted);
   const admission = writeAdmission(ctx, s, dryRun, 'UpdateOptions');
   const scale = await updateScale(r.store, r.info.namespace, r.info.name, async (current) => admission.admitWhole(structuredClone(wanted), current), { dryRun });
   s.out.object(200, s.resource, scale);
@@ -408,6 +421,7 @@ function deleteOptions(ctx: HandlerContext, r: ResourceRequest): { options: Dele
     if (v !== 'All') throw newBadRequest(`Invalid dryRun value: ${JSON.stringify(v)}: supported values: "All"`);
     dryRun = true;
   }
+  auditRequestObject(r, { kind: 'DeleteOptions', apiVersion: `${r.resource.domain.metaGroup}/v1`, ...options });
   return { options, dryRun };
 }
 
@@ -443,6 +457,7 @@ export async function createVirtual(ctx: HandlerContext, r: KindRequest, handler
   // Answered in the group the request was spoken in, so a client decodes its own type.
   const decoded = decodeObjectAs(ctx, r, 'CreateOptions', (apiVersion) => (alias && apiVersion === alias.apiVersion ? alias : r.resource));
   const info = decoded.info;
+  auditRequestObject(r, decoded.obj);
   const obj = await writeAdmission(ctx, r, dryRun, 'CreateOptions', {}, r.resource).admitWhole(decoded.obj, null);
   const answer = await handler({
     obj, user: requestUser(r.res), namespace: r.info.namespace, name: r.info.name, dryRun, ...(parent ? { parent } : {}),

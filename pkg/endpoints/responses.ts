@@ -4,6 +4,7 @@ import type { Status } from '../../api/meta/v1/types.js';
 import { isStatusError, newInternalError, StatusError } from '../runtime/errors.js';
 import { serialize } from './output.js';
 import { WarningRecorder } from './warning-recorder.js';
+import { requestAudit } from './request-audit.js';
 
 /**
  * Adds `Warning: 299 - "<text>"` headers, deduplicated and truncated as upstream does; a text a
@@ -66,5 +67,8 @@ export function writeError(res: Response, err: unknown): void {
   for (const [k, v] of Object.entries(se.headers)) res.setHeader(k, v);
   const w = res.locals.statusWriter as StatusWriter | undefined;
   if (w) w(se.code, se.status);
-  else writeJSON(res, se.code, se.status);
+  else {
+    requestAudit(res)?.logResponseObject(se.status);
+    writeJSON(res, se.code, se.status);
+  }
 }

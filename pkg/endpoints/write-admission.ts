@@ -5,7 +5,7 @@
 // state carry across them.
 import { AttributesRecord } from '../admission/attributes.js';
 import type { AdmissionChain } from '../admission/chain.js';
-import type { AdmissionObject, Operation } from '../admission/interfaces.js';
+import type { AdmissionObject, AuditLevel, Operation } from '../admission/interfaces.js';
 import type { ValidateObjectFunc } from '../registry/generic/store.js';
 import type { ResourceInfo } from '../runtime/scheme.js';
 import { AnonymousUser, type UserInfo } from '../runtime/user.js';
@@ -32,12 +32,24 @@ const nobody: UserInfo = { name: AnonymousUser, groups: [], extra: {} };
 
 export class WriteAdmission {
   private attrs: AttributesRecord | undefined;
+  /** Every Attributes value the phases saw (one per try of an update, one per object of a collection delete). */
+  private readonly records: AttributesRecord[] = [];
 
   constructor(private readonly init: WriteAdmissionInit) {}
 
+  /**
+   * The admission annotations an audit event at `level` carries, from every phase and try so far;
+   * the first value of a key counts, as the audit event refuses to overwrite one.
+   */
+  annotations(level: AuditLevel): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const r of this.records) for (const [k, v] of Object.entries(r.annotations(level))) if (!(k in out)) out[k] = v;
+    return out;
+  }
+
   private record(operation: Operation, object: AdmissionObject | undefined, oldObject: AdmissionObject | undefined, name = this.init.info.name): AttributesRecord {
     const { info, kind, user, dryRun, options } = this.init;
-    return new AttributesRecord({
+    const record = new AttributesRecord({
       kind: { group: kind.group, version: kind.version, kind: kind.kind },
       resource: { group: info.apiGroup, version: info.apiVersion, resource: info.resource },
       subresource: info.subresource,
@@ -50,6 +62,8 @@ export class WriteAdmission {
       dryRun,
       userInfo: user ?? nobody,
     });
+    this.records.push(record);
+    return record;
   }
 
   /**

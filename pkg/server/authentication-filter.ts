@@ -47,12 +47,13 @@ export function peerCertificates(socket: unknown): X509Certificate[] {
 const unauthorized = () => new StatusError(401, 'Unauthorized', 'Unauthorized');
 
 /** Express middleware: authenticates every request, answering 401 when the credentials are refused. */
-export function withAuthentication(authenticate: RequestAuthentication, logger: Logger) {
+export function withAuthentication(authenticate: RequestAuthentication, logger: Logger, failed?: (req: Request, res: Response) => void) {
   return (req: Request, res: Response, next: NextFunction): void => {
     authenticate({ headers: req.headers, rawHeaders: req.rawHeaders, peerCertificates: peerCertificates(req.socket) }).then((outcome) => {
       if ('error' in outcome) {
         // The reason never holds the credential itself; it tells the operator which method refused and why.
         if (outcome.credentialPresented) logger.error('Unable to authenticate the request', { path: req.path, userAgent: req.headers['user-agent'] ?? '', err: outcome.error });
+        failed?.(req, res);
         writeError(res, unauthorized());
         return;
       }

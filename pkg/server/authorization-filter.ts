@@ -7,6 +7,7 @@ import type { Authorizer } from '../authorization/authorizer.js';
 import { forbiddenStatusError } from '../authorization/forbidden.js';
 import type { RequestInfo } from '../endpoints/request-info.js';
 import { requestUser, setRequestUser } from '../endpoints/request-user.js';
+import { requestAudit } from '../endpoints/request-audit.js';
 import { writeError } from '../endpoints/responses.js';
 import type { Logger } from '../log/logger.js';
 import { isStatusError, newInternalError } from '../runtime/errors.js';
@@ -24,7 +25,10 @@ export function withImpersonation(impersonation: Impersonation) {
       return;
     }
     impersonation(req, user).then((as) => {
-      if (as !== user) setRequestUser(res, as);
+      if (as !== user) {
+        setRequestUser(res, as);
+        requestAudit(res)?.setImpersonatedUser(as);
+      }
       next();
     }, (err: unknown) => (isStatusError(err) ? writeError(res, err) : next(err)));
   };
@@ -41,19 +45,39 @@ function isPodStreamUpgrade(req: Request, info: RequestInfo): boolean {
     && String(req.headers.upgrade ?? '').toLowerCase() === 'websocket';
 }
 
-/** Express middleware: authorizes every request. */
-export function withAuthorization(authorizer: Authorizer, infoOf: (res: Response) => RequestInfo, logger: Logger) {
+/** The audit annotation keys of authorization's decision: `authorization.<domain>/decision` and `/reason`. */
+export interface DecisionAnnotationKeys {
+  decision: string;
+  reason: string;
+}
+
+/** Express middleware: authorizes every request, recording the decision in its audit event. */
+export function withAuthorization(authorizer: Authorizer, infoOf: (res: Response) => RequestInfo, logger: Logger, keys?: DecisionAnnotationKeys) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const info = infoOf(res);
     const user = requestUser(res);
     const checks = [attributesFrom(info, user)];
     if (isPodStreamUpgrade(req, info)) checks.push(attributesFrom({ ...info, verb: 'create' }, user));
-    void authorizeAll(authorizer, checks, logger, req, res, next);
+    // Upstream records the reason even when it is empty.
+    const annotate = (decision: string | undefined, reason: string) => {
+      if (!keys) return;
+      requestAudit(res)?.addAnnotations({ ...(decision ? { [keys.decision]: decision } : {}), [keys.reason]: reason });
+    };
+    void authorizeAll(authorizer, checks, { logger, req, res, next, annotate });
   };
 }
 
+interface Answer {
+  logger: Logger;
+  req: Request;
+  res: Response;
+  next: NextFunction;
+  annotate(decision: string | undefined, reason: string): void;
+}
+
 /** Every check must allow, in order; the first that does not answers the request. */
-async function authorizeAll(authorizer: Authorizer, checks: ReturnType<typeof attributesFrom>[], logger: Logger, req: Request, res: Response, next: NextFunction): Promise<void> {
+async function authorizeAll(authorizer: Authorizer, checks: ReturnType<typeof attributesFrom>[], { logger, req, res, next, annotate }: Answer): Promise<void> {
+  let reason = '';
   for (const attributes of checks) {
     let d: Awaited<ReturnType<Authorizer['authorize']>>;
     try {
@@ -62,15 +86,21 @@ async function authorizeAll(authorizer: Authorizer, checks: ReturnType<typeof at
       next(err);
       return;
     }
-    if (d.decision === 'allow') continue;
+    if (d.decision === 'allow') {
+      reason = d.reason;
+      continue;
+    }
     if (d.evaluationError) {
+      annotate(undefined, 'internal error');
       logger.error('authorization failed with an error', { path: req.path, user: attributes.user?.name ?? '', err: d.evaluationError });
       writeError(res, newInternalError(new Error(d.evaluationError)));
       return;
     }
     logger.v(4).info('Forbidden', { path: req.path, user: attributes.user?.name ?? '', reason: d.reason });
+    annotate('forbid', d.reason);
     writeError(res, forbiddenStatusError(attributes, d.reason));
     return;
   }
+  annotate('allow', reason);
   next();
 }

@@ -12,6 +12,7 @@ import { authorizationFlags, authorizationOptionsFrom } from './authorization-op
 import { admissionFlags, admissionOptionsFrom, type AdmissionOptions } from './admission-options.js';
 import { validateAdmissionOptions } from './admission.js';
 import { kubeletFlags, kubeletOptionsFrom, validateKubeletOptions, type KubeletOptions } from './kubelet-options.js';
+import { auditFlags, auditOptionsFrom, validateAuditOptions, type AuditOptions } from './audit-options.js';
 
 export interface APIServerOptions {
   securePort: number;
@@ -47,6 +48,7 @@ export interface APIServerOptions {
   authorization: AuthorizationOptions;
   admission: AdmissionOptions;
   kubelet: KubeletOptions;
+  audit: AuditOptions;
 }
 
 /** The value `parse` reads from the flags; a malformed flag stops the binary with its message. */
@@ -61,7 +63,7 @@ function flagged<T>(parse: () => T): T {
 
 /** Parses argv; prints help or an error and exits on bad flags, as a CLI should. */
 export function parseOptions(argv: string[]): APIServerOptions {
-  const parsed = kubeletFlags(admissionFlags(authorizationFlags(authenticationFlags(yargs(argv)))))
+  const parsed = auditFlags(kubeletFlags(admissionFlags(authorizationFlags(authenticationFlags(yargs(argv))))))
     .scriptName('apiserver')
     .usage('$0 [flags]\n\nThe orch API server: validates and configures data for the API objects and serves the REST API over HTTPS, keeping every object in etcd.')
     .parserConfiguration({ 'camel-case-expansion': false, 'strip-aliased': true, 'boolean-negation': false })
@@ -129,6 +131,7 @@ export function parseOptions(argv: string[]): APIServerOptions {
     authorization: flagged(() => authorizationOptionsFrom(parsed)),
     admission: admissionOptionsFrom(parsed),
     kubelet: kubeletOptionsFrom(parsed),
+    audit: flagged(() => auditOptionsFrom(parsed)),
   };
   return opts;
 }
@@ -157,6 +160,7 @@ export function validateOptions(o: APIServerOptions): string[] {
   errs.push(...validateAuthorizationOptions(completeAuthorizationOptions(o.authorization)));
   errs.push(...validateAdmissionOptions(o.admission, o.apiDomain));
   errs.push(...validateKubeletOptions(o.kubelet));
+  errs.push(...validateAuditOptions(o.audit, o.apiDomain));
   const badDomain = invalidApiDomain(o.apiDomain);
   if (badDomain) errs.push(`--api-domain: ${badDomain}`);
   try {

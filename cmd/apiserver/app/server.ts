@@ -33,6 +33,8 @@ import type { Store } from '../../../pkg/registry/generic/store.js';
 import { buildAuthentication } from './authentication.js';
 import { buildAuthorization } from './authorization.js';
 import { buildAdmission } from './admission.js';
+import { buildAudit } from './audit.js';
+import { AuditMetrics } from '../../../pkg/metrics/audit-metrics.js';
 import { SharedCaches } from './caches.js';
 import { impersonate } from '../../../pkg/authorization/impersonation.js';
 import { authorizationGroup } from '../../../api/authorization/v1/register.js';
@@ -170,6 +172,8 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
   logger.info('starting the API server', { version: versionInfo().gitVersion, apiDomain: domain.name, etcdServers: opts.etcdServers.join(','), etcdPrefix: opts.etcdPrefix });
   const scheme = new Scheme(applyRuntimeConfig(groupVersions(domain), parseRuntimeConfig(opts.runtimeConfig)), domain);
   const metrics = new APIServerMetrics();
+  // Read before anything connects: a broken policy or an unwritable log stops the start.
+  const audit = buildAudit(opts.audit, { domain, logger, metrics: new AuditMetrics(metrics.registry) });
   const etcd = new Etcd3Storage({
     servers: opts.etcdServers,
     prefix: opts.etcdPrefix,
@@ -299,6 +303,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
     impersonation: (req, user) => impersonate(req, user, (a) => authorization.authorizer.authorize(a), { domain }),
     clientCAs: authentication.clientCAs,
     documents: authentication.documents,
+    ...(audit.server ? { audit: audit.server } : {}),
   });
   port = await server.start();
   logger.info('serving securely', { address: `${opts.bindAddress}:${port}` });
@@ -313,6 +318,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
       await authentication.stop();
       await authorization.stop();
       await caches.stop();
+      await audit.stop();
       await storage.close();
       logger.info('the API server stopped');
     },

@@ -9,6 +9,7 @@ import { defaultAuthenticationOptions } from '../../../cmd/apiserver/app/authent
 import { defaultAuthorizationOptions } from '../../../pkg/authorization/modes.js';
 import { defaultAdmissionOptions } from '../../../cmd/apiserver/app/admission-options.js';
 import { defaultKubeletOptions } from '../../../cmd/apiserver/app/kubelet-options.js';
+import { defaultAuditOptions } from '../../../cmd/apiserver/app/audit-options.js';
 import { Logger } from '../../../pkg/log/logger.js';
 import { Client } from './client.js';
 import { startEtcd, type TestEtcd } from './etcd.js';
@@ -51,6 +52,7 @@ export function testOptions(etcd: TestEtcd, certDir: string, overrides: Partial<
     authorization: defaultAuthorizationOptions(),
     admission: defaultAdmissionOptions(),
     kubelet: defaultKubeletOptions(),
+    audit: defaultAuditOptions(),
     ...overrides,
   };
 }
