@@ -64,11 +64,13 @@ function writeAdmission(ctx: HandlerContext, r: KindRequest, dryRun: boolean, op
     dryRun,
     options: {
       ...options,
-      kind: optionsKind,
+      // Upstream admits a patch as the update it becomes (patchToUpdateOptions).
+      kind: optionsKind === 'PatchOptions' ? 'UpdateOptions' : optionsKind,
       apiVersion: `${r.resource.domain.metaGroup}/v1`,
       ...(dryRun ? { dryRun: ['All'] } : {}),
       ...(fieldManager && optionsKind !== 'DeleteOptions' ? { fieldManager } : {}),
     },
+    warn: (text) => addWarnings(r.res, [text]),
   });
 }
 

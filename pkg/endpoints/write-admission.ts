@@ -25,6 +25,8 @@ export interface WriteAdmissionInit {
   dryRun: boolean;
   /** CreateOptions, UpdateOptions, PatchOptions or DeleteOptions as the client sent them. */
   options: AdmissionObject;
+  /** Adds a warning to the answer (plug-ins and webhooks may warn the client). */
+  warn?: (text: string) => void;
 }
 
 /** Where authentication does not run (tests of lower layers) admission still needs a user. */
@@ -36,7 +38,7 @@ export class WriteAdmission {
   constructor(private readonly init: WriteAdmissionInit) {}
 
   private record(operation: Operation, object: AdmissionObject | undefined, oldObject: AdmissionObject | undefined, name = this.init.info.name): AttributesRecord {
-    const { info, kind, user, dryRun, options } = this.init;
+    const { info, kind, user, dryRun, options, warn } = this.init;
     return new AttributesRecord({
       kind: { group: kind.group, version: kind.version, kind: kind.kind },
       resource: { group: info.apiGroup, version: info.apiVersion, resource: info.resource },
@@ -49,6 +51,7 @@ export class WriteAdmission {
       options,
       dryRun,
       userInfo: user ?? nobody,
+      ...(warn ? { warn } : {}),
     });
   }
 
