@@ -13,6 +13,9 @@ import type { Service } from '../../api/core/v1/service.js';
 import { syncPodCIDRs } from './core/node-validation.js';
 import { dropTypeDependentFields, patchAllocatedValues } from './core/service/update-fields.js';
 import { podStrategy } from './core/pod-strategy.js';
+import { admissionRegistrationGroup } from '../../api/admissionregistration/v1/register.js';
+import { MutatingWebhookConfiguration, ValidatingWebhookConfiguration } from '../../api/admissionregistration/v1/webhook-configuration.js';
+import { webhookConfigurationStrategy } from './admissionregistration/webhook-configuration-strategy.js';
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
@@ -148,6 +151,8 @@ export const strategyOverrides = (domain: ApiDomain): ReadonlyMap<string, Strate
       }
     },
   }],
+  [`${admissionRegistrationGroup(domain)}/ValidatingWebhookConfiguration`, webhookConfigurationStrategy(ValidatingWebhookConfiguration)],
+  [`${admissionRegistrationGroup(domain)}/MutatingWebhookConfiguration`, webhookConfigurationStrategy(MutatingWebhookConfiguration)],
   // A PUT of a missing object creates it for the kinds upstream allows it (the others answer 404).
   ['/LimitRange', { allowCreateOnUpdate: true }],
   ...['Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'].map((kind): [string, StrategyOverrides] => [`${rbacGroup(domain)}/${kind}`, { allowCreateOnUpdate: true }]),

@@ -198,6 +198,8 @@ const expected: Record<string, Expected> = {
   PriorityClass: { columns: ['Name', 'Value', 'Global-Default', 'Age', 'PreemptionPolicy'], cells: ['x', 1000, false, '3h10m', 'PreemptLowerPriority'] },
   Lease: { columns: ['Name', 'Holder', 'Age'], cells: ['x', 'node-1', '3h10m'] },
   RuntimeClass: { columns: ['Name', 'Handler', 'Age'], cells: ['x', 'runsc', '3h10m'] },
+  ValidatingWebhookConfiguration: { columns: ['Name', 'Webhooks', 'Age'], cells: ['x', 2, '3h10m'], change: (o) => { o.webhooks.push({ ...o.webhooks[0], name: 'b.example.com' }); } },
+  MutatingWebhookConfiguration: { columns: ['Name', 'Webhooks', 'Age'], cells: ['x', 0, '3h10m'], change: (o) => { delete o.webhooks; } },
   PodDisruptionBudget: {
     columns: ['Name', 'Min Available', 'Max Unavailable', 'Allowed Disruptions', 'Age'],
     cells: ['x', '1', 'N/A', 1, '3h10m'],
@@ -233,6 +235,7 @@ test('column types follow upstream: counts as integers only where upstream decla
   assert.deepEqual(types('LimitRange'), ['string', 'date']);
   assert.deepEqual(types('StorageClass'), ['string', 'string', 'string', 'string', 'string', 'string']);
   assert.deepEqual(types('PriorityClass'), ['string', 'integer', 'boolean', 'string', 'string']);
+  assert.deepEqual(types('ValidatingWebhookConfiguration'), ['string', 'integer', 'string']);
 });
 
 test('cells for unset and alternative values', () => {

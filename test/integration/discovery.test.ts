@@ -23,7 +23,7 @@ describe('discovery', () => {
     assert.equal(r.body.kind, 'APIGroupList');
     const names = r.body.groups.map((g: any) => g.name);
     assert.deepEqual(names, ['apps', 'events.orch.io', 'authentication.orch.io', 'authorization.orch.io', 'batch', 'rbac.authorization.orch.io', 'storage.orch.io', 'networking.orch.io', 'policy',
-      'scheduling.orch.io', 'coordination.orch.io', 'node.orch.io']);
+      'admissionregistration.orch.io', 'scheduling.orch.io', 'coordination.orch.io', 'node.orch.io']);
     const authn = r.body.groups[2];
     assert.deepEqual(authn.versions.map((v: any) => v.version), ['v1', 'v1beta1']);
     assert.deepEqual(authn.preferredVersion, { groupVersion: 'authentication.orch.io/v1', version: 'v1' });
@@ -68,6 +68,9 @@ describe('discovery', () => {
     const resource = async (gv: string, name: string) => (await t.client.get(gv)).body.resources.find((x: any) => x.name === name);
     const rc = await resource('/api/v1', 'replicationcontrollers');
     assert.deepEqual([rc.shortNames, rc.categories], [['rc'], ['all']]);
+    for (const r of ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations']) {
+      assert.deepEqual((await resource('/apis/admissionregistration.orch.io/v1', r)).categories, ['api-extensions'], r);
+    }
     assert.equal((await resource('/api/v1', 'replicationcontrollers/scale')).kind, 'Scale');
     const cj = await resource('/apis/batch/v1', 'cronjobs');
     assert.deepEqual([cj.shortNames, cj.categories], [['cj'], ['all']]);

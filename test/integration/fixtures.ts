@@ -40,6 +40,14 @@ export const workloadTemplate = (name: string) => ({
   spec: { containers: [{ name: 'app', image: 'registry.example/app:1' }] },
 });
 
+/** A webhook of the webhook configuration fixtures that no request ever reaches. */
+const fixtureWebhook = (timeoutSeconds: number) => ({
+  name: 'fixture.hooks.example.com',
+  clientConfig: { url: 'https://127.0.0.1:1/fixture' },
+  rules: [{ operations: ['CREATE'], apiGroups: ['fixtures.example.com'], apiVersions: ['v1'], resources: ['widgets'] }],
+  failurePolicy: 'Ignore', sideEffects: 'None', timeoutSeconds, admissionReviewVersions: ['v1'],
+});
+
 // events.orch.io/v1 Event is not listed: it is stored as core events (the same objects under the
 // same keys), which the generic loops, naming objects by resource, would trip over. Its discovery
 // entry, protobuf, Table and conversions are tested in volumes-and-events.test.ts.
@@ -305,6 +313,17 @@ export const fixtures: KindFixture[] = [
     }),
     patch: { scheduling: { nodeSelector: { sandbox: 'gvisor' } } }, patched: (o) => o.scheduling.nodeSelector.sandbox,
   },
+  // The webhooks match only a group no server serves, and failures are ignored, so these
+  // configurations never stand in the way of the other kinds' requests once webhooks are called.
+  ...(['Validating', 'Mutating'] as const).map((k): KindFixture => ({
+    kind: `${k}WebhookConfiguration`, apiVersion: 'admissionregistration.orch.io/v1', resource: `${k.toLowerCase()}webhookconfigurations`, namespaced: false,
+    gv: '/apis/admissionregistration.orch.io/v1', hasStatus: false, returnsObject: false,
+    make: (name) => ({
+      apiVersion: 'admissionregistration.orch.io/v1', kind: `${k}WebhookConfiguration`, metadata: { name, labels: { fixture: 'yes' } },
+      webhooks: [fixtureWebhook(10)],
+    }),
+    patch: { webhooks: [fixtureWebhook(7)] }, patched: (o) => o.webhooks[0].timeoutSeconds,
+  })),
 ];
 
 /** The collection path of a fixture's kind, in `ns` for namespaced kinds. */

@@ -12,7 +12,7 @@ const bin = join(resolve(fileURLToPath(import.meta.url), '../../../../..'), '_ou
 describe('--runtime-config', () => {
   let t: TestServer;
   before(async () => {
-    t = await startTestServer({ runtimeConfig: 'apps/v1=false,policy/v1/poddisruptionbudgets=false,storage.orch.io/v1' });
+    t = await startTestServer({ runtimeConfig: 'apps/v1=false,policy/v1/poddisruptionbudgets=false,storage.orch.io/v1,admissionregistration.orch.io/v1=false' });
   });
   after(async () => t?.stop());
 
@@ -34,6 +34,22 @@ describe('--runtime-config', () => {
     assert.equal(policy, undefined, 'policy/v1 has no other resource, so the group is gone');
     assert.equal((await t.client.get('/apis/policy/v1/namespaces/default/poddisruptionbudgets')).status, 404);
     assert.equal((await t.client.get('/api/v1/namespaces/default/configmaps')).status, 200, 'the rest is served');
+  });
+
+  test('webhook configurations are not served with admissionregistration/v1 off (spec 9.4)', async () => {
+    const names = (await t.client.get('/apis')).body.groups.map((g: any) => g.name);
+    assert.ok(!names.includes('admissionregistration.orch.io'), names.join(','));
+    for (const r of ['validatingwebhookconfigurations', 'mutatingwebhookconfigurations']) {
+      const got = await t.client.get(`/apis/admissionregistration.orch.io/v1/${r}`);
+      assert.equal(got.status, 404, r);
+      assert.equal(got.body.kind, 'Status');
+    }
+    const created = await t.client.post('/apis/admissionregistration.orch.io/v1/validatingwebhookconfigurations', {
+      apiVersion: 'admissionregistration.orch.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'off' },
+    });
+    assert.equal(created.status, 404);
+    const index = await t.client.get('/openapi/v3');
+    assert.equal(index.body.paths['apis/admissionregistration.orch.io/v1'], undefined);
   });
 
   test('an unknown key or value stops the server at start with a clear message', () => {

@@ -14,8 +14,13 @@ export function validateLabels(labels: Record<string, string> | undefined, path:
 
 const operators = ['In', 'NotIn', 'Exists', 'DoesNotExist'] as const;
 
+export interface LabelSelectorOptions {
+  /** Skip the label-value format of matchExpressions values (upstream AllowInvalidLabelValueInSelector, for objects stored before it was checked). */
+  allowInvalidLabelValues?: boolean;
+}
+
 /** Validates a metav1.LabelSelector: operators, values per operator, keys and values. */
-export function validateLabelSelector(sel: LabelSelector | undefined, path: Path): FieldError[] {
+export function validateLabelSelector(sel: LabelSelector | undefined, path: Path, opts: LabelSelectorOptions = {}): FieldError[] {
   if (!sel) return [];
   const errs: FieldError[] = [];
   (sel.matchExpressions ?? []).forEach((req, i) => {
@@ -37,9 +42,11 @@ export function validateLabelSelector(sel: LabelSelector | undefined, path: Path
         errs.push(notSupported(p.child('operator'), req.operator, operators));
     }
     for (const m of isQualifiedName(req.key)) errs.push(invalid(p.child('key'), req.key, m));
-    (req.values ?? []).forEach((v, j) => {
-      for (const m of isLabelValue(v)) errs.push(invalid(p.child('values').index(j), v, m));
-    });
+    if (!opts.allowInvalidLabelValues) {
+      (req.values ?? []).forEach((v, j) => {
+        for (const m of isLabelValue(v)) errs.push(invalid(p.child('values').index(j), v, m));
+      });
+    }
   });
   errs.push(...validateLabels(sel.matchLabels, path.child('matchLabels')));
   return errs;

@@ -75,7 +75,7 @@ export function kubectlName(m: Pick<Manifest, 'apiVersion' | 'fixture' | 'name'>
  * The manifests, completed the way a user makes manifests that `kubectl apply` finds unchanged the
  * second time. kubectl replaces an atomic list whole whenever the live list differs from the
  * manifest's, so the values the server defaults inside such lists are spelled out: apiGroup of
- * User and Group subjects, the protocol of NetworkPolicy ports. The StatefulSet mounts a pod volume
+ * User and Group subjects, the protocol of NetworkPolicy ports, the scope of webhook rules. The StatefulSet mounts a pod volume
  * instead of a volumeClaimTemplate, whose embedded claim upstream servers default and print
  * (status.phase, metadata.creationTimestamp: null) in ways no manifest reproduces.
  */
@@ -89,6 +89,10 @@ export function applyManifests(prefix: string, fixtureDomain: string, domain: st
         break;
       case 'NetworkPolicy':
         for (const rule of o.spec.ingress ?? []) for (const p of rule.ports ?? []) p.protocol ??= 'TCP';
+        break;
+      case 'ValidatingWebhookConfiguration':
+      case 'MutatingWebhookConfiguration':
+        for (const w of o.webhooks) for (const r of w.rules ?? []) r.scope ??= '*';
         break;
       case 'StatefulSet':
         delete o.spec.volumeClaimTemplates;

@@ -643,6 +643,31 @@ export function objectsByKind(): Record<string, Record<string, unknown>> {
         tolerations: [{ key: 'runtime', operator: 'Equal', value: 'gvisor', effect: 'NoSchedule' }, { operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 0 }],
       },
     },
+    ValidatingWebhookConfiguration: {
+      apiVersion: 'admissionregistration.orch.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: fullMetadata('policy'),
+      webhooks: [{
+        name: 'pods.policy.example.com',
+        clientConfig: { url: 'https://policy.example.com:8443/validate', caBundle: Buffer.from('-----BEGIN CERTIFICATE-----').toString('base64') },
+        rules: [{ operations: ['CREATE', 'UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods', 'pods/status'], scope: 'Namespaced' }],
+        failurePolicy: 'Ignore', matchPolicy: 'Exact',
+        namespaceSelector: { matchExpressions: [{ key: 'env', operator: 'In', values: ['prod'] }] },
+        objectSelector: { matchLabels: { checked: 'yes' } },
+        sideEffects: 'None', timeoutSeconds: 5, admissionReviewVersions: ['v1', 'v1beta1'],
+        matchConditions: [{ name: 'not-system', expression: '!request.userInfo.username.startsWith("system:")' }],
+      }],
+    },
+    MutatingWebhookConfiguration: {
+      apiVersion: 'admissionregistration.orch.io/v1', kind: 'MutatingWebhookConfiguration', metadata: fullMetadata('defaults'),
+      webhooks: [{
+        name: 'defaults.example.com',
+        clientConfig: { service: { namespace: 'hooks', name: 'defaulter', path: '/mutate', port: 443 } },
+        rules: [{ operations: ['*'], apiGroups: ['apps'], apiVersions: ['*'], resources: ['*/*'], scope: '*' }],
+        failurePolicy: 'Fail', matchPolicy: 'Equivalent', namespaceSelector: {}, objectSelector: {},
+        sideEffects: 'NoneOnDryRun', timeoutSeconds: 10, admissionReviewVersions: ['v1'], reinvocationPolicy: 'IfNeeded',
+      }, {
+        name: 'second.example.com', clientConfig: { url: 'https://second.example.com/' }, sideEffects: 'None', admissionReviewVersions: ['v1beta1'],
+      }],
+    },
     Lease: {
       apiVersion: 'coordination.orch.io/v1', kind: 'Lease', metadata: fullMetadata('controller', 'default'),
       spec: {
