@@ -6,12 +6,11 @@
 // Every test isolates its webhooks with a namespace selector (or object labels) of its own, and
 // waits for its configurations to be picked up with a dry-run probe before it asserts anything.
 import assert from 'node:assert/strict';
-import { Etcd3 } from 'etcd3';
 import { after, before, describe, test } from 'node:test';
 import { startTestServer, type TestServer } from './framework/apiserver.js';
 import { assertStatus } from './framework/assertions.js';
 import {
-  configurationsPath, createConfiguration, denied, patching, startAdmissionWebhookServer,
+  configurationsPath, createConfiguration, denied, patching, putLoopbackEndpoints, putStoredObject, startAdmissionWebhookServer,
   type AdmissionWebhookServer, type ReviewAnswer, type WebhookKind,
 } from './framework/admission-webhook.js';
 import { pollUntil } from './framework/authentication.js';
@@ -70,15 +69,7 @@ describe('admission webhooks', () => {
     assert.equal(r.body.message, message);
   }
 
-  /** Writes an object into etcd as the server stores it, for what the API refuses to create. */
-  async function putStored(key: string, obj: Record<string, unknown>): Promise<void> {
-    const etcd = new Etcd3({ hosts: t.etcd.endpoint });
-    try {
-      await etcd.put(key).value(JSON.stringify(obj));
-    } finally {
-      etcd.close();
-    }
-  }
+  const putStored = (key: string, obj: Record<string, unknown>) => putStoredObject(t.etcd.endpoint, key, obj);
 
   const seen = (name: string) => hooks.reviews(`/${name}`).map((r) => `${r.request.operation} ${r.request.resource.resource}${r.request.subResource ? `/${r.request.subResource}` : ''}`);
   const configmap = (name: string, labels: Record<string, string> = {}, data: Record<string, string> = {}) => ({ metadata: { name, labels }, data });
@@ -339,11 +330,7 @@ describe('admission webhooks', () => {
       assert.equal(svc.status, 201, svc.text);
       // Endpoints validation refuses loopback addresses, as upstream's does; the webhook listens only
       // on loopback, so its Endpoints are stored as an endpoints controller would have left them.
-      await putStored(`/registry/core/endpoints/${ns}/hook`, {
-        apiVersion: 'v1', kind: 'Endpoints',
-        metadata: { name: 'hook', namespace: ns, uid: '0f4b7c38-9a43-4cc4-8d43-1b8f1f4e2d11', creationTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z') },
-        subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port: Number(new URL(svcHooks.url).port), protocol: 'TCP' }] }],
-      });
+      await putLoopbackEndpoints(t.etcd.endpoint, ns, 'hook', 'https', Number(new URL(svcHooks.url).port));
       await configure('validating', 'service', [webhook('by-service', {
         clientConfig: { service: { namespace: ns, name: 'hook', path: '/admit' }, caBundle: hooks.caBundle },
         ...inNamespace(ns), objectSelector: { matchLabels: { via: 'service' } },

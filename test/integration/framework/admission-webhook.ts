@@ -2,6 +2,7 @@
 // AdmissionReviews per path (allow by default) and keeps every review it received, plus the
 // configuration objects that point the API server at it.
 import type { ServerResponse } from 'node:http';
+import { Etcd3 } from 'etcd3';
 import { sendJSON, startTestHttpsServer, type TestHttpsServer, type TestRequest } from '../../../pkg/authentication/testing/https-server.js';
 import { createTestCA, issueLoopbackServerCert, type KeyPairPem, type TestCA } from '../../../pkg/authentication/testing/pki.js';
 import { pollUntil } from './authentication.js';
@@ -113,4 +114,26 @@ export async function createConfiguration(client: Client, domain: string, kind: 
 export async function untilCalled<T>(server: AdmissionWebhookServer, path: string, attempt: () => Promise<T>): Promise<T> {
   const before = server.reviews(path).length;
   return pollUntil(attempt, () => server.reviews(path).length > before, `the webhook at ${path} to be called`);
+}
+
+/**
+ * Writes an object into etcd as the server stores it, for what the API refuses to create (an
+ * Endpoints at a loopback address, a configuration an older version accepted).
+ */
+export async function putStoredObject(etcdEndpoint: string, key: string, obj: Record<string, unknown>): Promise<void> {
+  const etcd = new Etcd3({ hosts: etcdEndpoint });
+  try {
+    await etcd.put(key).value(JSON.stringify(obj));
+  } finally {
+    etcd.close();
+  }
+}
+
+/** An Endpoints of `name` in `namespace` at 127.0.0.1:`port`, with port name `portName`, stored directly (validation refuses loopback). */
+export async function putLoopbackEndpoints(etcdEndpoint: string, namespace: string, name: string, portName: string, port: number): Promise<void> {
+  await putStoredObject(etcdEndpoint, `/registry/core/endpoints/${namespace}/${name}`, {
+    apiVersion: 'v1', kind: 'Endpoints',
+    metadata: { name, namespace, uid: `endpoints-${namespace}-${name}`, creationTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z') },
+    subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: portName, port, protocol: 'TCP' }] }],
+  });
 }
