@@ -15,6 +15,8 @@ export interface AttributesInit {
   options?: AdmissionObject;
   dryRun?: boolean;
   userInfo: UserInfo;
+  /** Where warnings for the client go; dropped when absent. */
+  warn?: (text: string) => void;
 }
 
 class Reinvocation implements ReinvocationContext {
@@ -65,6 +67,7 @@ export class AttributesRecord implements Attributes {
   private readonly recorded = new Map<string, { value: string; level: AuditLevel }>();
   private alongside: AlongsideWrite[] = [];
   private attempt = 1;
+  private readonly warnTo: ((text: string) => void) | undefined;
 
   constructor(init: AttributesInit) {
     this.kind = init.kind;
@@ -78,6 +81,11 @@ export class AttributesRecord implements Attributes {
     this.options = init.options;
     this.dryRun = init.dryRun ?? false;
     this.userInfo = init.userInfo;
+    this.warnTo = init.warn;
+  }
+
+  warn(text: string): void {
+    this.warnTo?.(text);
   }
 
   get object(): AdmissionObject | undefined {

@@ -14,6 +14,8 @@ import { securityContextDenyFactory } from './securitycontextdeny/plugin.js';
 import { serviceAccountFactory } from './serviceaccount/plugin.js';
 import { storageObjectInUseProtectionFactory } from './storageobjectinuseprotection/plugin.js';
 import { taintNodesByConditionFactory } from './taintnodesbycondition/plugin.js';
+import { mutatingAdmissionWebhookFactory } from './webhook/mutating.js';
+import { validatingAdmissionWebhookFactory } from './webhook/validating.js';
 
 /** A registry holding every built-in plug-in. */
 export function builtinPlugins(): PluginRegistry {
@@ -30,6 +32,8 @@ export function builtinPlugins(): PluginRegistry {
   reg.register('DefaultStorageClass', defaultStorageClassFactory);
   reg.register('StorageObjectInUseProtection', storageObjectInUseProtectionFactory);
   reg.register('RuntimeClass', runtimeClassFactory);
+  reg.register('MutatingAdmissionWebhook', mutatingAdmissionWebhookFactory);
+  reg.register('ValidatingAdmissionWebhook', validatingAdmissionWebhookFactory);
   reg.register('ResourceQuota', resourceQuotaFactory);
   return reg;
 }

@@ -1,17 +1,20 @@
 // The configured plug-ins as one admission step per phase. Like upstream's chain, each phase runs
 // the plug-ins in their configured order and stops at the first rejection; the mutating phase
 // runs a second time when a plug-in (a mutating webhook) changed the object and asked for it, so
-// the plug-ins before it see the change (upstream's reinvoker).
+// the plug-ins before it see the change (upstream's reinvoker). Each phase and each plug-in's run
+// is timed for the admission latency metrics, as upstream's step and controller decorators do.
 import type { StatusError } from '../runtime/errors.js';
 import { toAdmissionError } from './errors.js';
-import { isMutating, isValidating, type AdmissionPlugin, type Attributes, type MutationInterface, type Operation, type ValidationInterface } from './interfaces.js';
+import { isMutating, isValidating, type AdmissionObserver, type AdmissionPlugin, type Attributes, type MutationInterface, type Operation, type ValidationInterface } from './interfaces.js';
+
+const seconds = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e9;
 
 export class AdmissionChain {
   readonly plugins: readonly AdmissionPlugin[];
   private readonly mutators: readonly MutationInterface[];
   private readonly validators: readonly ValidationInterface[];
 
-  constructor(plugins: readonly AdmissionPlugin[]) {
+  constructor(plugins: readonly AdmissionPlugin[], private readonly observer?: AdmissionObserver) {
     this.plugins = plugins;
     this.mutators = plugins.filter(isMutating);
     this.validators = plugins.filter(isValidating);
@@ -32,34 +35,54 @@ export class AdmissionChain {
    * when one asked for it. Throws the StatusError of the first rejection.
    */
   async admit(attrs: Attributes): Promise<void> {
-    await this.runMutators(attrs);
-    const rc = attrs.reinvocation;
-    if (rc.shouldReinvoke() && !rc.isReinvoke()) {
-      rc.setIsReinvoke();
+    await this.timedStep('admit', attrs, async () => {
       await this.runMutators(attrs);
-    }
+      const rc = attrs.reinvocation;
+      if (rc.shouldReinvoke() && !rc.isReinvoke()) {
+        rc.setIsReinvoke();
+        await this.runMutators(attrs);
+      }
+    });
   }
 
   /** The validating phase; the registry calls it through its validation callback. Throws the first rejection. */
   async validate(attrs: Attributes): Promise<void> {
-    for (const p of this.validators) {
-      if (!p.handles(attrs.operation)) continue;
-      await this.guard(attrs, () => p.validate(attrs));
-    }
+    await this.timedStep('validate', attrs, async () => {
+      for (const p of this.validators) {
+        if (!p.handles(attrs.operation)) continue;
+        await this.guard(p.name, 'validate', attrs, () => p.validate(attrs));
+      }
+    });
   }
 
   private async runMutators(attrs: Attributes): Promise<void> {
     for (const p of this.mutators) {
       if (!p.handles(attrs.operation)) continue;
-      await this.guard(attrs, () => p.admit(attrs));
+      await this.guard(p.name, 'admit', attrs, () => p.admit(attrs));
     }
   }
 
-  private async guard(attrs: Attributes, run: () => void | Promise<void>): Promise<void> {
+  private async timedStep(type: 'admit' | 'validate', attrs: Attributes, run: () => Promise<void>): Promise<void> {
+    const start = process.hrtime.bigint();
+    let rejected = true;
     try {
       await run();
+      rejected = false;
+    } finally {
+      this.observer?.step(type, attrs.operation, rejected, seconds(start));
+    }
+  }
+
+  private async guard(name: string, type: 'admit' | 'validate', attrs: Attributes, run: () => void | Promise<void>): Promise<void> {
+    const start = process.hrtime.bigint();
+    let rejected = true;
+    try {
+      await run();
+      rejected = false;
     } catch (e) {
       throw toAdmissionError(attrs, e) satisfies StatusError;
+    } finally {
+      this.observer?.controller(name, type, attrs.operation, rejected, seconds(start));
     }
   }
 }

@@ -90,6 +90,8 @@ export interface Attributes {
   addAnnotationWithLevel(key: string, value: string, level: AuditLevel): void;
   /** The annotations recorded so far that an audit event at `level` carries (every one when omitted). */
   annotations(level?: AuditLevel): Record<string, string>;
+  /** Adds a warning for the client (a `Warning: 299` header on the answer), as a webhook's response asks. */
+  warn(text: string): void;
   readonly reinvocation: ReinvocationContext;
   /**
    * True when an earlier try of this write failed because an object a plug-in wrote alongside it
@@ -150,9 +152,48 @@ export interface ObjectLister {
   fetch(namespace: string, name: string): Promise<AdmissionObject | undefined>;
 }
 
+/**
+ * The served kinds as the webhook plug-ins need them (upstream's ObjectInterfaces): which resources
+ * are the same objects under another group or version, and the conversion between their kinds.
+ */
+export interface ObjectInterfaces {
+  /** Every served resource whose objects are those of `resource` (itself included) and that serves `subresource`. */
+  equivalentResourcesFor(resource: GroupVersionResource, subresource: string): GroupVersionResource[];
+  /** The kind `resource` (or its `subresource`) speaks; undefined when it is not served. */
+  kindFor(resource: GroupVersionResource, subresource: string): GroupVersionKind | undefined;
+  /** `obj`, an object of kind `from`, as an object of kind `to` (a copy; `obj` is left alone). Throws when there is no conversion. */
+  convert(obj: AdmissionObject, from: GroupVersionKind, to: GroupVersionKind): AdmissionObject;
+  /**
+   * `obj` decoded as `kind` decodes a request body: unknown fields dropped, types checked, defaults
+   * applied (a webhook's patched object); throws when it cannot be an object of that kind.
+   */
+  decode(obj: AdmissionObject, kind: GroupVersionKind): AdmissionObject;
+}
+
+/** Where admission reports its latencies and webhook outcomes (upstream's admission metrics). */
+export interface AdmissionObserver {
+  /** One phase of the chain: type `admit` (mutating) or `validate`. */
+  step(type: 'admit' | 'validate', operation: Operation, rejected: boolean, seconds: number): void;
+  /** One plug-in's run in a phase. */
+  controller(name: string, type: 'admit' | 'validate', operation: Operation, rejected: boolean, seconds: number): void;
+  /** One webhook call: type `admit` (mutating) or `validating`; `code` the HTTP status, 0 when none. */
+  webhook(name: string, type: 'admit' | 'validating', operation: Operation, rejected: boolean, code: number, seconds: number): void;
+  /** A request a webhook made fail. */
+  webhookRejection(name: string, type: 'admit' | 'validating', operation: Operation, errorType: WebhookRejectionErrorType, code: number): void;
+  /** A webhook call failure let through by failurePolicy Ignore. */
+  webhookFailOpen(name: string, type: 'admit' | 'validating'): void;
+}
+
+/** Why a webhook made a request fail (the error_type label of apiserver_admission_webhook_rejection_count). */
+export type WebhookRejectionErrorType = 'calling_webhook_error' | 'apiserver_internal_error' | 'no_error';
+
 /** What the server gives plug-ins when it makes them (upstream's plug-in initializers). */
 export interface PluginDeps {
   readonly domain: ApiDomain;
+  /** The served kinds; undefined where a test gives none (webhooks then match only the request's own resource). */
+  readonly objects?: ObjectInterfaces;
+  /** Where latencies and webhook outcomes are reported; undefined where nothing records them. */
+  readonly metrics?: AdmissionObserver;
   /**
    * The cache of `<group>` / `<resource>` (core group ''); a resource the server does not serve
    * (--runtime-config) has an always-empty one; undefined only where a test gives no lister.

@@ -47,6 +47,6 @@ export class PluginRegistry {
       }
       plugins.push(plugin);
     }
-    return new AdmissionChain(plugins);
+    return new AdmissionChain(plugins, deps.metrics);
   }
 }

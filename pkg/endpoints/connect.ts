@@ -4,17 +4,13 @@
 // the request goes, and the request is proxied there — a plain request forwarded, an upgrade
 // (the streams of exec, attach and port-forward) joined to the backend's connection.
 import type { TObject, TSchema } from '@sinclair/typebox';
-import { AttributesRecord } from '../admission/attributes.js';
 import type { AdmissionObject } from '../admission/interfaces.js';
 import { newBadRequest, StatusError } from '../runtime/errors.js';
 import { goQuote } from '../runtime/duplicate-fields.js';
-import { AnonymousUser } from '../runtime/user.js';
-import type { UserInfo } from '../runtime/user.js';
 import { ProxyError, proxyRequest, proxyUpgrade } from '../util/proxy/upgrade-aware.js';
 import { queryBool } from './query.js';
-import type { HandlerContext, KindRequest } from './resource-handlers.js';
+import { admitConnect, type HandlerContext, type KindRequest } from './resource-handlers.js';
 import { takeUpgradeConnection } from './upgrade.js';
-import { requestUser } from './request-user.js';
 import type { Connecter } from '../registry/rest/connect.js';
 
 /** The methods each CONNECT sub-resource answers, as upstream registers its routes. */
@@ -65,8 +61,6 @@ function rawQuery(url: string | undefined): string {
   return q >= 0 ? url!.slice(q + 1) : '';
 }
 
-const nobody: UserInfo = { name: AnonymousUser, groups: [], extra: {} };
-
 /** Serves one CONNECT request; `r.resource` is the options kind of the sub-resource. */
 export async function serveConnect(ctx: HandlerContext, r: KindRequest, connecter: Connecter): Promise<void> {
   const { info, req, res } = r;
@@ -78,28 +72,12 @@ export async function serveConnect(ctx: HandlerContext, r: KindRequest, connecte
   }
   const upgrade = takeUpgradeConnection(req);
   try {
-    const attrs = new AttributesRecord({
-      kind: { group: r.resource.group, version: r.resource.version, kind: r.resource.kind },
-      resource: { group: info.apiGroup, version: info.apiVersion, resource: info.resource },
-      subresource: info.subresource,
-      name: info.name,
-      namespace: info.namespace,
-      operation: 'CONNECT',
-      object: options,
-      userInfo: requestUser(res) ?? nobody,
-    });
-    const chain = ctx.admission;
-    if (chain?.handles('CONNECT')) {
-      await chain.admit(attrs);
-      await chain.validate(attrs);
-    }
-    const target = await connecter({ namespace: info.namespace, name: info.name, options: attrs.object ?? options });
+    const admitted = await admitConnect(ctx, r, options);
+    const target = await connecter({ namespace: info.namespace, name: info.name, options: admitted });
     // A proxy passes the client's query on; a stream's location carries its own.
     if (info.subresource === 'proxy') target.url.search = rawQuery(req.url);
     if (upgrade) {
       await proxyUpgrade(req, upgrade.socket, upgrade.head, target);
-      // The connection is the backend's now: the response object never writes to it.
-      res.locals.hijacked = true;
       return;
     }
     if (target.upgradeRequired) throw newBadRequest('Upgrade request required');

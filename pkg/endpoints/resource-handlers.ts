@@ -54,7 +54,7 @@ export interface HandlerContext {
 }
 
 /** The admission of this write request, speaking `kind` (the resource's, or a sub-resource's own). */
-function writeAdmission(ctx: HandlerContext, r: KindRequest, dryRun: boolean, optionsKind: OptionsKind | 'DeleteOptions', options: Record<string, unknown> = {}, kind: ResourceInfo = r.resource): WriteAdmission {
+function writeAdmission(ctx: HandlerContext, r: KindRequest, dryRun: boolean, optionsKind: OptionsKind | 'DeleteOptions' | 'CONNECT', options: Record<string, unknown> = {}, kind: ResourceInfo = r.resource): WriteAdmission {
   const fieldManager = r.query.str('fieldManager');
   const admission = new WriteAdmission({
     chain: ctx.admission,
@@ -65,15 +65,22 @@ function writeAdmission(ctx: HandlerContext, r: KindRequest, dryRun: boolean, op
     dryRun,
     options: {
       ...options,
-      kind: optionsKind,
+      // Upstream admits a patch as the update it becomes (patchToUpdateOptions).
+      kind: optionsKind === 'PatchOptions' ? 'UpdateOptions' : optionsKind,
       apiVersion: `${r.resource.domain.metaGroup}/v1`,
       ...(dryRun ? { dryRun: ['All'] } : {}),
       ...(fieldManager && optionsKind !== 'DeleteOptions' ? { fieldManager } : {}),
     },
+    warn: (text) => addWarnings(r.res, [text]),
   });
   // Read when the request ends, answered or refused, so the event holds what every phase recorded.
   requestAudit(r.res)?.addAnnotationSource((level) => admission.annotations(level));
   return admission;
+}
+
+/** Admission of a CONNECT request (pods/exec, ...): both phases on its options; returns them as admitted. */
+export function admitConnect(ctx: HandlerContext, r: KindRequest, options: Record<string, unknown>): Promise<Record<string, unknown>> {
+  return writeAdmission(ctx, r, false, 'CONNECT').admitConnect(options);
 }
 
 /** The decoded request body as the audit event records it. */

@@ -25,6 +25,8 @@ export interface WriteAdmissionInit {
   dryRun: boolean;
   /** CreateOptions, UpdateOptions, PatchOptions or DeleteOptions as the client sent them. */
   options: AdmissionObject;
+  /** Adds a warning to the answer (plug-ins and webhooks may warn the client). */
+  warn?: (text: string) => void;
 }
 
 /** Where authentication does not run (tests of lower layers) admission still needs a user. */
@@ -48,7 +50,7 @@ export class WriteAdmission {
   }
 
   private record(operation: Operation, object: AdmissionObject | undefined, oldObject: AdmissionObject | undefined, name = this.init.info.name): AttributesRecord {
-    const { info, kind, user, dryRun, options } = this.init;
+    const { info, kind, user, dryRun, options, warn } = this.init;
     const record = new AttributesRecord({
       kind: { group: kind.group, version: kind.version, kind: kind.kind },
       resource: { group: info.apiGroup, version: info.apiVersion, resource: info.resource },
@@ -58,9 +60,11 @@ export class WriteAdmission {
       operation,
       ...(object ? { object } : {}),
       ...(oldObject ? { oldObject } : {}),
-      options,
+      // A CONNECT has no operation options: its options kind is the object.
+      ...(operation === 'CONNECT' ? {} : { options }),
       dryRun,
       userInfo: user ?? nobody,
+      ...(warn ? { warn } : {}),
     });
     this.records.push(record);
     return record;
@@ -104,6 +108,17 @@ export class WriteAdmission {
     if (!chain?.handles('DELETE')) return;
     await chain.validate(this.record('DELETE', undefined, current, current.metadata.name ?? this.init.info.name));
   };
+
+  /** Both phases of a CONNECT, whose object is its options (PodExecOptions, ...); returns them as admitted. */
+  async admitConnect(connectOptions: AdmissionObject): Promise<AdmissionObject> {
+    const attrs = this.record('CONNECT', connectOptions, undefined);
+    const chain = this.init.chain;
+    if (chain?.handles('CONNECT')) {
+      await chain.admit(attrs);
+      await chain.validate(attrs);
+    }
+    return attrs.object ?? connectOptions;
+  }
 
   /**
    * Both phases at once, for what the registry does not validate itself: a request answered

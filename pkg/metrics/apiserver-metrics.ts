@@ -1,6 +1,7 @@
 // The API server's Prometheus metrics, named and labelled as upstream's so existing dashboards
 // and alerts work. One registry per server instance (tests run several in one process).
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { AdmissionMetrics } from './admission-metrics.js';
 
 export interface RequestLabels {
   verb: string;
@@ -19,6 +20,8 @@ export type ObjectCounter = () => Promise<Map<string, number>>;
 
 export class APIServerMetrics {
   readonly registry = new Registry();
+  /** Admission's latencies and webhook outcomes, in the same registry. */
+  readonly admission = new AdmissionMetrics(this.registry);
   private readonly requests: Counter<(typeof requestLabelNames)[number] | 'code'>;
   private readonly durations: Histogram<(typeof requestLabelNames)[number]>;
   private readonly inflight: Gauge<'request_kind'>;

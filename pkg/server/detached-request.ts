@@ -52,10 +52,14 @@ export function requestFromHead(head: RequestHead, socket: Socket): IncomingMess
 
 /** Presents a request Node parsed but will not feed a body to (CONNECT) as body-less. */
 export function dropBodyFraming(req: IncomingMessage): IncomingMessage {
-  // Node builds `headers` lazily from the parser's count of raw headers: build it before the raw list shrinks.
-  const headers = req.headers;
+  // Node builds `headers` and `headersDistinct` lazily from the parser's count of raw headers:
+  // build them before the raw list shrinks.
+  const { headers, headersDistinct } = req;
   req.rawHeaders = withoutBodyFraming(req.rawHeaders);
-  for (const h of bodyFraming) delete headers[h];
+  for (const h of bodyFraming) {
+    delete headers[h];
+    delete headersDistinct[h];
+  }
   return req;
 }
 

@@ -14,6 +14,7 @@ import { defaultAuthenticationOptions } from '../../cmd/apiserver/app/authentica
 import { defaultAuthorizationOptions } from '../../pkg/authorization/modes.js';
 import { ensureDefaultServiceAccount, startTestServer, type TestServer } from './framework/apiserver.js';
 import { pollUntil } from './framework/authentication.js';
+import { configurationsPath, createConfiguration, denied, patching, startAdmissionWebhookServer } from './framework/admission-webhook.js';
 import { proxyableAddress, startFakeKubelet, type FakeKubelet } from './framework/fake-kubelet.js';
 import { writeKubeconfig, type Kubeconfig } from './framework/kubeconfig.js';
 import { Kubectl } from './framework/kubectl.js';
@@ -239,6 +240,47 @@ describe('CONNECT sub-resources', () => {
     assert.equal(loop.body.message, 'address not allowed');
     const missing = await t.client.get('/api/v1/nodes/nowhere/proxy/healthz');
     assert.equal(missing.status, 404);
+  });
+
+  test('admission sees CONNECT with the options kind: a validating webhook refuses an exec, a mutating one changes its command', async () => {
+    const hooks = await startAdmissionWebhookServer();
+    try {
+      const domain = t.options.apiDomain;
+      const hook = (name: string, over: Record<string, unknown> = {}) => ({
+        name: `${name}.hooks.test`, clientConfig: { url: `${hooks.url}/${name}`, caBundle: hooks.caBundle },
+        rules: [{ operations: ['CONNECT'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods/exec'] }],
+        sideEffects: 'None', admissionReviewVersions: ['v1'], objectSelector: {}, ...over,
+      });
+      hooks.on('/rewrite', patching([{ op: 'replace', path: '/command', value: ['echo', 'rewritten'] }]));
+      await createConfiguration(t.client, domain, 'mutating', 'connect-rewrite', [hook('rewrite')]);
+      const env = { ...process.env, HOME: kc.dir, KUBECONFIG: kc.path, KUBECTL_REMOTE_COMMAND_WEBSOCKETS: 'true' };
+      const rewritten = await pollUntil(() => kubectl.run(['exec', 'web', '-c', 'app', '--', 'ls'], { env }), (r) => r.stdout === 'echo rewritten\n', 'the mutating webhook in effect');
+      assert.equal(rewritten.code, 0, rewritten.describe());
+      const review = hooks.reviews('/rewrite').at(-1)!;
+      assert.equal(review.request.operation, 'CONNECT');
+      assert.deepEqual(review.request.kind, { group: '', version: 'v1', kind: 'PodExecOptions' });
+      assert.deepEqual(review.request.resource, { group: '', version: 'v1', resource: 'pods' });
+      assert.equal(review.request.subResource, 'exec');
+      assert.equal(review.request.name, 'web');
+      assert.equal(review.request.namespace, 'default');
+      assert.deepEqual(review.request.object, { kind: 'PodExecOptions', apiVersion: 'v1', stdout: true, stderr: true, container: 'app', command: ['ls'] });
+      assert.equal(review.request.options, null);
+
+      hooks.on('/deny', denied({ code: 403, message: 'no shells in production' }));
+      await createConfiguration(t.client, domain, 'validating', 'connect-deny', [hook('deny')]);
+      const refused = await pollUntil(() => t.client.withToken('x').get(`${ns}/pods/web/exec?command=ls&stdout=1&container=app`, { headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==' } }),
+        (r) => r.status === 403, 'the validating webhook in effect');
+      assert.equal(refused.body.message, 'admission webhook "deny.hooks.test" denied the request: no shells in production');
+      // Proxies are admitted too: a rule on pods/proxy sees PodProxyOptions with the path.
+      await createConfiguration(t.client, domain, 'validating', 'connect-proxy', [hook('proxy', { rules: [{ operations: ['CONNECT'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods/proxy'] }] })]);
+      await pollUntil(() => t.client.get(`${ns}/pods/web/proxy/a/b`), () => hooks.reviews('/proxy').length > 0, 'the proxy webhook called');
+      assert.deepEqual(hooks.reviews('/proxy').at(-1)!.request.object, { kind: 'PodProxyOptions', apiVersion: 'v1', path: 'a/b' });
+    } finally {
+      for (const [kind, name] of [['mutating', 'connect-rewrite'], ['validating', 'connect-deny'], ['validating', 'connect-proxy']] as const) {
+        await t.client.delete(configurationsPath(t.options.apiDomain, kind, name));
+      }
+      await hooks.close();
+    }
   });
 
   test('discovery lists the CONNECT sub-resources with their kinds and verbs', async () => {

@@ -6,7 +6,10 @@ import type { ApiDomain } from '../../../api/domain.js';
 import { builtinPlugins } from '../../../pkg/admission/builtin.js';
 import type { AdmissionChain } from '../../../pkg/admission/chain.js';
 import { readAdmissionConfiguration } from '../../../pkg/admission/config-file.js';
-import type { AdmissionObject, ObjectLister, PluginDeps } from '../../../pkg/admission/interfaces.js';
+import type { AdmissionObject, AdmissionObserver, ObjectLister, PluginDeps } from '../../../pkg/admission/interfaces.js';
+import { schemeObjectInterfaces } from '../../../pkg/admission/object-interfaces.js';
+import type { ObjectDecoder } from '../../../pkg/runtime/decoder.js';
+import type { Scheme } from '../../../pkg/runtime/scheme.js';
 import { enabledAdmissionPlugins, validateAdmissionPluginFlags } from '../../../pkg/admission/plugins.js';
 import type { Logger } from '../../../pkg/log/logger.js';
 import type { SharedCaches } from './caches.js';
@@ -22,6 +25,12 @@ export interface AdmissionDeps {
   /** The caches plug-ins read, shared with authentication. */
   caches: SharedCaches;
   logger: Logger;
+  /** The served kinds, for the webhooks' equivalent resources and conversions. */
+  scheme: Scheme;
+  /** How a webhook's patched object is decoded, as a request body is. */
+  decoder: ObjectDecoder;
+  /** Where admission latencies and webhook outcomes are reported. */
+  metrics?: AdmissionObserver;
 }
 
 /** Problems with the admission flags, worded as kube-apiserver words them. */
@@ -64,7 +73,12 @@ export async function buildAdmission(o: AdmissionOptions, deps: AdmissionDeps): 
       },
     };
   };
-  const pluginDeps: PluginDeps = { domain, lister };
+  const pluginDeps: PluginDeps = {
+    domain,
+    lister,
+    objects: schemeObjectInterfaces(deps.scheme, deps.decoder),
+    ...(deps.metrics ? { metrics: deps.metrics } : {}),
+  };
   // Upstream configures these two from flags rather than from the configuration file.
   const flagConfig: Record<string, unknown> = {
     DefaultTolerationSeconds: { notReadyTolerationSeconds: o.defaultNotReadyTolerationSeconds, unreachableTolerationSeconds: o.defaultUnreachableTolerationSeconds },

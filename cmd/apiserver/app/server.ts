@@ -223,7 +223,8 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
     domain, stores, caches, tlsPrivateKeyFile: opts.tlsPrivateKeyFile, externalAddress: serverAddress, logger,
   });
   const authorization = await buildAuthorization(opts.authorization, { domain, stores, logger });
-  const admission = await buildAdmission(opts.admission, { domain, stores, caches, logger });
+  const decoder = new ObjectDecoder(schemas);
+  const admission = await buildAdmission(opts.admission, { domain, stores, caches, logger, scheme, decoder, metrics: metrics.admission });
   let stopCompaction = () => undefined as void;
   let port = 0;
   let namespacesMade: Promise<void> | undefined;
@@ -265,7 +266,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
     api: newAPIHandler({
       scheme,
       stores,
-      decoder: new ObjectDecoder(schemas),
+      decoder,
       schemas,
       protobuf: new ProtobufCodec(scheme),
       logger,

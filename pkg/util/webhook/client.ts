@@ -12,6 +12,8 @@ export class WebhookCallError extends Error {
     message: string,
     /** Whether upstream's DefaultShouldRetry would retry this failure. */
     readonly retryable: boolean,
+    /** The HTTP code of a non-2xx answer (a Status answer's own code); undefined when there was no answer. */
+    readonly code?: number,
   ) {
     super(message);
   }
@@ -27,6 +29,16 @@ export interface PostOptions {
   maxResponseBytes: number;
   /** Text that must never appear in an error (the token under review); replaced before any message is built. '' when nothing is secret. */
   secret: string;
+  /**
+   * Where to connect instead of the URL's host and port (a service's endpoint); the URL's host
+   * still names the server in the Host header, in TLS and in messages.
+   */
+  connectTo?: { host: string; port: number };
+  /**
+   * How a timeout is worded: `client` as client-go's own timeout (the default), `context` as a
+   * deadline of the caller's context (the admission webhooks' timeoutSeconds).
+   */
+  timeoutKind?: 'client' | 'context';
 }
 
 /** client-go caps the text of an unstructured error answer at this many bytes. */
@@ -40,6 +52,8 @@ function redact(text: string, secret: string): string {
 function shownURL(server: string): string {
   try {
     const u = new URL(server);
+    // As written (URL would drop a :443 Go keeps), unless it carries credentials.
+    if (!u.username && !u.password) return server;
     u.username = '';
     u.password = '';
     return u.toString();
@@ -59,7 +73,8 @@ export function classifyStatus(status: number, contentType: string, body: string
       const detailsRetry = typeof s.details?.retryAfterSeconds === 'number' ? s.details.retryAfterSeconds : 0;
       const retry = ['InternalError', 'Timeout', 'TooManyRequests', 'ServerTimeout'].includes(reason) || status === 429 || detailsRetry > 0 || retryAfterSeconds > 0;
       const msg = typeof s.message === 'string' && s.message ? s.message : `the server responded with the status code ${status} but did not return more information`;
-      return new WebhookCallError(redact(msg, secret), retry);
+      const code = typeof (s as { code?: unknown }).code === 'number' && (s as { code: number }).code !== 0 ? (s as { code: number }).code : status;
+      return new WebhookCallError(redact(msg, secret), retry, code);
     }
   } catch {
     // not JSON: an unstructured answer
@@ -106,7 +121,7 @@ export function classifyStatus(status: number, contentType: string, body: string
         retry = true;
       }
   }
-  return new WebhookCallError(message, retry);
+  return new WebhookCallError(message, retry, status);
 }
 
 export class WebhookClient {
@@ -145,6 +160,8 @@ export class WebhookClient {
     if (token) headers.authorization = `Bearer ${token}`;
     else if (this.cfg.basicAuth) headers.authorization = `Basic ${Buffer.from(`${this.cfg.basicAuth.username}:${this.cfg.basicAuth.password}`).toString('base64')}`;
     const request = this.url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const target = opts.connectTo ? { hostname: opts.connectTo.host, port: opts.connectTo.port } : {};
+    if (opts.connectTo) headers.host = this.url.host;
     return new Promise((resolve, reject) => {
       let settled = false;
       let stage = 'awaiting headers';
@@ -155,7 +172,7 @@ export class WebhookClient {
         req.destroy();
         reject(err);
       };
-      const req = request(this.url, { method: 'POST', agent: this.agent, headers }, (res: IncomingMessage) => {
+      const req = request(this.url, { method: 'POST', agent: this.agent, headers, ...target, ...(opts.connectTo ? { servername: this.cfg.serverName ?? this.url.hostname } : {}) }, (res: IncomingMessage) => {
         stage = 'reading body';
         const chunks: Buffer[] = [];
         let size = 0;
@@ -184,7 +201,7 @@ export class WebhookClient {
         fail(new WebhookCallError(`Post ${JSON.stringify(this.shown)}: ${redact(e.message, opts.secret).trim()}`, e.code === 'ECONNRESET'));
       });
       const timer = setTimeout(
-        () => fail(new WebhookCallError(`Post ${JSON.stringify(this.shown)}: context deadline exceeded (Client.Timeout exceeded while ${stage})`, false)),
+        () => fail(new WebhookCallError(`Post ${JSON.stringify(this.shown)}: context deadline exceeded${opts.timeoutKind === 'context' ? '' : ` (Client.Timeout exceeded while ${stage})`}`, false)),
         opts.timeoutMs,
       );
       req.end(body);

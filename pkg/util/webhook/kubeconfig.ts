@@ -10,7 +10,7 @@ import { createSecureContext } from 'node:tls';
 import { parse } from 'yaml';
 
 /** What the webhook client needs to reach the service. Holds credentials: never log it. */
-export interface WebhookClientConfig {
+export interface WebhookClientConfig extends WebhookCredentials {
   /** The URL reviews (TokenReviews, SubjectAccessReviews) are POSTed to, exactly as configured (path included). */
   server: string;
   /** PEM bundle to verify the service with; the host's roots when absent. */
@@ -18,12 +18,6 @@ export interface WebhookClientConfig {
   insecureSkipTLSVerify: boolean;
   /** tls-server-name: the name to verify the serving certificate for, instead of the URL's host. */
   serverName?: string;
-  /** PEM client certificate and key. */
-  cert?: string;
-  key?: string;
-  /** The bearer token (token, or tokenFile read again at most once a minute, as client-go does). */
-  bearerToken?: () => string;
-  basicAuth?: { username: string; password: string };
 }
 
 type Obj = Record<string, unknown>;
@@ -63,38 +57,28 @@ function aggregate(errs: string[]): Error {
   return new Error(`invalid configuration: ${errs.length === 1 ? errs[0] : `[${errs.join(', ')}]`}`);
 }
 
-/** Parses kubeconfig text; `baseDir` resolves relative file names. Throws on what upstream refuses. */
-export function parseWebhookKubeconfig(text: string, baseDir: string, now: () => number = Date.now): WebhookClientConfig {
-  let doc: unknown;
-  try {
-    doc = parse(text);
-  } catch (e) {
-    throw new Error(`error parsing the webhook kubeconfig: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
-  }
-  if (doc === null || doc === undefined) throw aggregate(['no configuration has been provided']);
-  if (!isObj(doc)) throw new Error('error parsing the webhook kubeconfig: not a kubeconfig object');
-  const clusters = named(doc, 'clusters', 'cluster');
-  const users = named(doc, 'users', 'user');
-  const contexts = named(doc, 'contexts', 'context');
-  const contextName = str(doc, 'current-context', 'kubeconfig');
-  const errs: string[] = [];
-  const context = contexts.get(contextName);
-  if (contextName && !context) errs.push(`context was not found for specified context: ${contextName}`);
-  const clusterName = context ? str(context, 'cluster', `contexts[${contextName}]`) : '';
-  const userName = context ? str(context, 'user', `contexts[${contextName}]`) : '';
-  const cluster = clusters.get(clusterName) ?? {};
-  const user = users.get(userName) ?? {};
-  const path = (p: string) => (p && !isAbsolute(p) ? resolve(baseDir, p) : p);
-  const readFile = (p: string, what: string): string => {
-    try {
-      return readFileSync(path(p), 'utf8');
-    } catch (e) {
-      errs.push(`unable to read ${what} ${p} due to ${e instanceof Error ? e.message : String(e)}`);
-      return '';
-    }
-  };
+/** A kubeconfig user's credentials (users[].user) once read. Holds secrets: never log it. */
+export interface WebhookCredentials {
+  /** PEM client certificate and key. */
+  cert?: string;
+  key?: string;
+  /** The bearer token (token, or tokenFile read again at most once a minute, as client-go does). */
+  bearerToken?: () => string;
+  basicAuth?: { username: string; password: string };
+}
 
-  // users[].user, validated as client-go's validateAuthInfo.
+/** A kubeconfig user's fields, files read, before the credentials are made from them. */
+interface AuthInfo {
+  token: string;
+  tokenFile: string;
+  username: string;
+  password: string;
+  cert: string;
+  key: string;
+}
+
+/** Reads users[].user, validated as client-go's validateAuthInfo; problems go to `errs`. */
+function readAuthInfo(user: Obj, userName: string, readFile: (p: string, what: string) => string, errs: string[]): AuthInfo {
   const uw = `users[${userName}].user`;
   const token = str(user, 'token', uw);
   const tokenFile = str(user, 'tokenFile', uw);
@@ -117,6 +101,85 @@ export function parseWebhookKubeconfig(text: string, baseDir: string, now: () =>
     key = keyData || (keyFile ? readFile(keyFile, 'client-key') : '');
   }
   if (methods.length > 1) errs.push(`more than one authentication method found for ${userName}; found [${methods.join(' ')}], only one is allowed`);
+  return { token, tokenFile, username, password, cert, key };
+}
+
+/** The credentials of a user read without problems; throws for a client key pair TLS refuses. */
+function credentialsOf(a: AuthInfo, userName: string, path: (p: string) => string, now: () => number): WebhookCredentials {
+  const out: WebhookCredentials = {};
+  if (a.cert || a.key) {
+    try {
+      createSecureContext({ cert: a.cert, key: a.key });
+    } catch (e) {
+      throw new Error(`invalid client certificate or key for ${userName}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    out.cert = a.cert;
+    out.key = a.key;
+  }
+  if (a.token) {
+    const token = a.token;
+    out.bearerToken = () => token;
+  } else if (a.tokenFile) {
+    const file = path(a.tokenFile);
+    let cached = readFileSync(file, 'utf8').trim();
+    let readAt = now();
+    out.bearerToken = () => {
+      if (now() - readAt >= 60_000) {
+        readAt = now();
+        try {
+          cached = readFileSync(file, 'utf8').trim();
+        } catch {
+          // client-go keeps the token it has when the file cannot be read
+        }
+      }
+      return cached;
+    };
+  }
+  if (a.username || a.password) out.basicAuth = { username: a.username, password: a.password };
+  return out;
+}
+
+function parseDocument(text: string): Obj {
+  let doc: unknown;
+  try {
+    doc = parse(text);
+  } catch (e) {
+    throw new Error(`error parsing the webhook kubeconfig: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+  }
+  if (doc === null || doc === undefined) throw aggregate(['no configuration has been provided']);
+  if (!isObj(doc)) throw new Error('error parsing the webhook kubeconfig: not a kubeconfig object');
+  return doc;
+}
+
+function fileReader(baseDir: string, errs: string[]) {
+  const path = (p: string) => (p && !isAbsolute(p) ? resolve(baseDir, p) : p);
+  const readFile = (p: string, what: string): string => {
+    try {
+      return readFileSync(path(p), 'utf8');
+    } catch (e) {
+      errs.push(`unable to read ${what} ${p} due to ${e instanceof Error ? e.message : String(e)}`);
+      return '';
+    }
+  };
+  return { path, readFile };
+}
+
+/** Parses kubeconfig text; `baseDir` resolves relative file names. Throws on what upstream refuses. */
+export function parseWebhookKubeconfig(text: string, baseDir: string, now: () => number = Date.now): WebhookClientConfig {
+  const doc = parseDocument(text);
+  const clusters = named(doc, 'clusters', 'cluster');
+  const users = named(doc, 'users', 'user');
+  const contexts = named(doc, 'contexts', 'context');
+  const contextName = str(doc, 'current-context', 'kubeconfig');
+  const errs: string[] = [];
+  const context = contexts.get(contextName);
+  if (contextName && !context) errs.push(`context was not found for specified context: ${contextName}`);
+  const clusterName = context ? str(context, 'cluster', `contexts[${contextName}]`) : '';
+  const userName = context ? str(context, 'user', `contexts[${contextName}]`) : '';
+  const cluster = clusters.get(clusterName) ?? {};
+  const user = users.get(userName) ?? {};
+  const { path, readFile } = fileReader(baseDir, errs);
+  const authInfo = readAuthInfo(user, userName, readFile, errs);
 
   // clusters[].cluster, validated as client-go's validateClusterInfo.
   const cw = `clusters[${clusterName}].cluster`;
@@ -144,41 +207,42 @@ export function parseWebhookKubeconfig(text: string, baseDir: string, now: () =>
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`invalid server URL ${JSON.stringify(server)}: the scheme must be https or http`);
   if (insecure === true && ca) throw new Error('specifying a root certificates file with the insecure flag is not allowed');
-  if (cert || key) {
-    try {
-      createSecureContext({ cert, key });
-    } catch (e) {
-      throw new Error(`invalid client certificate or key for ${userName}: ${e instanceof Error ? e.message : String(e)}`);
-    }
-  }
+  const creds = credentialsOf(authInfo, userName, path, now);
 
-  const out: WebhookClientConfig = { server, insecureSkipTLSVerify: insecure === true };
+  const out: WebhookClientConfig = { server, insecureSkipTLSVerify: insecure === true, ...creds };
   if (ca) out.ca = ca;
   if (serverName) out.serverName = serverName;
-  if (cert) {
-    out.cert = cert;
-    out.key = key;
-  }
-  if (token) {
-    out.bearerToken = () => token;
-  } else if (tokenFile) {
-    const file = path(tokenFile);
-    let cached = readFileSync(file, 'utf8').trim();
-    let readAt = now();
-    out.bearerToken = () => {
-      if (now() - readAt >= 60_000) {
-        readAt = now();
-        try {
-          cached = readFileSync(file, 'utf8').trim();
-        } catch {
-          // client-go keeps the token it has when the file cannot be read
-        }
-      }
-      return cached;
-    };
-  }
-  if (username || password) out.basicAuth = { username, password };
   return out;
+}
+
+/** Every user of a kubeconfig by name, and the current context's user name ('' when none). */
+export interface KubeconfigUsers {
+  users: ReadonlyMap<string, WebhookCredentials>;
+  currentUser: string;
+}
+
+/**
+ * Reads the users of a kubeconfig (the admission webhooks' credentials file, where users are named
+ * for the webhooks they authenticate to); each is validated as client-go validates a user. Clusters
+ * are not read.
+ */
+export function parseKubeconfigUsers(text: string, baseDir: string, now: () => number = Date.now): KubeconfigUsers {
+  const doc = parseDocument(text);
+  const users = named(doc, 'users', 'user');
+  const contexts = named(doc, 'contexts', 'context');
+  const contextName = str(doc, 'current-context', 'kubeconfig');
+  const context = contexts.get(contextName);
+  const currentUser = context ? str(context, 'user', `contexts[${contextName}]`) : '';
+  const errs: string[] = [];
+  const { path, readFile } = fileReader(baseDir, errs);
+  const read = [...users].map(([name, user]) => [name, readAuthInfo(user, name, readFile, errs)] as const);
+  if (errs.length) throw aggregate(errs);
+  return { users: new Map(read.map(([name, a]) => [name, credentialsOf(a, name, path, now)])), currentUser };
+}
+
+/** Reads and parses a kubeconfig of webhook credentials (see parseKubeconfigUsers). */
+export function loadKubeconfigUsers(file: string, now: () => number = Date.now): KubeconfigUsers {
+  return parseKubeconfigUsers(readFileSync(file, 'utf8'), dirname(resolve(file)), now);
 }
 
 /** Reads and parses the file named by --authentication-token-webhook-config-file or --authorization-webhook-config-file. */
