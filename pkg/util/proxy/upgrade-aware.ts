@@ -43,13 +43,11 @@ export function forwardedHeaders(headers: IncomingHttpHeaders, remoteAddress: st
   const listed = new Set(String(headers.connection ?? '').split(',').map((t) => t.trim().toLowerCase()).filter(Boolean));
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined || isCredential(name) || name === 'host') continue;
-    const upgradeHeader = name === 'connection' || name === 'upgrade';
-    if (keepUpgrade ? !upgradeHeader && (hopByHop.has(name) || listed.has(name)) : hopByHop.has(name) || listed.has(name)) continue;
+    const oneHop = hopByHop.has(name) || listed.has(name);
+    if (oneHop && !(keepUpgrade && name === 'upgrade')) continue;
     out[name] = value;
   }
-  if (keepUpgrade) {
-    out.connection = 'Upgrade';
-  }
+  if (keepUpgrade) out.connection = 'Upgrade';
   out.host = host;
   if (remoteAddress) {
     const prior = headers['x-forwarded-for'];
