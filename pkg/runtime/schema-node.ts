@@ -11,6 +11,7 @@ export interface SchemaNode {
   additionalProperties?: SchemaNode | boolean;
   items?: SchemaNode;
   required?: string[];
+  default?: unknown;
   anyOf?: SchemaNode[];
   'x-orch-type'?: string;
   'x-orch-emit'?: EmitMode;
