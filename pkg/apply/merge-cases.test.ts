@@ -156,3 +156,108 @@ test('leaf: an empty apply removes the applier', () => runScenario(leaves, {
   ],
   managed: {},
 }));
+
+// merge/nested_test.go: lists and maps of lists and maps.
+const setOfStrings = listOf(str, { 'x-orch-list-type': 'set' });
+const stringMap = { type: 'object', additionalProperties: str };
+const recursive: Record<string, unknown> = { type: 'object' };
+recursive.additionalProperties = recursive;
+const nested = typeOfSchema(struct({
+  listOfLists: mapList(struct({ name: str, value: setOfStrings }), 'name'),
+  listOfMaps: mapList(struct({ name: str, value: stringMap }), 'name'),
+  mapOfLists: { type: 'object', additionalProperties: setOfStrings },
+  mapOfMaps: { type: 'object', additionalProperties: stringMap },
+  mapOfMapsRecursive: recursive,
+  struct: struct({ name: str, value: num }),
+}));
+
+for (const [what, second, k] of [['value', 'a', 'a'], ['key and value', 'b', 'b']] as const) {
+  test(`nested: list of lists, change ${what}`, () => runScenario(nested, {
+    ops: [
+      { manager: 'default', apply: 'listOfLists: [{name: a, value: [b, c]}]' },
+      { manager: 'default', apply: `listOfLists: [{name: ${second}, value: [a, c]}]` },
+    ],
+    object: `listOfLists: [{name: ${second}, value: [a, c]}]`,
+    managed: { default: [
+      P('listOfLists', key({ name: k })), P('listOfLists', key({ name: k }), 'name'),
+      P('listOfLists', key({ name: k }), 'value', V('a')), P('listOfLists', key({ name: k }), 'value', V('c')),
+    ] },
+  }));
+
+  test(`nested: list of maps, change ${what}`, () => runScenario(nested, {
+    ops: [
+      { manager: 'default', apply: 'listOfMaps: [{name: a, value: {b: x, c: y}}]' },
+      { manager: 'default', apply: `listOfMaps: [{name: ${second}, value: {a: x, c: z}}]` },
+    ],
+    object: `listOfMaps: [{name: ${second}, value: {a: x, c: z}}]`,
+    managed: { default: [
+      P('listOfMaps', key({ name: k })), P('listOfMaps', key({ name: k }), 'name'),
+      P('listOfMaps', key({ name: k }), 'value', 'a'), P('listOfMaps', key({ name: k }), 'value', 'c'),
+    ] },
+  }));
+
+  const mk = what === 'value' ? 'a' : 'b';
+  test(`nested: map of lists, change ${what}`, () => runScenario(nested, {
+    ops: [
+      { manager: 'default', apply: 'mapOfLists: {a: [b, c]}' },
+      { manager: 'default', apply: `mapOfLists: {${mk}: [a, c]}` },
+    ],
+    object: `mapOfLists: {${mk}: [a, c]}`,
+    managed: { default: [P('mapOfLists', mk), P('mapOfLists', mk, V('a')), P('mapOfLists', mk, V('c'))] },
+  }));
+
+  test(`nested: map of maps, change ${what}`, () => runScenario(nested, {
+    ops: [
+      { manager: 'default', apply: 'mapOfMaps: {a: {b: x, c: y}}' },
+      { manager: 'default', apply: `mapOfMaps: {${mk}: {a: x, c: z}}` },
+    ],
+    object: `mapOfMaps: {${mk}: {a: x, c: z}}`,
+    managed: { default: [P('mapOfMaps', mk), P('mapOfMaps', mk, 'a'), P('mapOfMaps', mk, 'c')] },
+  }));
+}
+
+test('nested: recursive maps, change the middle key', () => runScenario(nested, {
+  ops: [
+    { manager: 'default', apply: 'mapOfMapsRecursive: {a: {b: {c: null}}}' },
+    { manager: 'default', apply: 'mapOfMapsRecursive: {a: {d: {c: null}}}' },
+  ],
+  object: 'mapOfMapsRecursive: {a: {d: {c: null}}}',
+  managed: { default: [P('mapOfMapsRecursive', 'a'), P('mapOfMapsRecursive', 'a', 'd'), P('mapOfMapsRecursive', 'a', 'd', 'c')] },
+}));
+
+test('nested: applying nothing removes the whole struct', () => runScenario(nested, {
+  ops: [
+    { manager: 'default', apply: 'struct: {name: a, value: 1}' },
+    { manager: 'default', apply: '' },
+  ],
+  managed: {},
+}));
+
+test('nested: a null struct is owned as a leaf', () => runScenario(nested, {
+  ops: [
+    { manager: 'default', apply: 'struct: {name: a}' },
+    { manager: 'default', apply: 'struct: null' },
+  ],
+  object: 'struct: null',
+  managed: { default: [P('struct')] },
+}));
+
+for (const [name, last] of [['nothing', ''], ['an empty struct', 'struct: {}'], ['a null struct', 'struct: null']]) {
+  test(`nested: applying ${name} keeps what an updater owns in the struct`, () => runScenario(nested, {
+    ops: [
+      { manager: 'default', apply: 'struct: {name: a}' },
+      { manager: 'controller', update: 'struct: {name: a, value: 1}' },
+      { manager: 'default', apply: last! },
+    ],
+    object: 'struct: {value: 1}',
+  }));
+}
+
+test('nested: a field an updater took over is not removed', () => runScenario(nested, {
+  ops: [
+    { manager: 'default', apply: 'struct: {name: a}' },
+    { manager: 'controller', update: 'struct: {name: b, value: 1}' },
+    { manager: 'default', apply: 'struct: null' },
+  ],
+  object: 'struct: {name: b, value: 1}',
+}));

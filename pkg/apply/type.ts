@@ -89,10 +89,12 @@ function resolve(schema: SchemaNode): TypeNode {
 
 function listType(schema: SchemaNode): ListType {
   const items = itemSchema(schema);
-  const element = typeOfSchema(items);
   const keyDefault = (name: string): unknown => declaredFieldSchema(items, name)?.default;
   const marker = schema['x-orch-list-type'];
-  const make = (listType: ListType['listType'], keys: readonly string[]): ListType => ({ kind: 'list', listType, keys, element, keyDefault });
+  // Resolved on first use: schemas may be recursive.
+  const make = (listType: ListType['listType'], keys: readonly string[]): ListType => ({
+    kind: 'list', listType, keys, keyDefault, get element() { return typeOfSchema(items); },
+  });
   if (marker === 'atomic') return make('atomic', []);
   if (marker === 'set') return make('set', []);
   if (marker === 'map') {
@@ -113,14 +115,13 @@ function listType(schema: SchemaNode): ListType {
 function mapType(schema: SchemaNode, properties: Record<string, unknown> | undefined): MapType {
   const marker = schema['x-orch-struct-type'] ?? schema['x-orch-map-type'];
   const valueSchema = mapValueSchema(schema);
-  const element = valueSchema !== undefined
-    ? typeOfSchema(valueSchema)
-    : schema['x-orch-preserve-unknown-fields'] === true ? DEDUCED : undefined;
+  const preserve = schema['x-orch-preserve-unknown-fields'] === true;
   return {
     kind: 'map',
     atomic: marker === 'atomic',
     field: (name) => (properties !== undefined && Object.hasOwn(properties, name) ? typeOfSchema(declaredFieldSchema(schema, name)) : undefined),
-    element,
+    // Resolved on first use: schemas may be recursive.
+    get element() { return valueSchema !== undefined ? typeOfSchema(valueSchema) : preserve ? DEDUCED : undefined; },
     deduced: false,
   };
 }
