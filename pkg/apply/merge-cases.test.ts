@@ -261,3 +261,96 @@ test('nested: a field an updater took over is not removed', () => runScenario(ne
   ],
   object: 'struct: {name: b, value: 1}',
 }));
+
+// merge/schema_change_test.go: topology changes (spec 4.9.8).
+const granularStruct = typeOfSchema(struct({ struct: struct({ numeric: num, string: str }) }));
+const atomicStruct = typeOfSchema(struct({ struct: struct({ numeric: num, string: str }, { 'x-orch-struct-type': 'atomic' }) }));
+
+test('schema change to atomic: an owner of a field owns the whole struct and conflicts', () => runScenario(granularStruct, {
+  ops: [
+    { manager: 'one', apply: 'struct: {numeric: 1}' },
+    { changeType: atomicStruct },
+    { manager: 'two', apply: 'struct: {string: string}', conflicts: [['one', P('struct')]] },
+    { manager: 'two', forceApply: 'struct: {string: string}' },
+  ],
+  object: 'struct: {string: string}',
+  managed: { two: [P('struct')] },
+}));
+
+test('schema change to atomic: a manager left with no child fields owns nothing', () => runScenario(granularStruct, {
+  ops: [
+    { manager: 'one', apply: 'struct: {numeric: 1}' },
+    { manager: 'two', forceApply: 'struct: {numeric: 2}' },
+    { changeType: atomicStruct },
+    { manager: 'three', apply: 'struct: {string: string}', conflicts: [['two', P('struct')]] },
+    { manager: 'two', forceApply: 'struct: {string: string}' },
+  ],
+  object: 'struct: {string: string}',
+  managed: { two: [P('struct')] },
+}));
+
+test('schema change to granular: the whole-struct owner keeps the struct, no conflicts after', () => runScenario(atomicStruct, {
+  ops: [
+    { manager: 'one', apply: 'struct: {numeric: 1, string: a}' },
+    { manager: 'two', apply: 'struct: {string: b}', conflicts: [['one', P('struct')]] },
+    { changeType: granularStruct },
+    { manager: 'two', apply: 'struct: {string: b}' },
+  ],
+  object: 'struct: {numeric: 1, string: b}',
+  managed: { one: [P('struct')], two: [P('struct', 'string')] },
+}));
+
+const keyedByName = typeOfSchema(struct({ list: mapList(struct({ name: str, id: num, value: num }), 'name') }));
+const keyedByNameAndId = typeOfSchema(struct({ list: mapList(struct({ name: str, id: num, value: num }), 'name', 'id') }));
+const keyedWithDefault = typeOfSchema(struct({ list: mapList(struct({ name: str, id: { type: 'number', default: 1 }, value: num }), 'name', 'id') }));
+const item = (name: string, id?: number) => (id === undefined ? key({ name }) : key({ name, id }));
+const ownsItem = (pe: ReturnType<typeof key>, withId: boolean) =>
+  [P('list', pe), P('list', pe, 'name'), ...(withId ? [P('list', pe, 'id')] : []), P('list', pe, 'value')];
+
+test('schema change: a new key field with a default keys old items by the default', () => runScenario(keyedByName, {
+  ops: [
+    { manager: 'one', apply: 'list: [{name: a, value: 1}, {name: b, value: 1}, {name: c, value: 1}]' },
+    { changeType: keyedWithDefault },
+    { manager: 'one', apply: 'list: [{name: a, value: 2}, {name: b, id: 1, value: 2}, {name: c, value: 1}, {name: c, id: 2, value: 2}, {name: c, id: 3, value: 3}]' },
+  ],
+  object: 'list: [{name: a, value: 2}, {name: b, id: 1, value: 2}, {name: c, value: 1}, {name: c, id: 2, value: 2}, {name: c, id: 3, value: 3}]',
+  managed: { one: [
+    ...ownsItem(item('a', 1), false), ...ownsItem(item('b', 1), true), ...ownsItem(item('c', 1), false),
+    ...ownsItem(item('c', 2), true), ...ownsItem(item('c', 3), true),
+  ] },
+}));
+
+test('schema change: a new optional key field makes items without it distinct', () => runScenario(keyedByName, {
+  ops: [
+    { manager: 'one', apply: 'list: [{name: a, value: 1}]' },
+    { changeType: keyedByNameAndId },
+    { manager: 'one', apply: 'list: [{name: a, value: 2}, {name: a, id: 1, value: 1}]' },
+  ],
+  object: 'list: [{name: a, value: 2}, {name: a, id: 1, value: 1}]',
+  managed: { one: [...ownsItem(item('a'), false), ...ownsItem(item('a', 1), true)] },
+}));
+
+for (const [name, second, expected] of [
+  ['identical item merges', '[{name: a, id: 1, value: 2}]', [...ownsItem(item('a', 1), true)]],
+  ['distinct item added', '[{name: a, id: 1, value: 1}, {name: a, id: 2, value: 2}]', [...ownsItem(item('a', 1), true), ...ownsItem(item('a', 2), true)]],
+] as const) {
+  test(`schema change: field promoted to a key, ${name}`, () => runScenario(keyedByName, {
+    ops: [
+      { manager: 'one', apply: 'list: [{name: a, id: 1, value: 1}]' },
+      { changeType: keyedByNameAndId },
+      { manager: 'one', apply: `list: ${second}` },
+    ],
+    object: `list: ${second}`,
+    managed: { one: [...expected] },
+  }));
+}
+
+test('schema change: field promoted to a key, an item missing it is distinct', () => runScenario(keyedByName, {
+  ops: [
+    { manager: 'one', apply: 'list: [{name: a, value: 1}]' },
+    { changeType: keyedByNameAndId },
+    { manager: 'one', apply: 'list: [{name: a, value: 1}, {name: a, id: 2, value: 2}]' },
+  ],
+  object: 'list: [{name: a, value: 1}, {name: a, id: 2, value: 2}]',
+  managed: { one: [...ownsItem(item('a'), false), ...ownsItem(item('a', 2), true)] },
+}));

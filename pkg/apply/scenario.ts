@@ -14,7 +14,9 @@ import { updateManagers } from './update.js';
 export type Op =
   | { apply: string; manager: string; apiVersion?: string; conflicts?: [string, Path][] }
   | { forceApply: string; manager: string; apiVersion?: string }
-  | { update: string; manager: string; apiVersion?: string };
+  | { update: string; manager: string; apiVersion?: string }
+  /** The kind's schema changes (upstream's ChangeParser): later operations use this type. */
+  | { changeType: TypeNode };
 
 export interface Scenario {
   ops: Op[];
@@ -34,8 +36,13 @@ export interface State {
 const yaml = (text: string): unknown => parse(text) as unknown;
 
 /** Runs the operations from an empty (null) object and checks the outcome. */
-export function runScenario(type: TypeNode, s: Scenario, state: State = { live: null, managers: new Map() }): void {
+export function runScenario(initialType: TypeNode, s: Scenario, state: State = { live: null, managers: new Map() }): void {
+  let type = initialType;
   s.ops.forEach((op, i) => {
+    if ('changeType' in op) {
+      type = op.changeType;
+      return;
+    }
     const version = op.apiVersion ?? 'v1';
     try {
       if ('update' in op) {
