@@ -354,3 +354,96 @@ test('schema change: field promoted to a key, an item missing it is distinct', (
   object: 'list: [{name: a, value: 1}, {name: a, id: 2, value: 2}]',
   managed: { one: [...ownsItem(item('a'), false), ...ownsItem(item('a', 2), true)] },
 }));
+
+// merge/multiple_appliers_test.go (one version: conversion between versions is not ours to test).
+const named = (n: string, ...rest: string[]) => P('list', key({ name: n }), ...rest);
+
+test('multiple appliers: removing one item keeps the other applier\'s', () => runScenario(assoc, {
+  ops: [
+    { manager: 'apply-one', apply: 'list: [{name: a}, {name: b}]' },
+    { manager: 'apply-two', apiVersion: 'v2', apply: 'list: [{name: c}]' },
+    { manager: 'apply-one', apiVersion: 'v3', apply: 'list: [{name: a}]' },
+  ],
+  object: 'list: [{name: a}, {name: c}]',
+  managed: { 'apply-one': [named('a'), named('a', 'name')], 'apply-two': [named('c'), named('c', 'name')] },
+}));
+
+test('multiple appliers: the same value is shared without conflict', () => runScenario(assoc, {
+  ops: [
+    { manager: 'apply-one', apply: 'list: [{name: a, value: 0}]' },
+    { manager: 'apply-two', apiVersion: 'v2', apply: 'list: [{name: a, value: 0}]' },
+  ],
+  object: 'list: [{name: a, value: 0}]',
+  managed: {
+    'apply-one': [named('a'), named('a', 'name'), named('a', 'value')],
+    'apply-two': [named('a'), named('a', 'name'), named('a', 'value')],
+  },
+}));
+
+test('multiple appliers: a different value conflicts and changes nothing', () => runScenario(assoc, {
+  ops: [
+    { manager: 'apply-one', apply: 'list: [{name: a, value: 0}]' },
+    { manager: 'apply-two', apiVersion: 'v2', apply: 'list: [{name: a, value: 1}]', conflicts: [['apply-one', named('a', 'value')]] },
+  ],
+  object: 'list: [{name: a, value: 0}]',
+  managed: { 'apply-one': [named('a'), named('a', 'name'), named('a', 'value')] },
+}));
+
+test('multiple appliers: an item another applier owns stays when one stops applying it', () => runScenario(assoc, {
+  ops: [
+    { manager: 'apply-one', apply: 'list: [{name: a}, {name: b}, {name: c}]' },
+    { manager: 'apply-two', apiVersion: 'v2', apply: 'list: [{name: c}, {name: d}]' },
+    { manager: 'apply-one', apiVersion: 'v3', apply: 'list: [{name: a}]' },
+  ],
+  object: 'list: [{name: a}, {name: c}, {name: d}]',
+  managed: { 'apply-one': [named('a'), named('a', 'name')], 'apply-two': [named('c'), named('d'), named('c', 'name'), named('d', 'name')] },
+}));
+
+const multi = typeOfSchema(struct({ struct: struct({ name: str, scalarField_v1: str, complexField_v1: struct({ name: str }) }), version: str }));
+
+test('multiple appliers: unsetting a scalar the applier alone owns removes it', () => runScenario(multi, {
+  ops: [
+    { manager: 'apply-one', apply: 'struct: {name: a, scalarField_v1: a}' },
+    { manager: 'apply-one', apply: 'struct: {name: a}' },
+  ],
+  object: 'struct: {name: a}',
+  managed: { 'apply-one': [P('struct', 'name')] },
+}));
+
+test('multiple appliers: unsetting a scalar shared with another applier keeps it', () => runScenario(multi, {
+  ops: [
+    { manager: 'apply-one', apply: 'struct: {name: a, scalarField_v1: a}' },
+    { manager: 'apply-two', apply: 'struct: {scalarField_v1: a}' },
+    { manager: 'apply-one', apply: 'struct: {name: a}' },
+  ],
+  object: 'struct: {name: a, scalarField_v1: a}',
+  managed: { 'apply-one': [P('struct', 'name')], 'apply-two': [P('struct', 'scalarField_v1')] },
+}));
+
+test('multiple appliers: unsetting a scalar shared with an updater keeps it', () => runScenario(multi, {
+  ops: [
+    { manager: 'updater', update: 'struct: {name: a, scalarField_v1: a}' },
+    { manager: 'applier', apply: 'struct: {name: a, scalarField_v1: a}' },
+    { manager: 'applier', apply: 'struct: {name: a}' },
+  ],
+  object: 'struct: {name: a, scalarField_v1: a}',
+  managed: { updater: [P('struct'), P('struct', 'name'), P('struct', 'scalarField_v1')], applier: [P('struct', 'name')] },
+}));
+
+test('multiple appliers: an updater changing a field takes it from the applier', () => runScenario(multi, {
+  ops: [
+    { manager: 'applier', apply: 'struct: {name: a, scalarField_v1: a}' },
+    { manager: 'updater', update: 'struct: {name: a, scalarField_v1: b}' },
+  ],
+  object: 'struct: {name: a, scalarField_v1: b}',
+  managed: { updater: [P('struct', 'scalarField_v1')], applier: [P('struct', 'name')] },
+}));
+
+test('multiple appliers: unsetting a struct the applier alone owns removes it', () => runScenario(multi, {
+  ops: [
+    { manager: 'apply-one', apply: 'struct: {name: a, complexField_v1: {name: b}}' },
+    { manager: 'apply-one', apply: 'struct: {name: a}' },
+  ],
+  object: 'struct: {name: a}',
+  managed: { 'apply-one': [P('struct', 'name')] },
+}));
