@@ -447,3 +447,41 @@ test('multiple appliers: unsetting a struct the applier alone owns removes it', 
   object: 'struct: {name: a}',
   managed: { 'apply-one': [P('struct', 'name')] },
 }));
+
+// merge/deduced_test.go: no schema (a custom resource without one, spec 4.9.7): every key a
+// field, every list atomic.
+const deduced = typeOfSchema({ 'x-orch-preserve-unknown-fields': true });
+
+test('schema-less: leaves behave as declared fields', () => runScenario(deduced, {
+  ops: [
+    { manager: 'default', apply: 'numeric: 1\nstring: string' },
+    { manager: 'controller', update: 'numeric: 1\nstring: controller string\nbool: true' },
+    { manager: 'default', apply: 'numeric: 2\nstring: user string', conflicts: [['controller', P('string')]] },
+    { manager: 'default', forceApply: 'numeric: 2\nstring: user string' },
+  ],
+  object: 'numeric: 2\nstring: user string\nbool: true',
+  managed: { default: [P('numeric'), P('string')], controller: [P('bool')] },
+}));
+
+test('schema-less: lists are atomic', () => runScenario(deduced, {
+  ops: [
+    { manager: 'default', apply: 'list: [a, c]' },
+    { manager: 'controller', update: 'list: [a, b, c, d]' },
+    { manager: 'default', forceApply: 'list: [a, b, c]' },
+  ],
+  object: 'list: [a, b, c]',
+  managed: { default: [P('list')] },
+}));
+
+test('schema-less: nested objects conflict field by field', () => runScenario(deduced, {
+  ops: [
+    { manager: 'default', apply: 'a: 1\nb: {c: {d: 2, e: [1, 2, 3], f: [{name: n, value: 1}]}}' },
+    { manager: 'controller', apiVersion: 'v2', update: 'a: 1\nb: {c: {d: 3, e: [1, 2, 3, 4], f: [{name: n, value: 2}]}}\ng: 5' },
+    {
+      manager: 'default', apiVersion: 'v3', apply: 'a: 2\nb: {c: {d: 2, e: [3, 2, 1], f: [{name: n, value: 1}]}}',
+      conflicts: [['controller', P('b', 'c', 'd')], ['controller', P('b', 'c', 'e')], ['controller', P('b', 'c', 'f')]],
+    },
+    { manager: 'default', apiVersion: 'v3', forceApply: 'a: 2\nb: {c: {d: 2, e: [3, 2, 1], f: [{name: n, value: 1}]}}' },
+  ],
+  object: 'a: 2\nb: {c: {d: 2, e: [3, 2, 1], f: [{name: n, value: 1}]}}\ng: 5',
+}));
