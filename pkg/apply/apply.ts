@@ -13,7 +13,7 @@ import {
 } from './ownership.js';
 import { removeFields, withNamedFieldsAsMembers } from './remove.js';
 import type { TypeNode } from './type.js';
-import type { FieldManagerContext } from './update.js';
+import type { FieldManagerContext } from './field-manager.js';
 
 export interface ApplyResult {
   /** The merged object (the live object itself when the apply changed nothing). */
@@ -85,7 +85,7 @@ export function apply(
   }
   if (managedFieldsOf(config) !== undefined && managedFieldsOf(config) !== null) throw newBadRequest('metadata.managedFields must be nil');
   const key = managerIdentifier({ manager, operation: 'Apply', subresource: ctx.subresource ?? '' });
-  const base = live === undefined ? {} : withoutManagedFields(live);
+  const base = live === undefined ? ctx.empty?.() ?? {} : withoutManagedFields(live);
   const result = applyManagers(ctx.type, base, config, ctx.apiVersion, managed.sets, key, opts.force ?? false, ctx);
   stripServerFields(result.managers, key);
   const times = new Map(managed.times);

@@ -1,6 +1,7 @@
 // Ownership after a non-apply write (create, update, patch): the writer takes every field it
 // added or changed, from whoever owned it, and never conflicts (spec 4.9.2-3; upstream's
 // Updater.Update wrapped by the API server's field manager).
+import type { FieldManagerContext } from './field-manager.js';
 import { FieldSet } from './field-set.js';
 import {
   EMPTY_MANAGED, managerIdentifier, withoutManagedFields, type Managed, type ManagerSet,
@@ -28,20 +29,12 @@ export function updateManagers(
   return out;
 }
 
-/** Where a write happens: the kind's type, the request's API version and sub-resource. */
-export interface FieldManagerContext extends EngineOptions {
-  type: TypeNode;
-  /** The request's group/version, e.g. `apps/v1`. */
-  apiVersion: string;
-  /** `status`, `scale`, or empty for the main resource. */
-  subresource?: string;
-}
-
 /** The operation in progress, kept apart from the manager's earlier entry until it is known to have changed something. */
 const CURRENT = 'current-operation';
 
 /**
- * The managed fields after `manager` wrote `next` over `live` (undefined on create), starting
+ * The managed fields after `manager` wrote `next` over `live` (undefined on create: the kind's
+ * empty object stands in), starting
  * from `managed` (see managedForUpdate). The manager's Update entry gains what the write changed
  * and its time becomes `now`; a write that changed nothing leaves every entry as it was. An
  * object the schema cannot read leaves no managed fields, as upstream does.
@@ -52,7 +45,7 @@ export function update(
   const key = managerIdentifier({ manager: manager || 'unknown', operation: 'Update', apiVersion: ctx.apiVersion, subresource: ctx.subresource ?? '' });
   let sets: Managers;
   try {
-    sets = updateManagers(ctx.type, live === undefined ? undefined : withoutManagedFields(live), withoutManagedFields(next), ctx.apiVersion, managed.sets, CURRENT, ctx);
+    sets = updateManagers(ctx.type, live === undefined ? ctx.empty?.() ?? {} : withoutManagedFields(live), withoutManagedFields(next), ctx.apiVersion, managed.sets, CURRENT, ctx);
   } catch (err) {
     if (err instanceof TypedObjectError) return EMPTY_MANAGED;
     throw err;
