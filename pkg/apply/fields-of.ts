@@ -32,6 +32,7 @@ function visit(t: TypeNode, v: unknown, path: Path, out: FieldSetBuilder): void 
     out.insert(path);
   } else if (isPlainObject(v)) {
     for (const [k, child] of Object.entries(v)) {
+      if (child === undefined) continue;
       const childPath = [...path, field(k)];
       visit(fieldType(ct, k) ?? UNTYPED, child, childPath, out);
       if (child === null || (isPlainObject(child) && Object.keys(child).length === 0) || ct.field(k) === undefined) out.insert(childPath);
@@ -94,6 +95,7 @@ function sameShape(a: TypeNode, b: TypeNode): boolean {
 }
 
 function compareAt(t: TypeNode, l: unknown, r: unknown, path: Path, c: Collector): void {
+  if (l === undefined && r === undefined) return;
   const tl = l === undefined ? undefined : concreteType(t, l);
   const tr = r === undefined ? undefined : concreteType(t, r);
   let leaf: boolean;

@@ -19,6 +19,7 @@ function sameShape(a: TypeNode, b: TypeNode): boolean {
 }
 
 function mergeAt(t: TypeNode, l: unknown, r: unknown, path: Path): unknown {
+  if (l === undefined && r === undefined) return undefined;
   const tl = l === undefined ? undefined : concreteType(t, l);
   const tr = r === undefined ? undefined : concreteType(t, r);
   if (tr === undefined) return mergeAs(tl!, l, r, path);
