@@ -1,5 +1,6 @@
 // Published cases of structured-merge-diff's merge tests (merge/*_test.go), ported to our schemas
 // and engine: the same operations, the same expected objects, field sets and conflicts.
+import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { key, path as P, value as V } from './path.js';
 import { listOf, num, runScenario, str, struct, bool, mapList } from './scenario.js';
@@ -485,3 +486,29 @@ test('schema-less: nested objects conflict field by field', () => runScenario(de
   ],
   object: 'a: 2\nb: {c: {d: 2, e: [3, 2, 1], f: [{name: n, value: 1}]}}\ng: 5',
 }));
+
+// merge/default_keys_test.go: a key field left out takes its schema default.
+const ports = typeOfSchema(struct({ containerPorts: mapList(struct({ port: num, protocol: { type: 'string', default: 'TCP' }, name: str }), 'port', 'protocol') }));
+const port80 = key({ port: 80, protocol: 'TCP' });
+
+test('default keys: an item without a defaulted key is the item with the default, and conflicts on it', () => runScenario(ports, {
+  ops: [
+    { manager: 'apply-one', apply: 'containerPorts: [{port: 80, protocol: TCP, name: foo}]' },
+    { manager: 'apply-two', apply: 'containerPorts: [{port: 80, name: bar}]', conflicts: [['apply-one', P('containerPorts', port80, 'name')]] },
+  ],
+  object: 'containerPorts: [{port: 80, protocol: TCP, name: foo}]',
+  managed: { 'apply-one': [P('containerPorts', port80), P('containerPorts', port80, 'port'), P('containerPorts', port80, 'protocol'), P('containerPorts', port80, 'name')] },
+}));
+
+test('default keys: a key field without a default may be left out', () => runScenario(ports, {
+  ops: [{ manager: 'default', apply: 'containerPorts: [{protocol: TCP, name: A}]' }],
+  object: 'containerPorts: [{protocol: TCP, name: A}]',
+  managed: { default: [P('containerPorts', key({ protocol: 'TCP' })), P('containerPorts', key({ protocol: 'TCP' }), 'name'), P('containerPorts', key({ protocol: 'TCP' }), 'protocol')] },
+}));
+
+for (const second of ['{port: 80}', '{port: 80, protocol: TCP}']) {
+  test(`default keys: items equal once defaulted are duplicates (${second})`, () => {
+    assert.throws(() => runScenario(ports, { ops: [{ manager: 'default', apply: `containerPorts: [{port: 80}, ${second}]` }] }),
+      /duplicate entries for key \[port=80,protocol="TCP"\]/);
+  });
+}
