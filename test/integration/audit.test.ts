@@ -1,7 +1,8 @@
 // The audit log through the real server: --audit-policy-file and --audit-log-path, read back as
 // JSON lines of audit.<domain>/v1 Events: levels per resource, omitted stages, the real and the
-// impersonated user, a watch's ResponseStarted, authorization's and admission's annotations, the
-// Audit-ID header, rotation by size, and a log that cannot be written (a full disk).
+// impersonated user, a watch's ResponseStarted, authorization's annotations and those of a real
+// mutating webhook (spec 6.2), the Audit-ID header, rotation by size, and a log that cannot be
+// written (a full disk).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -10,15 +11,13 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { apiDomain } from '../../api/domain.js';
-import { defaultAdmissionOptions } from '../../cmd/apiserver/app/admission-options.js';
 import { defaultAuditOptions } from '../../cmd/apiserver/app/audit-options.js';
 import { defaultAuthenticationOptions } from '../../cmd/apiserver/app/authentication-options.js';
-import type { Attributes, MutationInterface } from '../../pkg/admission/interfaces.js';
 import { defaultAuthorizationOptions } from '../../pkg/authorization/modes.js';
-import { StatusError } from '../../pkg/runtime/errors.js';
 import { startTestServer, type TestServer } from './framework/apiserver.js';
 import { assertStatus } from './framework/assertions.js';
 import type { Client } from './framework/client.js';
+import { allowed, createConfiguration, denied, patching, startAdmissionWebhookServer, type AdmissionWebhookServer } from './framework/admission-webhook.js';
 
 type Event = Record<string, any>;
 
@@ -42,23 +41,7 @@ const domain = apiDomain('orch.io');
 const mutationKey = `${domain.group('mutation.webhook.admission')}/round_0_index_0`;
 const patchKey = `${domain.group('patch.webhook.admission')}/round_0_index_0`;
 
-/**
- * A test-only mutating plug-in recording the annotations a mutating webhook records (spec 6.2)
- * on every configmap it sees created, and refusing those named refuse-*.
- */
-const annotator = {
-  name: 'TestAuditAnnotator',
-  factory: (): MutationInterface => ({
-    name: 'TestAuditAnnotator',
-    handles: (op) => op === 'CREATE',
-    admit(a: Attributes) {
-      if (a.resource.resource !== 'configmaps') return;
-      a.addAnnotation(mutationKey, JSON.stringify({ configuration: 'test', webhook: 'annotator.test.io', mutated: false }));
-      a.addAnnotationWithLevel(patchKey, JSON.stringify({ configuration: 'test', webhook: 'annotator.test.io', patchType: 'JSONPatch', patch: [] }), 'Request');
-      if (a.name.startsWith('refuse-')) throw new StatusError(403, 'Forbidden', `configmaps "${a.name}" is forbidden: refused by the test annotator`);
-    },
-  }),
-};
+const labelPatch = [{ op: 'add', path: '/metadata/labels', value: { labelled: 'yes' } }];
 
 const policy = `apiVersion: audit.orch.io/v1
 kind: Policy
@@ -93,6 +76,7 @@ describe('audit log', () => {
   let dir: string;
   let admin: Client;
   let jane: Client;
+  let hooks: AdmissionWebhookServer;
   const events = () => readEvents(dir);
   /** The events of the request with this audit ID, once its last stage is written. */
   const eventsOf = (auditID: string, last = 'ResponseComplete') => eventually(`the events of ${auditID}`, () => {
@@ -102,21 +86,32 @@ describe('audit log', () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'orch-audit-'));
+    hooks = await startAdmissionWebhookServer();
     writeFileSync(join(dir, 'tokens.csv'), 'admin-token,admin,1,"system:masters"\njane-token,jane,2,"devs"\n');
     writeFileSync(join(dir, 'policy.yaml'), policy);
     t = await startTestServer({
       authentication: { ...defaultAuthenticationOptions(), tokenAuthFile: join(dir, 'tokens.csv') },
       authorization: { ...defaultAuthorizationOptions(), modes: ['RBAC'] },
-      admission: { ...defaultAdmissionOptions(), extraPlugins: [annotator] },
       audit: { ...defaultAuditOptions(), policyFile: join(dir, 'policy.yaml'), logPath: join(dir, 'audit.log'), logMaxSize: 1, logMaxBackups: 2 },
     });
     admin = t.client.withToken('admin-token');
     jane = t.client.withToken('jane-token');
     await eventually('the bootstrap policy', async () => (await t.client.get('/readyz')).status === 200);
-    for (const ns of ['annot-meta', 'annot-req']) assert.equal((await admin.post('/api/v1/namespaces', { metadata: { name: ns } })).status, 201);
+    for (const ns of ['annot-meta', 'annot-req']) assert.equal((await admin.post('/api/v1/namespaces', { metadata: { name: ns, labels: { annotated: 'yes' } } })).status, 201);
+    // A real mutating webhook labels the configmaps of those namespaces; a second one refuses refuse-*.
+    const hook = (name: string) => ({
+      name: `${name}.hooks.test`, clientConfig: { url: `${hooks.url}/${name}`, caBundle: hooks.caBundle },
+      rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
+      namespaceSelector: { matchLabels: { annotated: 'yes' } }, sideEffects: 'None', admissionReviewVersions: ['v1'],
+    });
+    hooks.on('/label', patching(labelPatch));
+    hooks.on('/refuse', (review, req, res, respond) => (review.request.name?.startsWith('refuse-') ? denied({ code: 403, reason: 'Forbidden', message: 'refused by the test webhook' }) : allowed)(review, req, res, respond));
+    await createConfiguration(admin, 'orch.io', 'mutating', 'audit-annotations', [hook('label'), hook('refuse')]);
+    await eventually('the webhooks in effect', async () => (await admin.post('/api/v1/namespaces/annot-meta/configmaps?dryRun=All', { metadata: { name: 'probe' } })).body?.metadata?.labels?.labelled === 'yes');
   });
   after(async () => {
     await t?.stop();
+    await hooks?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -246,7 +241,7 @@ describe('audit log', () => {
     assert.equal(meta.status, 201, meta.text);
     const [, m] = await eventsOf(meta.headers['audit-id'] as string);
     assert.equal(m!.level, 'Metadata');
-    assert.deepEqual(JSON.parse(m!.annotations[mutationKey]), { configuration: 'test', webhook: 'annotator.test.io', mutated: false });
+    assert.deepEqual(JSON.parse(m!.annotations[mutationKey]), { configuration: 'audit-annotations', webhook: 'label.hooks.test', mutated: true });
     assert.ok(!(patchKey in m!.annotations), 'the patch is recorded only from level Request');
 
     const req = await admin.post('/api/v1/namespaces/annot-req/configmaps', { metadata: { name: 'a' } });
@@ -254,7 +249,7 @@ describe('audit log', () => {
     const [, q] = await eventsOf(req.headers['audit-id'] as string);
     assert.equal(q!.level, 'Request');
     assert.ok(mutationKey in q!.annotations);
-    assert.deepEqual(JSON.parse(q!.annotations[patchKey]), { configuration: 'test', webhook: 'annotator.test.io', patchType: 'JSONPatch', patch: [] });
+    assert.deepEqual(JSON.parse(q!.annotations[patchKey]), { configuration: 'audit-annotations', webhook: 'label.hooks.test', patchType: 'JSONPatch', patch: labelPatch });
 
     const refused = await admin.post('/api/v1/namespaces/annot-req/configmaps', { metadata: { name: 'refuse-me' } });
     assertStatus(refused, 403, 'Forbidden');

@@ -1,7 +1,6 @@
 // The admission flags of the API server, named and defaulted as kube-apiserver's are.
 import type { Argv } from 'yargs';
 import { AllOrderedPlugins, DefaultOnPlugins, parsePluginList, type AdmissionPluginFlags } from '../../../pkg/admission/plugins.js';
-import type { PluginFactory } from '../../../pkg/admission/registry.js';
 
 const group = 'Admission:';
 
@@ -13,11 +12,6 @@ export interface AdmissionOptions {
   defaultNotReadyTolerationSeconds: number;
   /** --default-unreachable-toleration-seconds */
   defaultUnreachableTolerationSeconds: number;
-  /**
-   * Plug-ins beyond the compiled-in ones, always enabled and run after them; no flag sets these
-   * (upstream's options likewise carry the plug-in registry, which its integration tests extend).
-   */
-  extraPlugins?: readonly { name: string; factory: PluginFactory }[];
 }
 
 /** Declares the flags on a yargs parser. */

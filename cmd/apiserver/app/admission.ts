@@ -85,10 +85,6 @@ export async function buildAdmission(o: AdmissionOptions, deps: AdmissionDeps): 
   };
   const registry = builtinPlugins();
   const missing = enabled.filter((n) => !registry.has(n));
-  for (const p of o.extraPlugins ?? []) {
-    registry.register(p.name, p.factory);
-    enabled.push(p.name);
-  }
   const chain = registry.newChain(enabled, (name) => config.configFor(name) ?? flagConfig[name], pluginDeps, true);
   await caches.syncAll();
   logger.info('admission configured', { plugins: chain.names.join(','), ...(missing.length ? { notImplemented: missing.join(',') } : {}) });

@@ -120,6 +120,13 @@ export class Etcd3Storage implements Storage {
   /** When etcd stopped answering, while it does not. */
   private downSince: number | undefined;
   private readonly leases: LeaseManager;
+  /**
+   * Watches not yet stopped. The etcd3 client keeps reconnecting a watch it still holds after it was
+   * closed (a watch that was connecting when the server shut down kept the process alive), so close
+   * cancels them first.
+   */
+  private readonly open = new Set<() => Promise<void>>();
+  private closed = false;
 
   constructor(opts: Etcd3StorageOptions) {
     this.client = new Etcd3({
@@ -346,6 +353,7 @@ export class Etcd3Storage implements Storage {
   }
 
   async watch(key: string, opts: WatchOptions, handlers: WatchHandlers): Promise<StorageWatch> {
+    if (this.closed) throw new StorageError('Unreachable', key, 'the storage is closed');
     const builder = this.client.watch().withPreviousKV().startRevision(String(opts.afterRevision + 1));
     if (opts.recursive) builder.prefix(this.fullKey(key));
     else builder.key(this.fullKey(key));
@@ -416,16 +424,19 @@ export class Etcd3Storage implements Storage {
       disconnected = false;
       this.events?.watchResumed(key, delivered);
     });
+    const stop = async () => {
+      stopped = true;
+      this.open.delete(stop);
+      await cancel(false);
+    };
+    this.open.add(stop);
     await new Promise<void>((resolve, reject) => {
       watcher!.once('connected', () => resolve());
       watcher!.once('error', reject);
+      // Closing while it connects ends the wait too.
+      watcher!.once('end', () => resolve());
     }).catch((e: unknown) => fail(e));
-    return {
-      stop: async () => {
-        stopped = true;
-        await cancel(false);
-      },
-    };
+    return { stop };
   }
 
   async count(prefix: string): Promise<number> {
@@ -464,6 +475,10 @@ export class Etcd3Storage implements Storage {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    // A cancel waits for etcd's answer; one that cannot come in time does not hold the close up.
+    const cancels = Promise.all([...this.open].map((stop) => stop().catch(() => undefined)));
+    await Promise.race([cancels, new Promise((r) => setTimeout(r, 2000).unref())]);
     this.client.close();
   }
 }
