@@ -48,15 +48,26 @@ function contextFor(info: ResourceInfo, subresource: string): FieldManagerContex
   if (!bySub) contexts.set(info, (bySub = new Map()));
   let ctx = bySub.get(subresource);
   if (!ctx) {
-    // The main resource of a kind with a status sub-resource resets status: nobody owns it there.
-    const resetsStatus = subresource === '' && info.subresources.includes('status');
+    const ignored = resetFields(info, subresource);
     ctx = fieldManagerFor(info.schema, info.apiVersion, {
       ...(subresource ? { subresource } : {}),
-      ...(resetsStatus ? { ignoredFields: FieldSet.of(path('status')) } : {}),
+      ...(ignored ? { ignoredFields: ignored } : {}),
     });
     bySub.set(subresource, ctx);
   }
   return ctx;
+}
+
+/**
+ * What a write through `subresource` resets, so nobody owns it there (upstream's reset fields):
+ * status on the main resource of a kind with a status sub-resource, all but status through it.
+ */
+function resetFields(info: ResourceInfo, subresource: string): FieldSet | undefined {
+  if (!info.subresources.includes('status')) return undefined;
+  if (subresource === '') return FieldSet.of(path('status'));
+  if (subresource !== 'status') return undefined;
+  const others = Object.keys(info.schema.properties).filter((k) => k !== 'status' && k !== 'apiVersion' && k !== 'kind');
+  return FieldSet.of(...others.map((k) => path(k)));
 }
 
 /**

@@ -376,31 +376,8 @@ export async function patchResource(ctx: HandlerContext, r: ResourceRequest): Pr
  * written; conflicts with other managers are 409 unless forced.
  */
 async function applyResource(ctx: HandlerContext, r: ResourceRequest): Promise<void> {
-  checkPatchOptions(r, 'apply');
   const dryRun = r.query.dryRun();
-  const force = r.query.bool('force');
-  const level = r.query.fieldValidation();
-  const raw = body(r.req);
-  if (raw.length === 0) throw newBadRequest('the request body is empty: a patch is required');
-  const parsed = parseBody(raw, 'yaml', level !== 'Ignore', 'object');
-  requestAudit(r.res)?.logRequestPatch(parsed.value);
-  const config = parsed.value;
-  if (typeof config !== 'object' || config === null || Array.isArray(config)) {
-    throw newBadRequest(`error decoding YAML: the applied configuration must be an object, got ${Array.isArray(config) ? 'a list' : config === null ? 'null' : typeof config}`);
-  }
-  const applied = config as Record<string, unknown>;
-  const info = r.info.subresource === 'scale' ? r.resource : r.resource;
-  if (applied.apiVersion !== info.apiVersion) {
-    throw newBadRequest(`Incorrect version specified in apply patch. Specified patch version: ${typeof applied.apiVersion === 'string' ? applied.apiVersion : ''}, expected: ${info.apiVersion}`);
-  }
-  if (applied.kind !== info.kind) {
-    throw newBadRequest(`Incorrect kind specified in apply patch. Specified patch kind: ${typeof applied.kind === 'string' ? applied.kind : ''}, expected: ${info.kind}`);
-  }
-  const meta = applied.metadata;
-  if (meta !== undefined && meta !== null && (typeof meta !== 'object' || Array.isArray(meta))) throw newBadRequest('error decoding YAML: metadata must be an object');
-  // Unknown fields are refused (Strict), reported (Warn) or dropped (Ignore), as for every write.
-  const unknownFields = pruneUnknownFields(info.schema, applied);
-  applyFieldValidation(r, level === 'Warn' ? 'Ignore' : level, parsed, unknownFields);
+  const { applied, force, done } = readApplyConfig(r, r.resource);
   const manager = fieldManager(r);
   const admission = writeAdmission(ctx, r, dryRun, 'PatchOptions');
   let checkedCreate = false;
@@ -421,8 +398,40 @@ async function applyResource(ctx: HandlerContext, r: ResourceRequest): Promise<v
     checkNamespace(r, decoded);
     return admission.mutate(decoded, current);
   }, { dryRun, validate: admission.validate, forceAllowCreate: true, ...(r.info.subresource ? { subresource: r.info.subresource } : {}) });
-  if (level === 'Warn') applyFieldValidation(r, level, parsed, unknownFields);
+  done();
   r.out.object(created ? 201 : 200, r.resource, object);
+}
+
+/**
+ * The configuration of an apply of `info`'s kind, read and checked: YAML (or JSON), an object
+ * naming the kind and apiVersion of the URL, its unknown fields handled by the fieldValidation
+ * level (Strict refuses now; `done` adds Warn's warnings after the write).
+ */
+function readApplyConfig(r: KindRequest, info: ResourceInfo): { applied: Record<string, unknown>; force: boolean; level: 'Ignore' | 'Warn' | 'Strict'; done(): void } {
+  checkPatchOptions(r, 'apply');
+  const force = r.query.bool('force');
+  const level = r.query.fieldValidation();
+  const raw = body(r.req);
+  if (raw.length === 0) throw newBadRequest('the request body is empty: a patch is required');
+  const parsed = parseBody(raw, 'yaml', level !== 'Ignore', 'object');
+  requestAudit(r.res)?.logRequestPatch(parsed.value);
+  const config = parsed.value;
+  if (typeof config !== 'object' || config === null || Array.isArray(config)) {
+    throw newBadRequest(`error decoding YAML: the applied configuration must be an object, got ${Array.isArray(config) ? 'a list' : config === null ? 'null' : typeof config}`);
+  }
+  const applied = config as Record<string, unknown>;
+  if (applied.apiVersion !== info.apiVersion) {
+    throw newBadRequest(`Incorrect version specified in apply patch. Specified patch version: ${typeof applied.apiVersion === 'string' ? applied.apiVersion : ''}, expected: ${info.apiVersion}`);
+  }
+  if (applied.kind !== info.kind) {
+    throw newBadRequest(`Incorrect kind specified in apply patch. Specified patch kind: ${typeof applied.kind === 'string' ? applied.kind : ''}, expected: ${info.kind}`);
+  }
+  const meta = applied.metadata;
+  if (meta !== undefined && meta !== null && (typeof meta !== 'object' || Array.isArray(meta))) throw newBadRequest('error decoding YAML: metadata must be an object');
+  // Unknown fields are refused (Strict), reported (Warn) or dropped (Ignore), as for every write.
+  const unknownFields = pruneUnknownFields(info.schema, applied);
+  if (level === 'Strict') applyFieldValidation(r, level, parsed, unknownFields);
+  return { applied, force, level, done: () => level === 'Warn' && applyFieldValidation(r, level, parsed, unknownFields) };
 }
 
 /** An apply creating its object needs `create` as well as `patch`: upstream's 403 when the authorizers do not allow it. */
@@ -473,10 +482,40 @@ export async function updateScaleResource(ctx: HandlerContext, r: ResourceReques
 export async function patchScaleResource(ctx: HandlerContext, r: ResourceRequest): Promise<void> {
   const s = asScaleRequest(r);
   const dryRun = r.query.dryRun();
+  if (patchType(r.req.headers['content-type']) === 'apply') return applyScaleResource(ctx, r, s, dryRun);
   const patch = readPatch(ctx, s);
   const admission = writeAdmission(ctx, s, dryRun, 'PatchOptions');
   const scale = await updateScale(r.store, r.info.namespace, r.info.name, async (current) => admission.admitWhole(patch.apply(current), current), { dryRun }, recordScale(r));
   patch.done();
+  s.out.object(200, s.resource, scale);
+}
+
+/**
+ * Apply of a Scale: its spec.replicas is applied to the parent as the parent's own configuration
+ * under the manager's `scale` entry, so it conflicts with, and is owned apart from, the object's
+ * appliers and updaters.
+ */
+async function applyScaleResource(ctx: HandlerContext, r: ResourceRequest, s: ResourceRequest, dryRun: boolean): Promise<void> {
+  const { applied, force, done } = readApplyConfig(s, s.resource);
+  const adapter = r.resource.scale!;
+  const meta = (applied.metadata ?? {}) as { name?: unknown };
+  if (meta.name !== r.info.name) throw newBadRequest(`the name of the object (${typeof meta.name === 'string' ? meta.name : ''}) does not match the name on the URL (${r.info.name})`);
+  const replicas = (applied.spec as { replicas?: unknown } | undefined)?.replicas;
+  if (replicas !== undefined && (typeof replicas !== 'number' || !Number.isInteger(replicas))) throw newBadRequest('Scale.spec.replicas must be an integer');
+  const parentConfig: Record<string, unknown> = { apiVersion: r.resource.apiVersion, kind: r.resource.kind, metadata: { name: r.info.name }, spec: {} };
+  if (replicas !== undefined) adapter.setSpecReplicas(parentConfig, replicas);
+  else delete parentConfig.spec;
+  const manager = fieldManager(r, 'scale');
+  const admission = writeAdmission(ctx, s, dryRun, 'PatchOptions');
+  const scale = await updateScale(r.store, r.info.namespace, r.info.name, async (current) => {
+    const wanted = structuredClone(current);
+    (wanted.spec as Record<string, unknown>).replicas = replicas ?? (current.spec as { replicas?: number }).replicas;
+    return admission.admitWhole(wanted, current);
+  }, { dryRun }, (obj, current) => {
+    const merged = manager.apply(current, parentConfig, force);
+    return { ...obj, metadata: { ...obj.metadata, managedFields: merged.metadata.managedFields } } as StoredObject;
+  });
+  done();
   s.out.object(200, s.resource, scale);
 }
 
