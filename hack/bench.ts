@@ -138,11 +138,50 @@ async function main(): Promise<void> {
     ms = performance.now() - start;
     report('StatefulSet protobuf encode+decode', (ms / rounds) * 1000, 'µs');
 
+    await managedFieldsFigures(t);
+
     const mem = process.memoryUsage();
     report('heap used (test process incl. server)', mem.heapUsed / 1024 / 1024, 'MiB');
     report('rss', mem.rss / 1024 / 1024, 'MiB');
   } finally {
     await t.stop();
+  }
+}
+
+const MF_OBJECTS = Number(process.env.BENCH_MF_OBJECTS ?? 10_000);
+
+/**
+ * What managedFields cost: MF_OBJECTS ConfigMaps created through the API (each with its one
+ * managedFields entry) against the same objects written to etcd without them; the size of the
+ * list response and of the stored values of each set.
+ */
+async function managedFieldsFigures(t: Awaited<ReturnType<typeof startTestServer>>): Promise<void> {
+  const c = t.client;
+  for (const name of ['bench-mf', 'bench-nomf']) {
+    const r = await c.post('/api/v1/namespaces', { metadata: { name } });
+    if (r.status !== 201) throw new Error(r.text);
+  }
+  const withPath = '/api/v1/namespaces/bench-mf/configmaps';
+  await inParallel(MF_OBJECTS, async (i) => {
+    const r = await c.request('POST', `${withPath}?fieldManager=bench`, { body: { metadata: { name: `cm-${i}`, labels: { app: 'bench' } }, data: { key: 'value', other: 'x'.repeat(64) } } });
+    if (r.status !== 201) throw new Error(r.text);
+  });
+  const etcd = new Etcd3Storage({ servers: [t.etcd.endpoint], prefix: '/registry', codec: jsonStorageCodec });
+  try {
+    const stored = await etcd.list('/core/configmaps/bench-mf/', {});
+    await inParallel(stored.items.length, async (i) => {
+      const { managedFields: _m, resourceVersion: _rv, ...metadata } = stored.items[i]!.metadata;
+      await etcd.create(`/core/configmaps/bench-nomf/${metadata.name!}`, { ...stored.items[i]!, metadata: { ...metadata, namespace: 'bench-nomf' } });
+    });
+    for (const [what, ns] of [['with managedFields', 'bench-mf'], ['without managedFields', 'bench-nomf']] as const) {
+      const list = await c.get(`/api/v1/namespaces/${ns}/configmaps`);
+      report(`list of ${list.body.items.length} ConfigMaps ${what}: response`, Buffer.byteLength(list.text), 'bytes');
+      const values = await etcd.list(`/core/configmaps/${ns}/`, {});
+      const bytes = values.items.reduce((n, o) => n + Buffer.byteLength(jsonStorageCodec.encode(o)), 0);
+      report(`  stored values (${values.items.length} in etcd)`, bytes, 'bytes');
+    }
+  } finally {
+    await etcd.close();
   }
 }
 

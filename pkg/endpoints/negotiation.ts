@@ -108,7 +108,7 @@ export function negotiateOutput(accept: string | undefined, opts: NegotiationOpt
   throw newNotAcceptable(`only the following media types are accepted: ${served.join(', ')}`);
 }
 
-export type PatchType = 'json' | 'merge' | 'strategic';
+export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
 export type ObjectBodyFormat = BodyFormat | 'protobuf';
 
@@ -122,6 +122,7 @@ const patchTypes: Record<string, PatchType> = {
   'application/json-patch+json': 'json',
   'application/merge-patch+json': 'merge',
   'application/strategic-merge-patch+json': 'strategic',
+  'application/apply-patch+yaml': 'apply',
 };
 
 /**
@@ -216,7 +217,7 @@ export function bodyFormat(contentType: string | undefined, domain: ApiDomain = 
   return f;
 }
 
-/** The kind of patch by its Content-Type, parsed as bodyFormat parses it; 415 for anything not served (server-side apply comes later). */
+/** The kind of patch by its Content-Type, parsed as bodyFormat parses it; 415 for anything not served. */
 export function patchType(contentType: string | undefined): PatchType {
   const mt = contentType === undefined ? null : mediaType(contentType);
   const t = mt && readableCharset(mt.charset) ? patchTypes[mt.type] : undefined;

@@ -9,12 +9,12 @@ import { applyStrategicMergePatch, StrategicMergePatchError } from '../patch/str
 import { parseBody, type ObjectDecoder, type ParsedBody } from '../runtime/decoder.js';
 import { MAX_NESTING_DEPTH, valueTooDeep, type NumberLiteral } from '../runtime/body-scan.js';
 import {
-  newBadRequest, newInvalid, newNotFound, newRequestEntityTooLarge, newUnsupportedMediaType, StatusError,
+  newBadRequest, newForbidden, newInternalError, newInvalid, newNotFound, newRequestEntityTooLarge, newUnsupportedMediaType, StatusError,
 } from '../runtime/errors.js';
 import { findNumberProblem, formatPath } from '../runtime/number-check.js';
 import { decodeEnvelope } from '../runtime/protobuf/envelope.js';
 import { ProtobufDecodeError } from '../runtime/protobuf/errors.js';
-import { invalid, notSupported } from '../runtime/field-errors.js';
+import { forbidden, invalid, notSupported, required, type FieldError } from '../runtime/field-errors.js';
 import { pruneUnknownFields } from '../runtime/prune.js';
 import type { ResourceInfo } from '../runtime/scheme.js';
 import type { SchemaValidator } from '../runtime/schema-validator.js';
@@ -32,6 +32,9 @@ import type { UserInfo } from '../runtime/user.js';
 import type { ProtobufEncoder, ResponseWriter } from './output.js';
 import { WriteAdmission, type WriteCheck } from './write-admission.js';
 import type { AdmissionChain } from '../admission/chain.js';
+import type { Authorizer } from '../authorization/authorizer.js';
+import { subresourceView } from '../registry/generic/strategy.js';
+import { checkRequestManagedFields, managerOrUserAgent, RequestFieldManager } from './field-manager.js';
 
 /** Protobuf encoding of responses and decoding of request bodies. */
 export interface ProtobufCodecLike extends ProtobufEncoder {
@@ -51,6 +54,25 @@ export interface HandlerContext {
   writeChecks?: (resource: ResourceInfo) => WriteCheck | undefined;
   /** The admission plug-ins every create, update and delete goes through. */
   admission?: AdmissionChain;
+  /** Asked whether an apply that creates its object may (it needs create besides patch). */
+  authorizer?: Authorizer;
+}
+
+/** The field manager of a write of `r`'s object through `subresource`, named by fieldManager or the User-Agent. */
+function fieldManager(r: KindRequest, subresource = r.info.subresource): RequestFieldManager {
+  return new RequestFieldManager(r.resource, subresource, managerOrUserAgent(r.query.str('fieldManager'), r.req.headers['user-agent']));
+}
+
+/** `next` with managedFields recorded for an update over `current` through the request's sub-resource (or a create). */
+function recordWrite(r: ResourceRequest, current: StoredObject | null, next: StoredObject): StoredObject {
+  const sub = r.info.subresource;
+  if (sub && current) {
+    // Only what the sub-resource takes from the request counts as changed.
+    const view = subresourceView(sub, next, current);
+    const tracked = fieldManager(r).update(current, view);
+    return { ...next, metadata: { ...next.metadata, managedFields: tracked.metadata.managedFields } } as StoredObject;
+  }
+  return fieldManager(r).update(current, next);
 }
 
 /** The admission of this write request, speaking `kind` (the resource's, or a sub-resource's own). */
@@ -188,6 +210,21 @@ function checkFieldManager(r: KindRequest, optionsKind: OptionsKind): void {
   if (errs.length > 0) throw newInvalid(optionsKind, r.resource.domain.metaGroup, '', errs);
 }
 
+/**
+ * PatchOptions as upstream's ValidatePatchOptions checks them (422 on PatchOptions): `force` only
+ * for an apply, `fieldManager` required for one, and the fieldManager's own rules.
+ */
+function checkPatchOptions(r: KindRequest, type: PatchType): void {
+  const errs: FieldError[] = [];
+  if (type !== 'apply') {
+    if (r.query.has('force')) errs.push(forbidden('force', 'may not be specified for non-apply patch'));
+  } else if (!r.query.str('fieldManager')) {
+    errs.push(required('fieldManager', 'is required for apply patch'));
+  }
+  errs.push(...r.query.fieldManagerErrors());
+  if (errs.length > 0) throw newInvalid('PatchOptions', r.resource.domain.metaGroup, '', errs);
+}
+
 /** Ignore drops unknown and duplicate fields silently, Warn adds one Warning each, Strict answers 400 naming all. */
 function applyFieldValidation(r: KindRequest, level: 'Ignore' | 'Warn' | 'Strict', parsed: ParsedBody, unknownFields: string[]): void {
   if (level === 'Ignore') return;
@@ -244,8 +281,9 @@ export async function createResource(ctx: HandlerContext, r: ResourceRequest): P
   const decoded = decodeObject(ctx, r, 'CreateOptions');
   auditRequestObject(r, decoded);
   checkNamespace(r, decoded);
+  checkRequestManagedFields(decoded);
   const admission = writeAdmission(ctx, r, dryRun, 'CreateOptions');
-  const obj = await admission.mutate(decoded, null);
+  const obj = await admission.mutate(recordWrite(r, null, decoded), null);
   const created = await r.store.create(r.info.namespace, obj, { dryRun, validate: admission.validate });
   r.out.object(201, r.resource, created);
 }
@@ -258,8 +296,9 @@ export async function updateResource(ctx: HandlerContext, r: ResourceRequest): P
     throw newBadRequest(`the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${r.info.name})`);
   }
   checkNamespace(r, obj);
+  checkRequestManagedFields(obj);
   const admission = writeAdmission(ctx, r, dryRun, 'UpdateOptions');
-  const { object, created } = await r.store.update(r.info.namespace, r.info.name, async (current) => admission.mutate(structuredClone(obj), current), {
+  const { object, created } = await r.store.update(r.info.namespace, r.info.name, async (current) => admission.mutate(recordWrite(r, current, structuredClone(obj)), current), {
     dryRun,
     validate: admission.validate,
     ...(r.info.subresource ? { subresource: r.info.subresource } : {}),
@@ -272,9 +311,10 @@ export async function updateResource(ctx: HandlerContext, r: ResourceRequest): P
  * (run inside the store's retry loop), `done` adds the Warn-level warnings after the write.
  */
 function readPatch(ctx: HandlerContext, r: ResourceRequest): { apply(current: StoredObject): StoredObject; done(): void } {
-  checkFieldManager(r, 'PatchOptions');
-  const level = r.query.fieldValidation();
   const type = patchType(r.req.headers['content-type']);
+  checkPatchOptions(r, type);
+  const level = r.query.fieldValidation();
+  if (type === 'apply') throw newUnsupportedMediaType(r.req.headers['content-type'] ?? '', ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
   const raw = body(r.req);
   if (raw.length === 0) throw newBadRequest('the request body is empty: a patch is required');
   const parsed = parseBody(raw, 'json', level !== 'Ignore' && type !== 'json', 'patch');
@@ -316,15 +356,95 @@ function readPatch(ctx: HandlerContext, r: ResourceRequest): { apply(current: St
 }
 
 export async function patchResource(ctx: HandlerContext, r: ResourceRequest): Promise<void> {
+  if (patchType(r.req.headers['content-type']) === 'apply') return applyResource(ctx, r);
   const dryRun = r.query.dryRun();
   const patch = readPatch(ctx, r);
   const admission = writeAdmission(ctx, r, dryRun, 'PatchOptions');
   const { object } = await r.store.update(r.info.namespace, r.info.name, async (current) => {
     if (!current) throw newNotFound(r.resource.groupResource, r.info.name);
-    return admission.mutate(patch.apply(current), current);
+    const patched = patch.apply(current);
+    checkRequestManagedFields(patched);
+    return admission.mutate(recordWrite(r, current, patched), current);
   }, { dryRun, validate: admission.validate, ...(r.info.subresource ? { subresource: r.info.subresource } : {}) });
   patch.done();
   r.out.object(200, r.resource, object);
+}
+
+/**
+ * Server-side apply (spec 4.9): the YAML or JSON configuration is merged into the object (created
+ * when missing, which needs the create permission too), defaulted, admitted as a patch and
+ * written; conflicts with other managers are 409 unless forced.
+ */
+async function applyResource(ctx: HandlerContext, r: ResourceRequest): Promise<void> {
+  const dryRun = r.query.dryRun();
+  const { applied, force, done } = readApplyConfig(r, r.resource);
+  const manager = fieldManager(r);
+  const admission = writeAdmission(ctx, r, dryRun, 'PatchOptions');
+  let checkedCreate = false;
+  const { object, created } = await r.store.update(r.info.namespace, r.info.name, async (current) => {
+    if (!current) {
+      if (r.info.subresource) throw newNotFound(r.resource.groupResource, r.info.name);
+      if (!checkedCreate) await authorizeCreate(ctx, r);
+      checkedCreate = true;
+    }
+    const merged = manager.apply(current, structuredClone(applied), force);
+    // Defaults fill what the apply left out or removed (spec 4.9.5), as after any decode.
+    const { managedFields, ...restMeta } = merged.metadata;
+    const decoded = ctx.decoder.decode(r.resource, { ...merged, metadata: restMeta }).obj;
+    if (managedFields !== undefined) decoded.metadata.managedFields = managedFields;
+    if (decoded.metadata.name !== r.info.name) {
+      throw newBadRequest(`the name of the object (${decoded.metadata.name ?? ''}) does not match the name on the URL (${r.info.name})`);
+    }
+    checkNamespace(r, decoded);
+    return admission.mutate(decoded, current);
+  }, { dryRun, validate: admission.validate, forceAllowCreate: true, ...(r.info.subresource ? { subresource: r.info.subresource } : {}) });
+  done();
+  r.out.object(created ? 201 : 200, r.resource, object);
+}
+
+/**
+ * The configuration of an apply of `info`'s kind, read and checked: YAML (or JSON), an object
+ * naming the kind and apiVersion of the URL, its unknown fields handled by the fieldValidation
+ * level (Strict refuses now; `done` adds Warn's warnings after the write).
+ */
+function readApplyConfig(r: KindRequest, info: ResourceInfo): { applied: Record<string, unknown>; force: boolean; level: 'Ignore' | 'Warn' | 'Strict'; done(): void } {
+  checkPatchOptions(r, 'apply');
+  const force = r.query.bool('force');
+  const level = r.query.fieldValidation();
+  const raw = body(r.req);
+  if (raw.length === 0) throw newBadRequest('the request body is empty: a patch is required');
+  const parsed = parseBody(raw, 'yaml', level !== 'Ignore', 'object');
+  requestAudit(r.res)?.logRequestPatch(parsed.value);
+  const config = parsed.value;
+  if (typeof config !== 'object' || config === null || Array.isArray(config)) {
+    throw newBadRequest(`error decoding YAML: the applied configuration must be an object, got ${Array.isArray(config) ? 'a list' : config === null ? 'null' : typeof config}`);
+  }
+  const applied = config as Record<string, unknown>;
+  if (applied.apiVersion !== info.apiVersion) {
+    throw newBadRequest(`Incorrect version specified in apply patch. Specified patch version: ${typeof applied.apiVersion === 'string' ? applied.apiVersion : ''}, expected: ${info.apiVersion}`);
+  }
+  if (applied.kind !== info.kind) {
+    throw newBadRequest(`Incorrect kind specified in apply patch. Specified patch kind: ${typeof applied.kind === 'string' ? applied.kind : ''}, expected: ${info.kind}`);
+  }
+  const meta = applied.metadata;
+  if (meta !== undefined && meta !== null && (typeof meta !== 'object' || Array.isArray(meta))) throw newBadRequest('error decoding YAML: metadata must be an object');
+  // Unknown fields are refused (Strict), reported (Warn) or dropped (Ignore), as for every write.
+  const unknownFields = pruneUnknownFields(info.schema, applied);
+  if (level === 'Strict') applyFieldValidation(r, level, parsed, unknownFields);
+  return { applied, force, level, done: () => level === 'Warn' && applyFieldValidation(r, level, parsed, unknownFields) };
+}
+
+/** An apply creating its object needs `create` as well as `patch`: upstream's 403 when the authorizers do not allow it. */
+async function authorizeCreate(ctx: HandlerContext, r: ResourceRequest): Promise<void> {
+  if (!ctx.authorizer) return;
+  const { info } = r;
+  const decision = await ctx.authorizer.authorize({
+    user: requestUser(r.res), verb: 'create', namespace: info.namespace, apiGroup: info.apiGroup, apiVersion: info.apiVersion,
+    resource: info.resource, subresource: info.subresource, name: info.name, isResourceRequest: true, path: info.path,
+  });
+  if (decision.decision === 'allow') return;
+  if (decision.evaluationError) throw newInternalError(new Error(decision.evaluationError));
+  throw newForbidden(r.resource.groupResource, info.name, decision.reason);
 }
 
 function inexactMessage(n: NumberLiteral): string {
@@ -338,6 +458,12 @@ function asScaleRequest(r: ResourceRequest): ResourceRequest {
   return { ...r, resource: info };
 }
 
+/** Records a write through /scale on the parent object, under the manager's `scale` entry. */
+function recordScale(r: ResourceRequest): (obj: StoredObject, current: StoredObject) => StoredObject {
+  const manager = fieldManager(r, 'scale');
+  return (obj, current) => manager.update(current, obj);
+}
+
 export async function getScaleResource(r: ResourceRequest): Promise<void> {
   const s = asScaleRequest(r);
   s.out.object(200, s.resource, await getScale(r.store, r.info.namespace, r.info.name));
@@ -349,17 +475,47 @@ export async function updateScaleResource(ctx: HandlerContext, r: ResourceReques
   const wanted = decodeObject(ctx, s, 'UpdateOptions');
   auditRequestObject(s, wanted);
   const admission = writeAdmission(ctx, s, dryRun, 'UpdateOptions');
-  const scale = await updateScale(r.store, r.info.namespace, r.info.name, async (current) => admission.admitWhole(structuredClone(wanted), current), { dryRun });
+  const scale = await updateScale(r.store, r.info.namespace, r.info.name, async (current) => admission.admitWhole(structuredClone(wanted), current), { dryRun }, recordScale(r));
   s.out.object(200, s.resource, scale);
 }
 
 export async function patchScaleResource(ctx: HandlerContext, r: ResourceRequest): Promise<void> {
   const s = asScaleRequest(r);
   const dryRun = r.query.dryRun();
+  if (patchType(r.req.headers['content-type']) === 'apply') return applyScaleResource(ctx, r, s, dryRun);
   const patch = readPatch(ctx, s);
   const admission = writeAdmission(ctx, s, dryRun, 'PatchOptions');
-  const scale = await updateScale(r.store, r.info.namespace, r.info.name, async (current) => admission.admitWhole(patch.apply(current), current), { dryRun });
+  const scale = await updateScale(r.store, r.info.namespace, r.info.name, async (current) => admission.admitWhole(patch.apply(current), current), { dryRun }, recordScale(r));
   patch.done();
+  s.out.object(200, s.resource, scale);
+}
+
+/**
+ * Apply of a Scale: its spec.replicas is applied to the parent as the parent's own configuration
+ * under the manager's `scale` entry, so it conflicts with, and is owned apart from, the object's
+ * appliers and updaters.
+ */
+async function applyScaleResource(ctx: HandlerContext, r: ResourceRequest, s: ResourceRequest, dryRun: boolean): Promise<void> {
+  const { applied, force, done } = readApplyConfig(s, s.resource);
+  const adapter = r.resource.scale!;
+  const meta = (applied.metadata ?? {}) as { name?: unknown };
+  if (meta.name !== r.info.name) throw newBadRequest(`the name of the object (${typeof meta.name === 'string' ? meta.name : ''}) does not match the name on the URL (${r.info.name})`);
+  const replicas = (applied.spec as { replicas?: unknown } | undefined)?.replicas;
+  if (replicas !== undefined && (typeof replicas !== 'number' || !Number.isInteger(replicas))) throw newBadRequest('Scale.spec.replicas must be an integer');
+  const parentConfig: Record<string, unknown> = { apiVersion: r.resource.apiVersion, kind: r.resource.kind, metadata: { name: r.info.name }, spec: {} };
+  if (replicas !== undefined) adapter.setSpecReplicas(parentConfig, replicas);
+  else delete parentConfig.spec;
+  const manager = fieldManager(r, 'scale');
+  const admission = writeAdmission(ctx, s, dryRun, 'PatchOptions');
+  const scale = await updateScale(r.store, r.info.namespace, r.info.name, async (current) => {
+    const wanted = structuredClone(current);
+    (wanted.spec as Record<string, unknown>).replicas = replicas ?? (current.spec as { replicas?: number }).replicas;
+    return admission.admitWhole(wanted, current);
+  }, { dryRun }, (obj, current) => {
+    const merged = manager.apply(current, parentConfig, force);
+    return { ...obj, metadata: { ...obj.metadata, managedFields: merged.metadata.managedFields } } as StoredObject;
+  });
+  done();
   s.out.object(200, s.resource, scale);
 }
 
@@ -385,6 +541,7 @@ function applyPatch(type: PatchType, current: StoredObject, patch: unknown, reso
       case 'json': return applyJSONPatch(current, patch);
       case 'merge': return applyMergePatch(current, patch);
       case 'strategic': return applyStrategicMergePatch(current, patch, resource.schema);
+      case 'apply': throw newBadRequest('an apply patch is not applied as a patch');
     }
   } catch (e) {
     if (e instanceof PatchError && e.kind === 'failed') throw new StatusError(422, 'Invalid', `the patch could not be applied: ${e.message}`);

@@ -4,13 +4,16 @@
 // Behaviour, list order included, follows upstream k8s.io/apimachinery strategicpatch as the API
 // server applies it; the few deliberate differences are noted where they are made.
 
+import type { SchemaNode } from '../runtime/schema-node.js';
+import { fieldSchema, itemSchema, patchMergeKey, patchStrategies } from '../runtime/schema-walk.js';
+
 /** A malformed strategic merge patch; the caller answers it with a 4xx. */
 export class StrategicMergePatchError extends Error {
   override name = 'StrategicMergePatchError';
 }
 
 type JsonObject = Record<string, unknown>;
-type Schema = Record<string, unknown>;
+type Schema = SchemaNode;
 type Kind = 'object' | 'scalar';
 
 const DIRECTIVE = '$patch';
@@ -31,7 +34,7 @@ export function applyStrategicMergePatch(original: unknown, patch: unknown, sche
   if (!isObject(patch)) throw fail('', `a strategic merge patch must be a JSON object, not ${describe(patch)}`);
   try {
     const target = isObject(original) ? cloneObject(original) : {};
-    const merged = mergeObject(target, patch, isObject(schema) ? schema : undefined, '');
+    const merged = mergeObject(target, patch, isObject(schema) ? (schema as Schema) : undefined, '');
     return merged === DELETED ? {} : merged;
   } catch (err) {
     // Recursion follows the documents' nesting; only absurd nesting exhausts the stack.
@@ -364,52 +367,18 @@ function interleave(serverOnly: unknown[], patchItems: unknown[], serverPos: (it
   return out.concat(serverOnly.slice(i), patchItems.slice(j));
 }
 
-// ---- schema ----------------------------------------------------------------------------------
-
-const patternCache = new Map<string, RegExp | null>();
-
-function matchesPattern(pattern: string, key: string): boolean {
-  let re = patternCache.get(pattern);
-  if (re === undefined) {
-    try {
-      re = new RegExp(pattern, 'u');
-    } catch {
-      re = null;
-    }
-    patternCache.set(pattern, re);
-  }
-  return re !== null && re.test(key);
-}
-
-/** The schema of a field of an object; unions (anyOf) are scalars here and have no fields. */
-function fieldSchema(schema: Schema | undefined, key: string): Schema | undefined {
-  if (schema === undefined) return undefined;
-  const properties = schema.properties;
-  if (isObject(properties) && Object.hasOwn(properties, key)) {
-    const s = properties[key];
-    return isObject(s) ? s : undefined;
-  }
-  const patterns = schema.patternProperties;
-  if (isObject(patterns)) {
-    for (const [pattern, s] of Object.entries(patterns)) if (isObject(s) && matchesPattern(pattern, key)) return s;
-  }
-  const additional = schema.additionalProperties;
-  return isObject(additional) ? additional : undefined;
-}
+// ---- schema (walked through pkg/runtime/schema-walk, shared with server-side apply) ----------
 
 function itemsOf(schema: Schema | undefined): Schema | undefined {
-  const items = schema?.items;
-  return isObject(items) ? items : undefined;
+  return itemSchema(schema);
 }
 
 function hasStrategy(schema: Schema | undefined, strategy: 'merge' | 'replace'): boolean {
-  const value = schema?.['x-orch-patch-strategy'];
-  return typeof value === 'string' && value.split(',').some((s) => s.trim() === strategy);
+  return patchStrategies(schema).includes(strategy);
 }
 
 function mergeKeyOf(schema: Schema | undefined): string | undefined {
-  const value = schema?.['x-orch-patch-merge-key'];
-  return typeof value === 'string' && value !== '' ? value : undefined;
+  return patchMergeKey(schema);
 }
 
 // ---- JSON helpers ----------------------------------------------------------------------------

@@ -76,7 +76,13 @@ export function parseBody(body: Buffer, format: BodyFormat, findDuplicates = tru
   return { value, format, duplicates: findDuplicates ? findDuplicateFieldMessagesJSON(text) : [], numbers: scanJSONNumbers(text) };
 }
 
-const withoutTimestamps = (tags: Tags): Tags => tags.filter((t) => typeof t !== 'object' || t.tag !== 'tag:yaml.org,2002:timestamp');
+/**
+ * The YAML 1.1 tags without timestamps, and with a lone `.` a string as go-yaml reads it (the
+ * library's 1.1 float reads it as NaN, and `.` is the key of every managedFields member).
+ */
+const withoutTimestamps = (tags: Tags): Tags => tags
+  .filter((t) => typeof t !== 'object' || t.tag !== 'tag:yaml.org,2002:timestamp')
+  .map((t) => (typeof t === 'object' && t.tag === 'tag:yaml.org,2002:float' && t.test?.test('.') ? { ...t, test: new RegExp(`^(?![-+]?\\.$)${t.test.source.slice(1)}`, t.test.flags) } : t));
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

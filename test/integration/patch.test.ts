@@ -146,9 +146,9 @@ describe('patch', () => {
     }
   });
 
-  test('server-side apply is not served yet: 415', async () => {
+  test('server-side apply is served (server-side-apply.test covers it): a configuration without apiVersion is 400', async () => {
     const r = await t.client.request('PATCH', `${cms}/jp?fieldManager=me`, { raw: 'data: {a: b}', contentType: 'application/apply-patch+yaml' });
-    assert.equal(r.status, 415, r.text);
-    assert.equal(r.body.reason, 'UnsupportedMediaType');
+    assert.equal(r.status, 400, r.text);
+    assert.equal(r.body.message, 'Incorrect version specified in apply patch. Specified patch version: , expected: v1');
   });
 });

@@ -282,6 +282,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
       ]),
       connecters: connecters(stores, kubeletConnection(opts.kubelet)),
       writeChecks: (info) => authorization.writeChecks(info),
+      authorizer: authorization.authorizer,
       admission,
       watch: {
         minRequestTimeoutSeconds: opts.minRequestTimeout,

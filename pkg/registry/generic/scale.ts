@@ -48,9 +48,11 @@ export async function getScale(store: Store, namespace: string, name: string): P
 /**
  * Sets the replicas of the object from the Scale `next` computes from the current one. The
  * Scale's resourceVersion, when given, is a precondition on the object, and its uid must match.
+ * `record` sees the object as changed (its managedFields are recorded there).
  */
 export async function updateScale(
   store: Store, namespace: string, name: string, next: (current: StoredObject) => Promise<StoredObject>, opts: UpdateOptions = {},
+  record?: (obj: StoredObject, current: StoredObject) => StoredObject,
 ): Promise<StoredObject> {
   const scale = scaleOf(store);
   const { object } = await store.update(namespace, name, async (current) => {
@@ -69,7 +71,7 @@ export async function updateScale(
     const obj = structuredClone(current);
     scale.adapter.setSpecReplicas(obj, replicas);
     if (wanted.metadata.resourceVersion) obj.metadata.resourceVersion = wanted.metadata.resourceVersion;
-    return obj;
+    return record ? record(obj, current) : obj;
   }, opts);
   return toScale(scale, object);
 }

@@ -97,6 +97,8 @@ export interface WriteOptions {
 export interface UpdateOptions extends WriteOptions {
   /** Serve a sub-resource (status, finalize) rather than the main resource. */
   subresource?: string;
+  /** Create a missing object whatever the strategy says (server-side apply creates). */
+  forceAllowCreate?: boolean;
 }
 
 /** Computes the new object from the stored one (null when it does not exist yet). */
@@ -387,7 +389,7 @@ export class Store {
       obj.apiVersion = this.info.apiVersion;
       obj.kind = this.info.kind;
       if (!current) {
-        if (!strategy.allowCreateOnUpdate) throw newNotFound(this.gr, name);
+        if (!strategy.allowCreateOnUpdate && !opts.forceAllowCreate) throw newNotFound(this.gr, name);
         created = true;
         const { resourceVersion: _rv, ...metadata } = obj.metadata;
         const fresh = await this.prepareNew(namespace, { ...obj, metadata }, opts, attempt);
@@ -434,7 +436,7 @@ export class Store {
         await abandon();
         return { object, created };
       }
-      const object = await this.storage.guaranteedUpdate(key, tryUpdate, { ignoreNotFound: strategy.allowCreateOnUpdate, alongside: () => alongside, ...this.ttl });
+      const object = await this.storage.guaranteedUpdate(key, tryUpdate, { ignoreNotFound: strategy.allowCreateOnUpdate || !!opts.forceAllowCreate, alongside: () => alongside, ...this.ttl });
       const f = finish as FinishWrite | undefined;
       finish = undefined;
       // A release that fails leaves a key the next allocation reclaims; the write itself stood.

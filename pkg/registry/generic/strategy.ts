@@ -144,6 +144,18 @@ const subresourceFields: Record<ObjectSubresource, (from: StoredObject, to: Stor
 };
 
 /**
+ * What a write through `subresource` would leave of `current` given the client's `sent` object:
+ * `current` with only the sub-resource's fields taken from `sent` (what its field manager compares).
+ */
+export function subresourceView(subresource: string, sent: StoredObject, current: StoredObject): StoredObject {
+  const take = subresourceFields[subresource as ObjectSubresource] as ((from: StoredObject, to: StoredObject) => void) | undefined;
+  if (!take) return sent;
+  const out = structuredClone(current);
+  take(sent, out);
+  return out;
+}
+
+/**
  * The strategy of a sub-resource: an update keeps the stored object but for the sub-resource's
  * fields (the resourceVersion the client sent has already been checked for conflicts).
  */
@@ -167,6 +179,10 @@ export function newSubresourceStrategy(
       for (const key of Object.keys(obj)) delete obj[key];
       Object.assign(obj, structuredClone(old));
       take(sent, obj);
+      // The managed fields the handler recorded for this write, not the stored ones.
+      obj.metadata = { ...obj.metadata };
+      if (sent.metadata?.managedFields === undefined) delete obj.metadata.managedFields;
+      else obj.metadata.managedFields = sent.metadata.managedFields;
       if (subresource === 'status') overrides.prepareForStatusUpdate?.(obj, old);
     },
     validateUpdate(obj, old) {
