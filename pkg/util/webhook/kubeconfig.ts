@@ -5,9 +5,11 @@
 // kubeconfig's directory, and the same combinations are refused at start-up. Without a
 // current-context nothing is selected, so upstream refuses the file; so do we.
 import { readFileSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { createSecureContext } from 'node:tls';
-import { parse } from 'yaml';
+import { aggregate, fileReader, fromBase64, named, parseDocument as parseKubeconfig, readAuthInfo, str, tokenFileSource, type AuthInfo } from '../kubeconfig/document.js';
+
+const parseDocument = (text: string) => parseKubeconfig(text, 'webhook kubeconfig');
 
 /** What the webhook client needs to reach the service. Holds credentials: never log it. */
 export interface WebhookClientConfig extends WebhookCredentials {
@@ -20,43 +22,6 @@ export interface WebhookClientConfig extends WebhookCredentials {
   serverName?: string;
 }
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-function str(o: Obj, key: string, where: string): string {
-  const v = o[key];
-  if (v === undefined || v === null) return '';
-  if (typeof v !== 'string') throw new Error(`${where}.${key}: expected a string`);
-  return v;
-}
-
-function named(doc: Obj, list: string, inner: string): Map<string, Obj> {
-  const out = new Map<string, Obj>();
-  const v = doc[list];
-  if (v === undefined || v === null) return out;
-  if (!Array.isArray(v)) throw new Error(`${list}: expected a list`);
-  for (const [i, e] of v.entries()) {
-    if (!isObj(e)) throw new Error(`${list}[${i}]: expected an object`);
-    const name = str(e, 'name', `${list}[${i}]`);
-    if (out.has(name)) throw new Error(`duplicate name ${JSON.stringify(name)} in ${list}`);
-    const body = e[inner];
-    if (body !== undefined && body !== null && !isObj(body)) throw new Error(`${list}[${i}].${inner}: expected an object`);
-    out.set(name, (body as Obj | undefined) ?? {});
-  }
-  return out;
-}
-
-function fromBase64(o: Obj, key: string, where: string): string {
-  const v = str(o, key, where);
-  if (!v) return '';
-  if (!/^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(v)) throw new Error(`${where}.${key}: illegal base64 data`);
-  return Buffer.from(v, 'base64').toString('utf8');
-}
-
-function aggregate(errs: string[]): Error {
-  return new Error(`invalid configuration: ${errs.length === 1 ? errs[0] : `[${errs.join(', ')}]`}`);
-}
-
 /** A kubeconfig user's credentials (users[].user) once read. Holds secrets: never log it. */
 export interface WebhookCredentials {
   /** PEM client certificate and key. */
@@ -65,43 +30,6 @@ export interface WebhookCredentials {
   /** The bearer token (token, or tokenFile read again at most once a minute, as client-go does). */
   bearerToken?: () => string;
   basicAuth?: { username: string; password: string };
-}
-
-/** A kubeconfig user's fields, files read, before the credentials are made from them. */
-interface AuthInfo {
-  token: string;
-  tokenFile: string;
-  username: string;
-  password: string;
-  cert: string;
-  key: string;
-}
-
-/** Reads users[].user, validated as client-go's validateAuthInfo; problems go to `errs`. */
-function readAuthInfo(user: Obj, userName: string, readFile: (p: string, what: string) => string, errs: string[]): AuthInfo {
-  const uw = `users[${userName}].user`;
-  const token = str(user, 'token', uw);
-  const tokenFile = str(user, 'tokenFile', uw);
-  const username = str(user, 'username', uw);
-  const password = str(user, 'password', uw);
-  const certFile = str(user, 'client-certificate', uw);
-  const keyFile = str(user, 'client-key', uw);
-  const certData = fromBase64(user, 'client-certificate-data', uw);
-  const keyData = fromBase64(user, 'client-key-data', uw);
-  const methods: string[] = [];
-  if (token) methods.push('token');
-  if (username || password) methods.push('basicAuth');
-  let cert = '';
-  let key = '';
-  if (certFile || certData) {
-    if (certFile && certData) errs.push(`client-cert-data and client-cert are both specified for ${userName}. client-cert-data will override.`);
-    if (keyFile && keyData) errs.push(`client-key-data and client-key are both specified for ${userName}; client-key-data will override`);
-    if (!keyFile && !keyData) errs.push(`client-key-data or client-key must be specified for ${userName} to use the clientCert authentication method.`);
-    cert = certData || readFile(certFile, 'client-cert');
-    key = keyData || (keyFile ? readFile(keyFile, 'client-key') : '');
-  }
-  if (methods.length > 1) errs.push(`more than one authentication method found for ${userName}; found [${methods.join(' ')}], only one is allowed`);
-  return { token, tokenFile, username, password, cert, key };
 }
 
 /** The credentials of a user read without problems; throws for a client key pair TLS refuses. */
@@ -120,48 +48,10 @@ function credentialsOf(a: AuthInfo, userName: string, path: (p: string) => strin
     const token = a.token;
     out.bearerToken = () => token;
   } else if (a.tokenFile) {
-    const file = path(a.tokenFile);
-    let cached = readFileSync(file, 'utf8').trim();
-    let readAt = now();
-    out.bearerToken = () => {
-      if (now() - readAt >= 60_000) {
-        readAt = now();
-        try {
-          cached = readFileSync(file, 'utf8').trim();
-        } catch {
-          // client-go keeps the token it has when the file cannot be read
-        }
-      }
-      return cached;
-    };
+    out.bearerToken = tokenFileSource(path(a.tokenFile), now);
   }
   if (a.username || a.password) out.basicAuth = { username: a.username, password: a.password };
   return out;
-}
-
-function parseDocument(text: string): Obj {
-  let doc: unknown;
-  try {
-    doc = parse(text);
-  } catch (e) {
-    throw new Error(`error parsing the webhook kubeconfig: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
-  }
-  if (doc === null || doc === undefined) throw aggregate(['no configuration has been provided']);
-  if (!isObj(doc)) throw new Error('error parsing the webhook kubeconfig: not a kubeconfig object');
-  return doc;
-}
-
-function fileReader(baseDir: string, errs: string[]) {
-  const path = (p: string) => (p && !isAbsolute(p) ? resolve(baseDir, p) : p);
-  const readFile = (p: string, what: string): string => {
-    try {
-      return readFileSync(path(p), 'utf8');
-    } catch (e) {
-      errs.push(`unable to read ${what} ${p} due to ${e instanceof Error ? e.message : String(e)}`);
-      return '';
-    }
-  };
-  return { path, readFile };
 }
 
 /** Parses kubeconfig text; `baseDir` resolves relative file names. Throws on what upstream refuses. */
