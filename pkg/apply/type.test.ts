@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Deployment } from '../../api/apps/v1/deployment.js';
+import { Event } from '../../api/core/v1/event.js';
+import { PersistentVolume } from '../../api/core/v1/persistent-volume.js';
 import { RuntimeClass } from '../../api/node/v1/runtime-class.js';
+import { fieldsOf } from './fields-of.js';
 import { fieldType, typeOfSchema, type ListType, type MapType, type TypeNode } from './type.js';
 
 function at(t: TypeNode, ...names: string[]): TypeNode {
@@ -25,6 +28,8 @@ test('list markers of real kinds: map lists by key, sets, atomic lists', () => {
   assert.deepEqual([ports.listType, ports.keys], ['map', ['containerPort', 'protocol']]);
   const owners = at(deployment, 'metadata', 'ownerReferences') as ListType;
   assert.deepEqual([owners.listType, owners.keys], ['map', ['uid']]);
+  // Each owner reference is an atomic struct (upstream's +structType=atomic): owned whole by its key.
+  assert.equal((owners.element as MapType).atomic, true);
   assert.equal((at(deployment, 'metadata', 'finalizers') as ListType).listType, 'set');
   assert.equal((at(deployment, 'spec', 'template', 'spec', 'tolerations') as ListType).listType, 'atomic');
   assert.equal((at(containers, 'args') as ListType).listType, 'atomic');
@@ -72,4 +77,20 @@ test('struct and map type markers, and schema-less places', () => {
   assert.equal((t.field('m') as MapType).atomic, true);
   assert.equal(t.field('free')?.kind, 'deduced');
   assert.equal(typeOfSchema(undefined).kind, 'deduced');
+});
+
+test('a use\'s struct type wins over its shape\'s: PersistentVolume claimRef is granular, other ObjectReferences atomic', () => {
+  const pv = typeOfSchema(PersistentVolume);
+  assert.equal((at(pv, 'spec', 'claimRef') as MapType).atomic, false);
+  const event = typeOfSchema(Event);
+  assert.equal((at(event, 'involvedObject') as MapType).atomic, true);
+});
+
+test('an owner reference is one leaf of the field set, keyed by its uid, as upstream records it', () => {
+  const owned = {
+    metadata: { name: 'd', ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: 'u-1', controller: true }] },
+  };
+  const metadata = (fieldsOf(deployment, owned).toFieldsV1() as Record<string, Record<string, Record<string, unknown>>>)['f:metadata']!;
+  // No f:apiVersion, f:controller... below the item: the reference is owned whole.
+  assert.deepEqual(metadata['f:ownerReferences']!['k:{"uid":"u-1"}'], {});
 });

@@ -182,6 +182,8 @@ export const PersistentVolumeSpec = object(`${P}.PersistentVolumeSpec`, {
     description: 'How the volume can be mounted: ReadWriteOnce, ReadOnlyMany, ReadWriteMany or ReadWriteOncePod.',
   })),
   claimRef: opt(field(4, ObjectReference, {
+    // Upstream's +structType=granular on the field: unlike other ObjectReferences, its fields merge apart.
+    'x-orch-struct-type': 'granular',
     description: 'The claim bound to the volume; set ahead of time, it reserves the volume for that claim.',
   })),
   persistentVolumeReclaimPolicy: opt(enumOf(5, PersistentVolumeReclaimPolicies, {

@@ -33,9 +33,10 @@ export type TableRowCondition = Static<typeof TableRowCondition>;
 
 export const TableRow = object(`${P}.TableRow`, {
   cells: Type.Array(Type.Unknown(), {
+    'x-orch-list-type': 'atomic',
     description: 'One value per column definition, in the same order: strings, numbers, booleans or null.',
   }),
-  conditions: opt(Type.Array(TableRowCondition, { description: 'Conditions of the row, such as Completed for a finished object.' })),
+  conditions: opt(Type.Array(TableRowCondition, { 'x-orch-list-type': 'atomic', description: 'Conditions of the row, such as Completed for a finished object.' })),
   object: opt(Type.Unknown({
     'x-orch-preserve-unknown-fields': true,
     'x-orch-emit': 'always',
@@ -48,8 +49,8 @@ export const Table = object(`${P}.Table`, {
   kind: Type.Literal('Table', { 'x-orch-emit': 'omitempty', description: 'Always Table.' }),
   apiVersion: Type.String({ 'x-orch-emit': 'omitempty', description: 'The meta API group and version of the Table: meta.<domain>/v1, or meta.k8s.io/v1 when asked in that group.' }),
   metadata: Type.Unsafe<Static<typeof ListMeta>>({ ...ListMeta, description: 'List metadata of the listed objects (resourceVersion, continue).' }),
-  columnDefinitions: Type.Array(TableColumnDefinition, { description: 'The columns of the table, in order; may be left out of later pages.' }),
-  rows: Type.Array(TableRow, { description: 'One row per object.' }),
+  columnDefinitions: Type.Array(TableColumnDefinition, { 'x-orch-list-type': 'atomic', description: 'The columns of the table, in order; may be left out of later pages.' }),
+  rows: Type.Array(TableRow, { 'x-orch-list-type': 'atomic', description: 'One row per object.' }),
 }, { ...jsonOnly, required: ['kind', 'apiVersion', 'metadata', 'columnDefinitions', 'rows'], description: 'A tabular view of objects, as kubectl get prints it.' });
 export type Table = Static<typeof Table>;
 

@@ -16,7 +16,7 @@ export const OwnerReference = object(`${P}.OwnerReference`, {
     'x-orch-emit': 'pointer',
     description: 'When true and the owner is deleted in the foreground, the owner is not removed until this object is gone. Setting it needs delete permission on the owner.',
   })),
-}, { required: ['apiVersion', 'kind', 'name', 'uid'], description: 'Names an object that owns this one; the garbage collector removes this object once all its owners are gone.' });
+}, { required: ['apiVersion', 'kind', 'name', 'uid'], 'x-orch-map-type': 'atomic', description: 'Names an object that owns this one; the garbage collector removes this object once all its owners are gone.' });
 
 export const ManagedFieldsEntry = object(`${P}.ManagedFieldsEntry`, {
   manager: opt(str(1, { description: 'Name of the workflow (client) that manages the fields.' })),

@@ -10,7 +10,9 @@ import { definitionName } from './definitions.js';
 
 const P = 'io.orch.apimachinery.pkg.apis.meta.v1';
 
-const strings = (description: string) => Type.Array(Type.String(), { description });
+const strings = (description: string, markers: Record<string, string> = {}) => Type.Array(Type.String(), { ...markers, description });
+/** Upstream marks the discovery lists +listType=atomic (all but APIResource.verbs, a named type). */
+const atomic = { 'x-orch-list-type': 'atomic' };
 const kind = () => opt(Type.String({ description: 'The kind of the document.' }));
 const apiVersion = () => opt(Type.String({ description: 'The API version of the document, v1.' }));
 const cidrs = 'Addresses clients should use to reach the server, by the network they come from; empty here.';
@@ -30,8 +32,8 @@ export const APIResource = object(`${P}.APIResource`, {
   version: opt(Type.String({ description: 'Version of the resource when it differs from the one of the list (for sub-resources).' })),
   kind: Type.String({ description: 'Kind of the objects of the resource.' }),
   verbs: strings('Verbs the resource serves: get, list, watch, create, update, patch, delete, deletecollection.'),
-  shortNames: opt(strings('Short aliases of the resource, such as sts.')),
-  categories: opt(strings('Groups of resources this one belongs to, such as all.')),
+  shortNames: opt(strings('Short aliases of the resource, such as sts.', atomic)),
+  categories: opt(strings('Groups of resources this one belongs to, such as all.', atomic)),
   storageVersionHash: opt(Type.String({ description: 'Hash of the version objects are stored in; changes when it does.' })),
 }, { description: 'One resource served in a group/version, as discovery lists it.' });
 
@@ -39,7 +41,7 @@ export const APIResourceList = object(`${P}.APIResourceList`, {
   kind: kind(),
   apiVersion: apiVersion(),
   groupVersion: Type.String({ description: 'The group/version the resources belong to.' }),
-  resources: Type.Array(APIResource, { description: 'The resources served in the group/version.' }),
+  resources: Type.Array(APIResource, { ...atomic, description: 'The resources served in the group/version.' }),
 }, { description: 'The resources served in one group/version.' });
 
 export const ServerAddressByClientCIDR = object(`${P}.ServerAddressByClientCIDR`, {
@@ -50,8 +52,8 @@ export const ServerAddressByClientCIDR = object(`${P}.ServerAddressByClientCIDR`
 export const APIVersions = object(`${P}.APIVersions`, {
   kind: kind(),
   apiVersion: apiVersion(),
-  versions: strings('The versions of the core group served at /api.'),
-  serverAddressByClientCIDRs: Type.Array(ServerAddressByClientCIDR, { description: cidrs }),
+  versions: strings('The versions of the core group served at /api.', atomic),
+  serverAddressByClientCIDRs: Type.Array(ServerAddressByClientCIDR, { ...atomic, description: cidrs }),
 }, { description: 'The versions of the core group.' });
 
 export const GroupVersionForDiscovery = object(`${P}.GroupVersionForDiscovery`, {
@@ -63,15 +65,15 @@ export const APIGroup = object(`${P}.APIGroup`, {
   kind: kind(),
   apiVersion: apiVersion(),
   name: Type.String({ description: 'Name of the group.' }),
-  versions: Type.Array(GroupVersionForDiscovery, { description: 'The versions of the group the server serves.' }),
+  versions: Type.Array(GroupVersionForDiscovery, { ...atomic, description: 'The versions of the group the server serves.' }),
   preferredVersion: opt(Object.assign(CloneType(GroupVersionForDiscovery), { description: 'The version clients should use when they can choose.' })),
-  serverAddressByClientCIDRs: opt(Type.Array(ServerAddressByClientCIDR, { description: cidrs })),
+  serverAddressByClientCIDRs: opt(Type.Array(ServerAddressByClientCIDR, { ...atomic, description: cidrs })),
 }, { description: 'An API group and its served versions.' });
 
 export const APIGroupList = object(`${P}.APIGroupList`, {
   kind: kind(),
   apiVersion: apiVersion(),
-  groups: Type.Array(APIGroup, { description: 'The groups served at /apis.' }),
+  groups: Type.Array(APIGroup, { ...atomic, description: 'The groups served at /apis.' }),
 }, { description: 'The API groups the server serves.' });
 
 /** The name of a kind's List definition: the kind's own name with its list kind, e.g. io.orch.api.apps.v1.StatefulSetList. */

@@ -161,3 +161,23 @@ test("a shape's description goes on its definition, a field's beside the $ref; t
     assert.doesNotMatch(JSON.stringify([...defs.names()].map((n) => defs.get(n))), /x-orch-emit|x-orch-type-description/);
   }
 });
+
+test("a use's own struct type stays beside the $ref, published as upstream's map type; the shape keeps its own", () => {
+  // Upstream: ObjectReference is +structType=atomic, PersistentVolumeSpec.claimRef says +structType=granular.
+  const Holder = object('io.orch.test.v1.StructHolder', {
+    atomic: opt(field(1, Inner)),
+    granular: opt(field(2, Inner, { 'x-orch-struct-type': 'granular' })),
+  });
+  for (const dialect of ['v2', 'v3'] as const) {
+    const defs = new DefinitionSet(dialect);
+    defs.add(Holder);
+    const prefix = dialect === 'v2' ? '#/definitions/' : '#/components/schemas/';
+    const p = props(defs.get('io.orch.test.v1.StructHolder')!);
+    assert.deepEqual(p.atomic, { $ref: `${prefix}io.orch.test.v1.Inner` });
+    const marker = { 'x-orch-struct-type': 'granular', 'x-kubernetes-map-type': 'granular' };
+    assert.deepEqual(p.granular, dialect === 'v2'
+      ? { $ref: `${prefix}io.orch.test.v1.Inner`, ...marker }
+      : { allOf: [{ $ref: `${prefix}io.orch.test.v1.Inner` }], ...marker });
+    assert.equal(defs.get('io.orch.test.v1.Inner')!['x-kubernetes-map-type'], 'atomic');
+  }
+});

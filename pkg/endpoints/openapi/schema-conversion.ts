@@ -21,8 +21,10 @@ const droppedKeys = new Set([
 /**
  * Keys that describe the field holding a named shape rather than the shape itself
  * (`field(2, LabelSelector, { 'x-orch-patch-strategy': 'replace' })`), so they stay beside the $ref.
+ * `x-orch-struct-type` is a use's own struct type, overriding the shape's `x-orch-map-type` there
+ * (upstream's field-level `+structType`, such as PersistentVolumeSpec.claimRef's granular).
  */
-const useSiteKeys = new Set(['default', 'x-orch-patch-strategy', 'x-orch-patch-merge-key']);
+const useSiteKeys = new Set(['default', 'x-orch-patch-strategy', 'x-orch-patch-merge-key', 'x-orch-struct-type']);
 
 /** Our markers and the names kubectl and other upstream clients read them under. */
 const upstreamMarkers: Record<string, string> = {
@@ -31,6 +33,8 @@ const upstreamMarkers: Record<string, string> = {
   'x-orch-patch-strategy': 'x-kubernetes-patch-strategy',
   'x-orch-patch-merge-key': 'x-kubernetes-patch-merge-key',
   'x-orch-map-type': 'x-kubernetes-map-type',
+  // Upstream publishes +structType under the map type's name.
+  'x-orch-struct-type': 'x-kubernetes-map-type',
   'x-orch-preserve-unknown-fields': 'x-kubernetes-preserve-unknown-fields',
 };
 
