@@ -1,5 +1,6 @@
 // The credentials of the local control plane (`make run`), made once with node-forge and kept in
-// the directory given: a client CA, the admin's client certificate in system:masters, the service
+// the directory given: a client CA, the admin's client certificate in system:masters, the controller
+// manager's client certificate (CN system:kube-controller-manager), the service
 // account signing key pair, and a static token file. Existing files are kept, so tokens and
 // kubeconfigs stay valid across restarts.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
@@ -63,6 +64,8 @@ function clientCert(name: string, cn: string, orgs: string[]): void {
   writeFileSync(file(`${name}.crt`), certificate({ subject: subject(cn, orgs), issuer: ca.subject.attributes as forge.pki.CertificateField[], publicPem: key.publicPem, signer: caKey, ca: false, years: 1 }));
 }
 clientCert('admin', 'orch-admin', ['system:masters']);
+// The controller manager's own identity, bound by the bootstrap RBAC policy (system:kube-controller-manager).
+clientCert('controller-manager', 'system:kube-controller-manager', []);
 
 // The service account token signing key pair (--service-account-signing-key-file / --service-account-key-file).
 if (!existsSync(file('sa.key')) || !existsSync(file('sa.pub'))) {

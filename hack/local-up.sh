@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Starts a local control plane on loopback: etcd and the API server, with their state under
-# _output/local. Stops both on Ctrl-C.
+# Starts a local control plane on loopback: etcd, the API server and the controller manager, with
+# their state under _output/local. Stops them all on Ctrl-C.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 LOCAL=_output/local
 ETCD_PORT=${ETCD_PORT:-2379}
 ETCD_PEER_PORT=${ETCD_PEER_PORT:-2380}
 API_PORT=${API_PORT:-6443}
+CM_PORT=${CM_PORT:-10257}
 # API_DOMAIN=k8s.io serves upstream's group names, so stock kubectl's typed commands (create role,
 # auth can-i, auth whoami) work unchanged.
 API_DOMAIN=${API_DOMAIN:-orch.io}
@@ -19,8 +20,11 @@ pids=()
 cleanup() {
   trap - EXIT INT TERM
   echo "stopping the local control plane"
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
+  # Last started first: the controller manager releases its lease while the API server still serves.
+  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
+    kill "${pids[i]}" 2>/dev/null || true
+    wait "${pids[i]}" 2>/dev/null || true
+  done
 }
 trap cleanup EXIT INT TERM
 
@@ -48,11 +52,9 @@ for _ in $(seq 1 120); do
 done
 
 ca=$(base64 -w0 < "$LOCAL/certs/apiserver.crt")
-# The admin authenticates with a client certificate in system:masters; the same user also has a
-# static token (the first column of $PKI/tokens.csv) for tools that want one.
-cert=$(base64 -w0 < "$PKI/admin.crt")
-key=$(base64 -w0 < "$PKI/admin.key")
-cat > "$LOCAL/admin.kubeconfig" <<KUBECONFIG
+# A kubeconfig for a user authenticating with a client certificate of $PKI.
+kubeconfig() { # <file> <user> <cert> <key>
+  cat > "$1" <<KUBECONFIG
 apiVersion: v1
 kind: Config
 clusters:
@@ -61,29 +63,37 @@ clusters:
     server: https://127.0.0.1:$API_PORT
     certificate-authority-data: $ca
 users:
-- name: admin
+- name: $2
   user:
-    client-certificate-data: $cert
-    client-key-data: $key
+    client-certificate-data: $(base64 -w0 < "$3")
+    client-key-data: $(base64 -w0 < "$4")
 contexts:
 - name: local
   context:
     cluster: local
-    user: admin
+    user: $2
     namespace: default
 current-context: local
 KUBECONFIG
+  chmod 600 "$1"
+}
+# The admin authenticates with a client certificate in system:masters; the same user also has a
+# static token (the first column of $PKI/tokens.csv) for tools that want one.
+kubeconfig "$LOCAL/admin.kubeconfig" admin "$PKI/admin.crt" "$PKI/admin.key"
+# The controller manager runs as system:kube-controller-manager (bound by the bootstrap policy).
+kubeconfig "$LOCAL/controller-manager.kubeconfig" controller-manager "$PKI/controller-manager.crt" "$PKI/controller-manager.key"
 
-# Pods need their namespace's default service account (ServiceAccount admission). The controller
-# manager will make one in every namespace; until it exists, make the one of "default" here.
-curl -sS -o /dev/null --cacert "$LOCAL/certs/apiserver.crt" --cert "$PKI/admin.crt" --key "$PKI/admin.key" \
-  -H 'Content-Type: application/json' -d '{"metadata":{"name":"default"}}' \
-  "https://127.0.0.1:$API_PORT/api/v1/namespaces/default/serviceaccounts" || true
+echo "starting the controller manager, health and metrics on https://127.0.0.1:$CM_PORT (log in $LOCAL/controller-manager.log)"
+_output/bin/controller-manager --kubeconfig "$LOCAL/controller-manager.kubeconfig" --bind-address 127.0.0.1 --secure-port "$CM_PORT" \
+  --cert-dir "$LOCAL/controller-manager-certs" --root-ca-file "$LOCAL/certs/apiserver.crt" \
+  --api-domain "$API_DOMAIN" >"$LOCAL/controller-manager.log" 2>&1 &
+pids+=($!)
 
 cat <<MSG
 
 The control plane is up.
   API server:  https://127.0.0.1:$API_PORT
+  controller manager: https://127.0.0.1:$CM_PORT/healthz (leader lease orch-system/orch-controller-manager)
   kubeconfig:  $LOCAL/admin.kubeconfig
   CA:          $LOCAL/certs/apiserver.crt
 

@@ -19,6 +19,8 @@ export interface ControllerContext {
   signal: AbortSignal;
   /** The `--concurrent-<name>-syncs` values by upstream's flag stem (e.g. `namespace`, `gc`), with upstream's defaults. */
   concurrency(stem: string): number;
+  /** PEM of the API server's serving CA (--root-ca-file, else the kubeconfig's), published in every namespace. */
+  rootCA?: string;
 }
 
 /** A controller, registered under its upstream name (`namespace`, `garbagecollector`, ...). */

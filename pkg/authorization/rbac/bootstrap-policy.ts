@@ -162,7 +162,8 @@ export function bootstrapPolicy(d: ApiDomain, opts: BootstrapOptions = {}): Boot
     cr('system:kube-controller-manager', [
       eventsRule,
       rule(['create'], [coordination], ['leases']),
-      rule(['get', 'update'], [coordination], ['leases'], ['kube-controller-manager']),
+      // Upstream's kube-controller-manager lease is ours orch-controller-manager.
+      rule(['get', 'update'], [coordination], ['leases'], ['orch-controller-manager']),
       rule(['create'], [''], ['secrets', 'serviceaccounts']),
       rule(['delete'], [''], ['secrets']),
       rule(['get'], [''], ['configmaps', 'namespaces', 'secrets', 'serviceaccounts']),
@@ -263,10 +264,12 @@ export function bootstrapPolicy(d: ApiDomain, opts: BootstrapOptions = {}): Boot
   }
 
   // Controller service accounts are named after the role, less the system:controller: prefix
-  // (upstream's generic-garbage-collector runs as generic-garbage-collector, and so on).
+  // (upstream's generic-garbage-collector runs as generic-garbage-collector, and so on). Our
+  // controller manager has no --use-service-account-credentials yet: every controller runs as the
+  // manager's own user, so that user is bound to each controller's role too.
   const controllerBindings = clusterRoles
     .filter((r) => r.metadata!.name!.startsWith('system:controller:'))
-    .map((r) => crb(r.metadata!.name!, [sa(r.metadata!.name!.slice('system:controller:'.length))]));
+    .map((r) => crb(r.metadata!.name!, [sa(r.metadata!.name!.slice('system:controller:'.length)), user('system:kube-controller-manager')]));
 
   const clusterRoleBindings: ClusterRoleBinding[] = [
     crb('cluster-admin', [group(MastersGroup)]),

@@ -106,8 +106,9 @@ export async function startTestServer(overrides: Partial<APIServerOptions> = {})
 /**
  * Creates the `default` service account of a namespace, which the ServiceAccount admission plug-in
  * requires of every pod. The controller manager's serviceaccount controller does this in a real
- * cluster; until it exists, tests that create pods stand in for it. A server whose authorization
- * refuses the test's anonymous client is left alone (such tests make their own namespaces).
+ * cluster; tests that create pods without running the controller manager stand in for it. A server
+ * whose authorization refuses the test's anonymous client is left alone (such tests make their own
+ * namespaces).
  */
 export async function ensureDefaultServiceAccount(client: Client, namespace: string): Promise<void> {
   const r = await client.post(`/api/v1/namespaces/${namespace}/serviceaccounts`, { metadata: { name: 'default' } });

@@ -1,0 +1,166 @@
+// Command-line flags of the controller manager, named and defaulted as kube-controller-manager's.
+import { isIP } from 'node:net';
+import yargs from 'yargs';
+import { invalidApiDomain } from '../../../api/domain.js';
+import { parseDuration } from '../../../pkg/util/duration.js';
+import { concurrencyFlags, knownControllerNames } from './controllers.js';
+
+export interface ControllerManagerOptions {
+  /** --kubeconfig: the manager's own credentials and the API server's address and CA. */
+  kubeconfig: string;
+  /** --master: overrides the kubeconfig's server URL. */
+  master: string;
+  /** --controllers as given: `*`, `name`, `-name`. */
+  controllers: string[];
+  kubeAPIQPS: number;
+  kubeAPIBurst: number;
+  leaderElect: boolean;
+  leaseDurationMs: number;
+  renewDeadlineMs: number;
+  retryPeriodMs: number;
+  leaseNamespace: string;
+  leaseName: string;
+  /** `--concurrent-<stem>-syncs` by stem. */
+  concurrency: Record<string, number>;
+  securePort: number;
+  bindAddress: string;
+  /** Where the self-signed serving certificate is kept (--cert-dir). */
+  certDir: string;
+  /** --root-ca-file: the CA published as kube-root-ca.crt; the kubeconfig's CA when empty. */
+  rootCAFile: string;
+  /** --api-domain: must match the API server's. */
+  apiDomain: string;
+  verbosity: number;
+}
+
+/** The namespace the control plane keeps its own objects in (upstream's kube-system). */
+export const systemNamespace = 'orch-system';
+export const defaultLeaseName = 'orch-controller-manager';
+
+/** Defaults as the flags give them (in-process callers override what they need). */
+export function defaultOptions(): ControllerManagerOptions {
+  return {
+    kubeconfig: '',
+    master: '',
+    controllers: ['*'],
+    kubeAPIQPS: 20,
+    kubeAPIBurst: 30,
+    leaderElect: true,
+    leaseDurationMs: 15_000,
+    renewDeadlineMs: 10_000,
+    retryPeriodMs: 2_000,
+    leaseNamespace: systemNamespace,
+    leaseName: defaultLeaseName,
+    concurrency: Object.fromEntries(concurrencyFlags.map((f) => [f.stem, f.default])),
+    securePort: 10257,
+    bindAddress: '0.0.0.0',
+    certDir: '',
+    rootCAFile: '',
+    apiDomain: 'orch.io',
+    verbosity: 0,
+  };
+}
+
+function usageError(message: string): never {
+  process.stderr.write(`Error: ${message}\n\nRun 'controller-manager --help' for usage.\n`);
+  return process.exit(1);
+}
+
+/** Parses argv; prints help or a clear error and exits on a bad flag. */
+export function parseOptions(argv: string[]): ControllerManagerOptions {
+  const d = defaultOptions();
+  let y = yargs(argv)
+    .scriptName('controller-manager')
+    .usage('$0 [flags]\n\nThe orch controller manager: runs the control loops that drive the cluster toward its desired state, talking to the API server only through its API.')
+    .parserConfiguration({ 'camel-case-expansion': false, 'strip-aliased': true, 'boolean-negation': false })
+    .option('kubeconfig', { type: 'string', default: '', describe: 'Path to kubeconfig file with authorization and master location information.', group: 'Generic:' })
+    .option('master', { type: 'string', default: '', describe: 'The address of the API server (overrides any value in kubeconfig).', group: 'Generic:' })
+    .option('controllers', {
+      type: 'string', array: true, default: ['*'] as string[], group: 'Generic:',
+      describe: `A list of controllers to enable. '*' enables all on-by-default controllers, 'foo' enables the controller named 'foo', '-foo' disables the controller named 'foo'.\nAll controllers: ${knownControllerNames().join(', ')}`,
+    })
+    .option('kube-api-qps', { type: 'number', default: d.kubeAPIQPS, describe: 'QPS to use while talking with the API server.', group: 'Generic:' })
+    .option('kube-api-burst', { type: 'number', default: d.kubeAPIBurst, describe: 'Burst to use while talking with the API server.', group: 'Generic:' })
+    .option('api-domain', { type: 'string', default: d.apiDomain, describe: 'The platform domain the API server was started with (--api-domain): group names, finalizers and keys derive from it.', group: 'Generic:' })
+    .option('root-ca-file', { type: 'string', default: '', describe: "If set, this root certificate authority will be included in the kube-root-ca.crt ConfigMap of every namespace. Defaults to the CA of the kubeconfig's cluster.", group: 'Generic:' })
+    .option('leader-elect', { type: 'boolean', default: d.leaderElect, describe: 'Start a leader election client and gain leadership before executing the main loop. Enable this when running replicated components for high availability.', group: 'Leader election:' })
+    .option('leader-elect-lease-duration', { type: 'string', default: '15s', describe: 'The duration that non-leader candidates will wait after observing a leadership renewal until attempting to acquire leadership of a led but unrenewed leader slot.', group: 'Leader election:' })
+    .option('leader-elect-renew-deadline', { type: 'string', default: '10s', describe: 'The interval between attempts by the acting master to renew a leadership slot before it stops leading. This must be less than the lease duration.', group: 'Leader election:' })
+    .option('leader-elect-retry-period', { type: 'string', default: '2s', describe: 'The duration the clients should wait between attempting acquisition and renewal of a leadership.', group: 'Leader election:' })
+    .option('leader-elect-resource-lock', { type: 'string', default: 'leases', describe: "The type of resource object that is used for locking during leader election. Only 'leases' is supported.", group: 'Leader election:' })
+    .option('leader-elect-resource-namespace', { type: 'string', default: d.leaseNamespace, describe: 'The namespace of resource object that is used for locking during leader election.', group: 'Leader election:' })
+    .option('leader-elect-resource-name', { type: 'string', default: d.leaseName, describe: 'The name of resource object that is used for locking during leader election.', group: 'Leader election:' })
+    .option('secure-port', { type: 'number', default: d.securePort, describe: 'The port on which to serve HTTPS (/healthz, /metrics). 0 picks a free port.', group: 'Secure serving:' })
+    .option('bind-address', { type: 'string', default: d.bindAddress, describe: 'The IP address on which to listen for the --secure-port port.', group: 'Secure serving:' })
+    .option('cert-dir', { type: 'string', default: '', describe: 'The directory where the self-signed serving certificate is kept; a temporary directory when empty.', group: 'Secure serving:' })
+    .option('v', { type: 'number', default: 0, describe: 'Number for the log level verbosity.', group: 'Logging:' });
+  for (const f of concurrencyFlags) {
+    y = y.option(`concurrent-${f.stem}-syncs`, { type: 'number', default: f.default, describe: f.describe, group: 'Controllers:' });
+  }
+  const parsed = y
+    .strictOptions()
+    .help('help')
+    .alias('help', 'h')
+    .version(false)
+    .wrap(Math.min(120, process.stdout.columns || 100))
+    .fail((msg, err) => usageError(msg ?? err?.message ?? 'bad flags'))
+    .parseSync() as Record<string, unknown>;
+  const duration = (flag: string): number => {
+    try {
+      return parseDuration(String(parsed[flag]));
+    } catch (e) {
+      return usageError(`--${flag}: ${(e as Error).message}`);
+    }
+  };
+  if (parsed['leader-elect-resource-lock'] !== 'leases') usageError(`--leader-elect-resource-lock: only "leases" is supported, not ${JSON.stringify(parsed['leader-elect-resource-lock'])}`);
+  return {
+    kubeconfig: String(parsed.kubeconfig),
+    master: String(parsed.master),
+    controllers: (parsed.controllers as string[]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean),
+    kubeAPIQPS: Number(parsed['kube-api-qps']),
+    kubeAPIBurst: Number(parsed['kube-api-burst']),
+    leaderElect: Boolean(parsed['leader-elect']),
+    leaseDurationMs: duration('leader-elect-lease-duration'),
+    renewDeadlineMs: duration('leader-elect-renew-deadline'),
+    retryPeriodMs: duration('leader-elect-retry-period'),
+    leaseNamespace: String(parsed['leader-elect-resource-namespace']),
+    leaseName: String(parsed['leader-elect-resource-name']),
+    concurrency: Object.fromEntries(concurrencyFlags.map((f) => [f.stem, Number(parsed[`concurrent-${f.stem}-syncs`])])),
+    securePort: Number(parsed['secure-port']),
+    bindAddress: String(parsed['bind-address']),
+    certDir: String(parsed['cert-dir']),
+    rootCAFile: String(parsed['root-ca-file']),
+    apiDomain: String(parsed['api-domain']),
+    verbosity: Number(parsed.v),
+  };
+}
+
+/** Mistakes an operator should hear about before anything starts. */
+export function validateOptions(o: ControllerManagerOptions): string[] {
+  const errs: string[] = [];
+  if (!o.kubeconfig && !o.master) errs.push('--kubeconfig or --master must be given (there is no in-cluster configuration)');
+  if (o.master && !/^https:\/\/[^/]+/.test(o.master)) errs.push(`--master: ${JSON.stringify(o.master)} must be an https:// URL`);
+  const known = new Set(knownControllerNames());
+  for (const c of o.controllers) {
+    const name = c.startsWith('-') ? c.slice(1) : c;
+    if (c !== '*' && !known.has(name)) errs.push(`--controllers: ${JSON.stringify(c)} is not in the list of known controllers`);
+  }
+  if (!(o.kubeAPIQPS > 0)) errs.push('--kube-api-qps must be greater than 0');
+  if (!Number.isInteger(o.kubeAPIBurst) || o.kubeAPIBurst < 1) errs.push('--kube-api-burst must be a positive integer');
+  if (o.leaderElect) {
+    if (o.leaseDurationMs <= 0) errs.push('--leader-elect-lease-duration must be greater than 0');
+    if (o.renewDeadlineMs <= 0) errs.push('--leader-elect-renew-deadline must be greater than 0');
+    if (o.retryPeriodMs <= 0) errs.push('--leader-elect-retry-period must be greater than 0');
+    if (o.leaseDurationMs <= o.renewDeadlineMs) errs.push('--leader-elect-lease-duration must be greater than --leader-elect-renew-deadline');
+    if (o.renewDeadlineMs <= o.retryPeriodMs * 1.2) errs.push('--leader-elect-renew-deadline must be greater than --leader-elect-retry-period times 1.2');
+    if (!o.leaseNamespace) errs.push('--leader-elect-resource-namespace must not be empty');
+    if (!o.leaseName) errs.push('--leader-elect-resource-name must not be empty');
+  }
+  for (const [stem, n] of Object.entries(o.concurrency)) if (!Number.isInteger(n) || n < 1) errs.push(`--concurrent-${stem}-syncs must be a positive integer`);
+  if (!Number.isInteger(o.securePort) || o.securePort < 0 || o.securePort > 65535) errs.push('--secure-port must be between 0 and 65535, inclusive');
+  if (isIP(o.bindAddress) === 0) errs.push(`--bind-address: ${JSON.stringify(o.bindAddress)} is not a valid IP address`);
+  const badDomain = invalidApiDomain(o.apiDomain);
+  if (badDomain) errs.push(`--api-domain: ${badDomain}`);
+  if (!Number.isInteger(o.verbosity) || o.verbosity < 0) errs.push('--v must be a non-negative integer');
+  return errs;
+}

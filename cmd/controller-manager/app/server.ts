@@ -1,0 +1,150 @@
+// Runs the controller manager: its client (own credentials, --kube-api-qps/-burst), the health and
+// metrics endpoint, leader election, and — while leading — every enabled controller over one set
+// of shared informers. In-process callers (tests) use runControllerManager as main.ts does.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { apiDomain } from '../../../api/domain.js';
+import { groupVersions } from '../../../api/index.js';
+import { Client } from '../../../pkg/client/client.js';
+import { SharedInformerFactory } from '../../../pkg/client/informer-factory.js';
+import { loadKubeconfig } from '../../../pkg/client/kubeconfig.js';
+import type { RestConfig } from '../../../pkg/client/rest-config.js';
+import type { ControllerContext } from '../../../pkg/controller/controller.js';
+import type { Logger } from '../../../pkg/log/logger.js';
+import { Scheme } from '../../../pkg/runtime/scheme.js';
+import { enabledControllers } from './controllers.js';
+import { LeaderElector } from './leader-election.js';
+import type { ControllerManagerOptions } from './options.js';
+import { startSecureServing } from './serving.js';
+
+export interface RunningControllerManager {
+  /** The port /healthz and /metrics are served on. */
+  port: number;
+  /** The serving certificate (self-signed). */
+  cert: string;
+  /** The leader election identity, `<hostname>_<uuid>`. */
+  identity: string;
+  /** Whether the controllers run now (always, without --leader-elect). */
+  isLeading(): boolean;
+  /** Resolves when the manager has ended: 'stopped' by stop(), 'lost' when it lost its lease. */
+  done: Promise<'stopped' | 'lost'>;
+  /**
+   * Stops the controllers and the endpoint. `release` (the default, as on SIGTERM) gives the lease
+   * up; `release: false` leaves it to expire, as a crashed process would.
+   */
+  stop(opts?: { release?: boolean }): Promise<void>;
+}
+
+function restConfig(o: ControllerManagerOptions): RestConfig {
+  const base: RestConfig = o.kubeconfig ? loadKubeconfig(o.kubeconfig, { domain: o.apiDomain }).config : { server: o.master };
+  return { ...base, ...(o.master ? { server: o.master } : {}), qps: o.kubeAPIQPS, burst: o.kubeAPIBurst, userAgent: 'controller-manager' };
+}
+
+/** Starts the manager; rejects when it cannot start (unreadable kubeconfig, port taken, no root CA). */
+export async function runControllerManager(o: ControllerManagerOptions, logger: Logger): Promise<RunningControllerManager> {
+  const domain = apiDomain(o.apiDomain);
+  const config = restConfig(o);
+  const client = new Client(config, { scheme: new Scheme(groupVersions(domain), domain) });
+  const controllers = enabledControllers(o.controllers);
+  const rootCA = o.rootCAFile ? readFileSync(o.rootCAFile, 'utf8') : config.caData;
+  if (!rootCA && controllers.some((c) => c.name === 'root-ca-cert-publisher')) {
+    client.close();
+    throw new Error('root-ca-cert-publisher needs a CA: give --root-ca-file or a kubeconfig whose cluster has a certificate authority');
+  }
+  const identity = `${hostname()}_${randomUUID()}`;
+  const elector = o.leaderElect
+    ? new LeaderElector(client, {
+      group: domain.group('coordination'), namespace: o.leaseNamespace, name: o.leaseName, identity,
+      leaseDurationMs: o.leaseDurationMs, renewDeadlineMs: o.renewDeadlineMs, retryPeriodMs: o.retryPeriodMs,
+    }, logger)
+    : undefined;
+
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const leaderGauge = new Gauge({
+    name: 'leader_election_master_status',
+    help: 'Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. \'name\' is the string used to identify the lease.',
+    labelNames: ['name'], registers: [registry],
+  });
+  const runningGauge = new Gauge({ name: 'running_managed_controllers', help: 'Indicates where instances of a controller are currently running', labelNames: ['name', 'manager'], registers: [registry] });
+  leaderGauge.set({ name: o.leaseName }, elector ? 0 : 1);
+
+  const tempCertDir = o.certDir ? undefined : mkdtempSync(join(tmpdir(), 'orch-controller-manager-'));
+  let lost = false;
+  const serving = await startSecureServing({
+    bindAddress: o.bindAddress, port: o.securePort, certDir: o.certDir || tempCertDir!, registry,
+    checks: [
+      { name: 'ping', check: () => undefined },
+      ...(elector ? [{ name: 'leaderElection', check: () => (lost || elector.overdue() ? 'the leader lease was not renewed in time' : undefined) }] : []),
+    ],
+  });
+  logger.info('serving securely', { address: `${o.bindAddress}:${serving.port}`, endpoints: '/healthz, /metrics' });
+
+  const stopping = new AbortController();
+  let release = true;
+  let leading = false;
+
+  /** Runs every enabled controller until `signal` aborts; resolves once they and their informers stopped. */
+  const runControllers = async (signal: AbortSignal) => {
+    leading = true;
+    const informers = new SharedInformerFactory(client, { log: (m) => logger.warn(m, { component: 'informer' }) });
+    const ctx: ControllerContext = {
+      client, informers, domain, logger, signal, ...(rootCA ? { rootCA } : {}),
+      concurrency: (stem) => o.concurrency[stem] ?? 1,
+    };
+    // Every controller asks for its informers synchronously in run(), so one start() serves all.
+    const running = controllers.map((r) => {
+      logger.info('starting controller', { controller: r.name });
+      runningGauge.set({ name: r.name, manager: 'controller-manager' }, 1);
+      return r.factory().run(ctx).catch((e: unknown) => {
+        logger.error('controller failed', { controller: r.name, err: e instanceof Error ? e.message : String(e) });
+      }).finally(() => runningGauge.set({ name: r.name, manager: 'controller-manager' }, 0));
+    });
+    if (controllers.length === 0) logger.warn('no controllers are enabled', { controllers: o.controllers.join(',') });
+    informers.start();
+    await Promise.all(running);
+    await informers.shutdown();
+    leading = false;
+  };
+
+  const main = async (): Promise<'stopped' | 'lost'> => {
+    if (!elector) {
+      await runControllers(stopping.signal);
+      return 'stopped';
+    }
+    if (!(await elector.acquire(stopping.signal))) return 'stopped';
+    leaderGauge.set({ name: o.leaseName }, 1);
+    const term = new AbortController();
+    const onStop = () => term.abort();
+    stopping.signal.addEventListener('abort', onStop, { once: true });
+    const controllersDone = runControllers(term.signal);
+    const outcome = await elector.renew(stopping.signal);
+    // Lost: stop at once, someone else may already be leading.
+    if (outcome === 'lost') lost = true;
+    term.abort();
+    await controllersDone;
+    leaderGauge.set({ name: o.leaseName }, 0);
+    if (outcome === 'stopped' && release) await elector.release();
+    return outcome;
+  };
+  const done = main().finally(() => client.close());
+
+  let stopped: Promise<void> | undefined;
+  return {
+    port: serving.port,
+    cert: serving.cert,
+    identity,
+    isLeading: () => leading,
+    done,
+    stop: (opts = {}) => (stopped ??= (async () => {
+      release = opts.release ?? true;
+      stopping.abort();
+      await done;
+      await serving.close();
+      if (tempCertDir) rmSync(tempCertDir, { recursive: true, force: true });
+    })()),
+  };
+}

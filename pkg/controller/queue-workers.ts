@@ -1,0 +1,53 @@
+// The loop every controller runs around its reconcile function (client-go's processNextWorkItem):
+// `n` workers take keys off the rate-limited queue; a key that succeeds is forgotten, one that
+// fails is re-queued with backoff, one that asks for a later look is re-queued after that delay.
+import type { RateLimitingQueue } from '../client/rate-limiting-queue.js';
+import type { Logger } from '../log/logger.js';
+
+/** What a reconcile may answer besides success: look again after `afterMs`. */
+export interface Requeue {
+  requeueAfterMs: number;
+}
+
+export type SyncFunc = (key: string) => Promise<void | Requeue>;
+
+/** Runs `n` workers over `queue` until `signal` aborts; resolves once they stopped and the queue drained. */
+export async function runWorkers(name: string, queue: RateLimitingQueue<string>, n: number, signal: AbortSignal, sync: SyncFunc, logger: Logger): Promise<void> {
+  const stop = () => queue.shutDown();
+  if (signal.aborted) stop();
+  else signal.addEventListener('abort', stop, { once: true });
+  const worker = async () => {
+    for (;;) {
+      const key = await queue.get();
+      if (key === undefined) return;
+      try {
+        const r = await sync(key);
+        queue.forget(key);
+        if (r && r.requeueAfterMs > 0) queue.addAfter(key, r.requeueAfterMs);
+      } catch (e) {
+        if (!signal.aborted) {
+          logger.error('sync failed, will retry', { controller: name, key, err: e instanceof Error ? e.message : String(e), retries: queue.numRequeues(key) });
+          queue.addRateLimited(key);
+        }
+      } finally {
+        queue.done(key);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, n) }, worker));
+}
+
+/** Resolves once `signal` aborts. */
+export function aborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}
+
+/** Resolves true once every informer has synced, false if `signal` aborts first. */
+export async function waitForCaches(signal: AbortSignal, informers: readonly { hasSynced(): boolean }[]): Promise<boolean> {
+  while (!informers.every((i) => i.hasSynced())) {
+    if (signal.aborted) return false;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return !signal.aborted;
+}
