@@ -53,6 +53,9 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 /** client-go's wait.Jitter(retryPeriod, 1.2) between attempts to acquire. */
 const jittered = (ms: number) => ms * (1 + Math.random() * 1.2);
 
+/** upstream's NewLeaderHealthzAdaptor(20 * time.Second). */
+const maxTolerableExpiredLeaseMs = 20_000;
+
 export class LeaderElector {
   private observedRecord = '';
   private observedAt = 0;
@@ -70,9 +73,12 @@ export class LeaderElector {
     return this.leading;
   }
 
-  /** Whether a leader has fallen behind its renewals by more than the lease (for /healthz). */
+  /**
+   * Whether a leader has fallen behind its renewals by more than the lease and the 20 s upstream's
+   * healthz adaptor tolerates on top (a slow renewal under load is not yet a failure).
+   */
   overdue(): boolean {
-    return this.leading && Date.now() - this.renewedAt > this.config.leaseDurationMs;
+    return this.leading && Date.now() - this.renewedAt > this.config.leaseDurationMs + maxTolerableExpiredLeaseMs;
   }
 
   /** Blocks until this candidate holds the lease (true) or `signal` aborts (false). */
