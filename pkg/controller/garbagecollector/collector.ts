@@ -1,9 +1,8 @@
 // What the garbage collector does to one node (upstream's attemptToDeleteItem, attemptToOrphan and
 // processDeletingDependentsItem). Every decision re-reads the objects live by uid: the graph may
 // lag the server, and acting on a stale cache would delete objects that still have owners.
-import { isConflict, isNotFound, type Client, type KubeObject, type ResourceClient } from '../../client/index.js';
+import { isConflict, isNotFound, type Client, type EventRecorder, type KubeObject, type ResourceClient } from '../../client/index.js';
 import type { Logger } from '../../log/logger.js';
-import type { EventRecorder } from './event-recorder.js';
 import { foregroundFinalizer, orphanFinalizer, type Graph, type GraphNode, type Identity, type OwnerReference } from './graph.js';
 import type { RestMapper } from './rest-mapper.js';
 

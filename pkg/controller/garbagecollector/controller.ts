@@ -3,10 +3,9 @@
 // rate-limited queues act on it. attemptToDelete collects dependents whose owners are all gone and
 // drives foreground deletions; attemptToOrphan strips references to an owner deleted with the
 // `orphan` finalizer. Discovery is re-read every 30 s, so kinds served later are watched too.
-import { RateLimitingQueue, deletedObject, type KubeObject } from '../../client/index.js';
+import { EventRecorder, RateLimitingQueue, deletedObject, type KubeObject } from '../../client/index.js';
 import type { Controller, ControllerContext, ControllerFactory } from '../controller.js';
 import { Collector, NamespacedOwnerOfClusterScopedObject, RestMappingError, VirtualDeleteEnqueued, describe } from './collector.js';
-import { EventRecorder } from './event-recorder.js';
 import { Graph, type GraphNode } from './graph.js';
 import { RestMapper } from './rest-mapper.js';
 

@@ -1,14 +1,23 @@
-// Events about objects (client-go's EventRecorder, core/v1 Events): what an operator reads with
+// Events about objects (client-go's tools/record EventRecorder, core/v1 Events): what an operator reads with
 // `kubectl describe`. Recording is best effort: a failure is logged and never fails a sync.
-import type { Client } from '../../client/index.js';
-import type { Logger } from '../../log/logger.js';
-import type { Identity } from './graph.js';
+import type { Logger } from '../log/logger.js';
+import type { Client } from './client.js';
+
+/** What an event is about (the involvedObject). */
+export interface EventSubject {
+  apiVersion: string;
+  kind: string;
+  /** '' for a cluster-scoped object. */
+  namespace: string;
+  name: string;
+  uid: string;
+}
 
 export class EventRecorder {
   constructor(private readonly client: Client, private readonly component: string, private readonly logger: Logger) {}
 
   /** Records `reason`/`message` of `type` about the object; a cluster-scoped object's event goes to `default`, as upstream. */
-  async event(about: Identity, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void> {
+  async event(about: EventSubject, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void> {
     const now = new Date();
     const namespace = about.namespace || 'default';
     const stamp = new Date(now.getTime() - (now.getTime() % 1000)).toISOString().replace(/\.\d+Z$/, 'Z');
