@@ -2,6 +2,7 @@
 // exec credential plug-ins, rate limiting, informers with shared indexed caches, work queues).
 export { Client, type ClientOptions } from './client.js';
 export type { Json, WireFormat } from './codec.js';
+export { EventRecorder, type EventSubject } from './event-recorder.js';
 export { Discovery, type DiscoveredGroup, type DiscoveredResource } from './discovery.js';
 export {
   StatusError, isStatusError, statusErrorOf, isAlreadyExists, isConflict, isForbidden, isInvalid, isNotFound, isResourceExpired,

@@ -3,7 +3,7 @@
 // with what was set so users can tell the values were not theirs.
 import type { LimitRange } from '../../../api/core/v1/limit-range.js';
 import type { Container } from '../../../api/core/v1/pod-template.js';
-import type { PodLike } from '../quota/pod-evaluator.js';
+import type { PodLike } from '../../quota/pod-evaluator.js';
 
 /** The annotation key recording what LimitRanger set (`kubernetes.io/limit-ranger` upstream). */
 export function limitRangerAnnotation(keyDomain: string): string {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { defaultLimitRange, type LimitRange, type LimitRangeItem } from '../../../api/core/v1/limit-range.js';
 import type { Container } from '../../../api/core/v1/pod-template.js';
-import type { PodLike } from '../quota/pod-evaluator.js';
+import type { PodLike } from '../../quota/pod-evaluator.js';
 import { applyLimitRangeDefaults } from './defaults.js';
 import { defaultPod, limitRangeRefusal, limitRangerApplies } from './plugin.js';
 import { aggregateMessage, claimLimitViolations, podLimitViolations } from './validate.js';

@@ -4,8 +4,8 @@
 import type { LimitRange } from '../../../api/core/v1/limit-range.js';
 import { newAdmissionForbidden } from '../errors.js';
 import { handlesOperations, type Attributes, type MutationInterface, type PluginDeps, type ValidationInterface } from '../interfaces.js';
-import type { ClaimLike } from '../quota/object-count-evaluators.js';
-import type { PodLike } from '../quota/pod-evaluator.js';
+import type { ClaimLike } from '../../quota/object-count-evaluators.js';
+import type { PodLike } from '../../quota/pod-evaluator.js';
 import { applyLimitRangeDefaults } from './defaults.js';
 import { aggregateMessage, claimLimitViolations, podLimitViolations } from './validate.js';
 

@@ -4,10 +4,10 @@
 // requests. Values compare in milli-units rounded up, as upstream does.
 import type { LimitRange, LimitRangeItem } from '../../../api/core/v1/limit-range.js';
 import { formatQuantity, mustParse, quantityMilliValue, type ExactQuantity } from '../../runtime/quantity-exact.js';
-import type { ClaimLike } from '../quota/object-count-evaluators.js';
-import type { PodLike } from '../quota/pod-evaluator.js';
-import { podLimits, podRequests } from '../quota/pod-resources.js';
-import { toUsage, type Usage } from '../quota/resource-list.js';
+import type { ClaimLike } from '../../quota/object-count-evaluators.js';
+import type { PodLike } from '../../quota/pod-evaluator.js';
+import { podLimits, podRequests } from '../../quota/pod-resources.js';
+import { toUsage, type Usage } from '../../quota/resource-list.js';
 
 const str = (q: ExactQuantity) => formatQuantity(q);
 const milli = (q: ExactQuantity | undefined) => (q ? quantityMilliValue(q) : 0n);

@@ -11,7 +11,7 @@ import { newAdmissionForbidden } from '../errors.js';
 import {
   handlesOperations, type AdmissionObject, type Attributes, type MutationInterface, type ObjectLister, type PluginDeps, type ValidationInterface,
 } from '../interfaces.js';
-import { isBestEffort } from '../quota/pod-evaluator.js';
+import { isBestEffort } from '../../quota/pod-evaluator.js';
 import type { PluginFactory } from '../registry.js';
 import { loadConfiguration, type PodTolerationRestrictionConfig } from './config.js';
 import { decodeTolerations, mergeTolerations, verifyAgainstWhitelist } from '../podutil/tolerations.js';

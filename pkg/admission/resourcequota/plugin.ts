@@ -6,9 +6,9 @@ import type { ResourceQuota } from '../../../api/core/v1/resource-quota.js';
 import type { StoredObject } from '../../storage/interface.js';
 import { newAdmissionForbidden } from '../errors.js';
 import { handlesOperations, type AdmissionObject, type Attributes, type PluginDeps, type ValidationInterface } from '../interfaces.js';
-import { checkQuota } from '../quota/check.js';
-import { quotaEvaluatorFor } from '../quota/evaluators.js';
-import { quotaMatches } from '../quota/scopes.js';
+import { checkQuota } from '../../quota/check.js';
+import { quotaEvaluatorFor } from '../../quota/evaluators.js';
+import { quotaMatches } from '../../quota/scopes.js';
 import { limitedNames, parseResourceQuotaConfiguration } from './config.js';
 
 const quotaName = (q: ResourceQuota) => q.metadata?.name ?? '';

@@ -1,6 +1,6 @@
 // Which objects a quota tracks: every scope in spec.scopes acts as an Exists requirement, ANDed
 // with the requirements of spec.scopeSelector (upstream's getScopeSelectorsFromQuota).
-import type { ResourceQuota, ScopedResourceSelectorRequirement } from '../../../api/core/v1/resource-quota.js';
+import type { ResourceQuota, ScopedResourceSelectorRequirement } from '../../api/core/v1/resource-quota.js';
 import type { QuotaEvaluator } from './evaluator.js';
 
 export function scopeSelectorsOf(q: ResourceQuota): ScopedResourceSelectorRequirement[] {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ResourceQuota } from '../../../api/core/v1/resource-quota.js';
+import type { ResourceQuota } from '../../api/core/v1/resource-quota.js';
 import { checkQuota, type QuotaDecision } from './check.js';
 import { claimEvaluator, objectCountEvaluator, serviceEvaluator } from './object-count-evaluators.js';
 import { podEvaluator, type PodLike } from './pod-evaluator.js';

@@ -2,8 +2,8 @@
 // them: app containers and sidecars (restartable init containers) add up, each ordinary init
 // container runs alone next to the sidecars started before it, and the pod needs the larger of
 // the two; pod-level resources, where set, replace the sum for cpu, memory and hugepages.
-import type { Container, PodSpec } from '../../../api/core/v1/pod-template.js';
-import { addQuantity, compareQuantity } from '../../runtime/quantity-exact.js';
+import type { Container, PodSpec } from '../../api/core/v1/pod-template.js';
+import { addQuantity, compareQuantity } from '../runtime/quantity-exact.js';
 import { addUsage, toUsage, type Usage } from './resource-list.js';
 
 type Which = 'requests' | 'limits';

@@ -2,7 +2,7 @@
 // operations (add, masked subtraction, <= per name) and its sorted `name=value` rendering.
 import {
   addQuantity, compareQuantity, formatQuantity, mustParse, subQuantity, zeroQuantity, type ExactQuantity,
-} from '../../runtime/quantity-exact.js';
+} from '../runtime/quantity-exact.js';
 
 export type Usage = Map<string, ExactQuantity>;
 

@@ -1,10 +1,10 @@
 // Quota usage of a pod (upstream's pod evaluator): the object count always, and while the pod is
 // not terminal its compute requests and limits under both the bare and the requests./limits.
 // names, hugepages and extended resources (requests. only).
-import type { ObjectMeta } from '../../../api/meta/v1/types.js';
-import type { Container, PodSpec } from '../../../api/core/v1/pod-template.js';
-import type { ScopedResourceSelectorRequirement } from '../../../api/core/v1/resource-quota.js';
-import { mustParse, type ExactQuantity } from '../../runtime/quantity-exact.js';
+import type { ObjectMeta } from '../../api/meta/v1/types.js';
+import type { Container, PodSpec } from '../../api/core/v1/pod-template.js';
+import type { ScopedResourceSelectorRequirement } from '../../api/core/v1/resource-quota.js';
+import { mustParse, type ExactQuantity } from '../runtime/quantity-exact.js';
 import type { QuotaEvaluator, QuotaOperation } from './evaluator.js';
 import { podLimits, podRequests } from './pod-resources.js';
 import { addUsage, toUsage, type Usage } from './resource-list.js';

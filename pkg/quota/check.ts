@@ -2,7 +2,7 @@
 // the object must know their usage, the object must state what they require, and the change in
 // usage must fit every one of them. The result is each affected quota's new status.used, which
 // the caller stores with compare-and-swap, or upstream's Forbidden message.
-import type { ResourceQuota } from '../../../api/core/v1/resource-quota.js';
+import type { ResourceQuota } from '../../api/core/v1/resource-quota.js';
 import type { QuotaEvaluator, QuotaOperation } from './evaluator.js';
 import {
   addUsage, exceeding, fromUsage, mask, negativeNames, prettyPrint, prettyPrintNames, removeZeros,

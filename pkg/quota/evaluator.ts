@@ -1,7 +1,7 @@
 // What quota admission needs to know about one resource: which operations change its usage, which
 // quota resource names it accounts for, how an object matches a quota scope, what it must state
 // for a quota to be enforceable, and how much one object uses (upstream's quota Evaluator).
-import type { ScopedResourceSelectorRequirement } from '../../../api/core/v1/resource-quota.js';
+import type { ScopedResourceSelectorRequirement } from '../../api/core/v1/resource-quota.js';
 import type { Usage } from './resource-list.js';
 
 export type QuotaOperation = 'CREATE' | 'UPDATE';

@@ -1,7 +1,7 @@
 // Quota usage of objects other than pods: claims (count, storage, and both per storage class),
 // services (count, load balancers, node ports) and plain object counts under count/<resource>.<group>
 // plus the legacy bare names (configmaps, secrets, ...) upstream still accepts.
-import { mustParse } from '../../runtime/quantity-exact.js';
+import { mustParse } from '../runtime/quantity-exact.js';
 import { objectCountName, type QuotaEvaluator } from './evaluator.js';
 import { toUsage, type Usage } from './resource-list.js';
 
