@@ -4,6 +4,9 @@ import type { ControllerFactory } from '../../../pkg/controller/controller.js';
 import { NamespaceController } from '../../../pkg/controller/namespace/namespace-controller.js';
 import { RootCACertPublisher } from '../../../pkg/controller/rootcacertpublisher/publisher.js';
 import { ServiceAccountsController } from '../../../pkg/controller/serviceaccount/serviceaccounts-controller.js';
+import { disruptionController } from '../../../pkg/controller/disruption/controller.js';
+import { garbagecollectorController } from '../../../pkg/controller/garbagecollector/controller.js';
+import { resourcequotaController } from '../../../pkg/controller/resourcequota/controller.js';
 
 export interface ControllerRegistration {
   /** Upstream's name, as --controllers spells it. */
@@ -18,6 +21,9 @@ export const registrations: ControllerRegistration[] = [
   { name: 'namespace', factory: () => new NamespaceController(), enabledByDefault: true },
   { name: 'serviceaccount', factory: () => new ServiceAccountsController(), enabledByDefault: true },
   { name: 'root-ca-cert-publisher', factory: () => new RootCACertPublisher(), enabledByDefault: true },
+  { name: 'garbagecollector', factory: garbagecollectorController, enabledByDefault: true },
+  { name: 'resourcequota', factory: resourcequotaController, enabledByDefault: true },
+  { name: 'disruption', factory: disruptionController, enabledByDefault: true },
 ];
 
 export interface ConcurrencyFlag {
