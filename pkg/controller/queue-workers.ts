@@ -1,6 +1,7 @@
 // The loop every controller runs around its reconcile function (client-go's processNextWorkItem):
 // `n` workers take keys off the rate-limited queue; a key that succeeds is forgotten, one that
 // fails is re-queued with backoff, one that asks for a later look is re-queued after that delay.
+import { isConflict } from '../client/errors.js';
 import type { RateLimitingQueue } from '../client/rate-limiting-queue.js';
 import type { Logger } from '../log/logger.js';
 
@@ -26,7 +27,9 @@ export async function runWorkers(name: string, queue: RateLimitingQueue<string>,
         if (r && r.requeueAfterMs > 0) queue.addAfter(key, r.requeueAfterMs);
       } catch (e) {
         if (!signal.aborted) {
-          logger.error('sync failed, will retry', { controller: name, key, err: e instanceof Error ? e.message : String(e), retries: queue.numRequeues(key) });
+          // A conflict only means our cache was behind a write: routine, retried like any failure.
+          if (isConflict(e)) logger.v(4).info('sync met a conflict, will retry', { controller: name, key, retries: queue.numRequeues(key) });
+          else logger.error('sync failed, will retry', { controller: name, key, err: e instanceof Error ? e.message : String(e), retries: queue.numRequeues(key) });
           queue.addRateLimited(key);
         }
       } finally {

@@ -7,6 +7,8 @@ import { ServiceAccountsController } from '../../../pkg/controller/serviceaccoun
 import { disruptionController } from '../../../pkg/controller/disruption/controller.js';
 import { garbagecollectorController } from '../../../pkg/controller/garbagecollector/controller.js';
 import { resourcequotaController } from '../../../pkg/controller/resourcequota/controller.js';
+import { replicasetController } from '../../../pkg/controller/replicaset/controller.js';
+import { deploymentController } from '../../../pkg/controller/deployment/controller.js';
 
 export interface ControllerRegistration {
   /** Upstream's name, as --controllers spells it. */
@@ -24,6 +26,8 @@ export const registrations: ControllerRegistration[] = [
   { name: 'garbagecollector', factory: garbagecollectorController, enabledByDefault: true },
   { name: 'resourcequota', factory: resourcequotaController, enabledByDefault: true },
   { name: 'disruption', factory: disruptionController, enabledByDefault: true },
+  { name: 'replicaset', factory: replicasetController, enabledByDefault: true },
+  { name: 'deployment', factory: deploymentController, enabledByDefault: true },
 ];
 
 export interface ConcurrencyFlag {
@@ -39,6 +43,8 @@ export const concurrencyFlags: ConcurrencyFlag[] = [
   { stem: 'serviceaccount-token', default: 5, describe: 'The number of service account token objects that are allowed to sync concurrently. Larger number = more responsive token generation, but more CPU (and network) load.' },
   { stem: 'gc', default: 20, describe: 'The number of garbage collector workers that are allowed to sync concurrently.' },
   { stem: 'resource-quota', default: 5, describe: 'The number of resource quotas that are allowed to sync concurrently. Larger number = more responsive quota management, but more CPU (and network) load.' },
+  { stem: 'replicaset', default: 5, describe: 'The number of replica sets that are allowed to sync concurrently. Larger number = more responsive replica management, but more CPU (and network) load' },
+  { stem: 'deployment', default: 5, describe: 'The number of deployment objects that are allowed to sync concurrently. Larger number = more responsive deployments, but more CPU (and network) load' },
 ];
 
 export function knownControllerNames(): string[] {

@@ -12,7 +12,7 @@ import {
   countHealthy, disruptionAllowedCondition, liveDisruptions, scaledValue, setCondition, type PodLike,
 } from './budget-status.js';
 import { ScaleFinder } from './expected-scale.js';
-import { selectorMatches } from './label-selector.js';
+import { selectorMatches } from '../label-selector.js';
 
 type Budget = PodDisruptionBudget & KubeObject;
 type Pod = PodLike & KubeObject;

@@ -1,6 +1,6 @@
 // metav1.LabelSelector evaluated against labels (LabelSelectorAsSelector then Matches): a missing
-// selector selects nothing, an empty one everything, as policy/v1 budgets read them.
-import type { LabelSelector } from '../../../api/meta/v1/types.js';
+// selector selects nothing, an empty one everything, as budgets, ReplicaSets and Deployments read them.
+import type { LabelSelector } from '../../api/meta/v1/types.js';
 
 export function selectorMatches(sel: LabelSelector | undefined, labels: Record<string, string> | undefined): boolean {
   if (!sel) return false;
