@@ -7,6 +7,7 @@ import { ServiceAccountsController } from '../../../pkg/controller/serviceaccoun
 import { disruptionController } from '../../../pkg/controller/disruption/controller.js';
 import { garbagecollectorController } from '../../../pkg/controller/garbagecollector/controller.js';
 import { resourcequotaController } from '../../../pkg/controller/resourcequota/controller.js';
+import { statefulsetController } from '../../../pkg/controller/statefulset/controller.js';
 
 export interface ControllerRegistration {
   /** Upstream's name, as --controllers spells it. */
@@ -24,6 +25,7 @@ export const registrations: ControllerRegistration[] = [
   { name: 'garbagecollector', factory: garbagecollectorController, enabledByDefault: true },
   { name: 'resourcequota', factory: resourcequotaController, enabledByDefault: true },
   { name: 'disruption', factory: disruptionController, enabledByDefault: true },
+  { name: 'statefulset', factory: statefulsetController, enabledByDefault: true },
 ];
 
 export interface ConcurrencyFlag {
@@ -39,6 +41,7 @@ export const concurrencyFlags: ConcurrencyFlag[] = [
   { stem: 'serviceaccount-token', default: 5, describe: 'The number of service account token objects that are allowed to sync concurrently. Larger number = more responsive token generation, but more CPU (and network) load.' },
   { stem: 'gc', default: 20, describe: 'The number of garbage collector workers that are allowed to sync concurrently.' },
   { stem: 'resource-quota', default: 5, describe: 'The number of resource quotas that are allowed to sync concurrently. Larger number = more responsive quota management, but more CPU (and network) load.' },
+  { stem: 'statefulset', default: 5, describe: 'The number of statefulset objects that are allowed to sync concurrently. Larger number = more responsive statefulsets, but more CPU (and network) load' },
 ];
 
 export function knownControllerNames(): string[] {
