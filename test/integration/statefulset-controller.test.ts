@@ -156,12 +156,25 @@ describe('statefulset controller', () => {
     assert.deepEqual(kept, ['data-web-0', 'data-web-1', 'data-web-2']);
   });
 
-  test('Parallel creates every pod without waiting for readiness; deleting the set removes them through the garbage collector', async () => {
+  test('Parallel creates every pod without waiting for readiness; a partition holds back the lower ordinals; deleting the set removes them through the garbage collector', async () => {
     const ns = 'sts-parallel';
     await namespace(ns);
     await sets(ns).create(webSet(3, 'Parallel'));
     await untilPods(ns, (n) => n.length === 3, 'three pods at once');
     assert.deepEqual(await podNames(ns), ['web-0', 'web-1', 'web-2']);
+    for (const n of ['web-0', 'web-1', 'web-2']) await setRunning(ns, n, true);
+    const first = (await untilStatus(ns, 'web', (x) => x?.readyReplicas === 3, 'three ready replicas'))!.currentRevision!;
+
+    // A partition of 2 updates only web-2: the pods below it keep the current revision.
+    await sets(ns).patch('web', 'strategic', { spec: { updateStrategy: { rollingUpdate: { partition: 2 } }, template: { spec: { containers: [{ name: 'app', image: 'registry.example/web:2' }] } } } });
+    const s = await untilStatus(ns, 'web', (x) => x?.updatedReplicas === 1 && x.observedGeneration === 2, 'one updated replica');
+    assert.notEqual(s?.updateRevision, first);
+    await setRunning(ns, 'web-2', true);
+    await untilStatus(ns, 'web', (x) => x?.readyReplicas === 3, 'web-2 ready again');
+    const byName = Object.fromEntries((await pods(ns).list()).items.map((p) => [p.metadata.name, revisionOf(p)]));
+    assert.deepEqual(byName, { 'web-0': first, 'web-1': first, 'web-2': s?.updateRevision });
+    assert.equal((await statusOf(ns, 'web'))?.currentRevision, first, 'a partitioned roll out does not become current');
+
     await sets(ns).delete('web');
     await untilPods(ns, (n) => n.length === 0, 'pods collected with their set');
   });
