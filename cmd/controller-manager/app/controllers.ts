@@ -9,6 +9,7 @@ import { garbagecollectorController } from '../../../pkg/controller/garbagecolle
 import { resourcequotaController } from '../../../pkg/controller/resourcequota/controller.js';
 import { replicasetController } from '../../../pkg/controller/replicaset/controller.js';
 import { deploymentController } from '../../../pkg/controller/deployment/controller.js';
+import { statefulsetController } from '../../../pkg/controller/statefulset/controller.js';
 
 export interface ControllerRegistration {
   /** Upstream's name, as --controllers spells it. */
@@ -28,6 +29,7 @@ export const registrations: ControllerRegistration[] = [
   { name: 'disruption', factory: disruptionController, enabledByDefault: true },
   { name: 'replicaset', factory: replicasetController, enabledByDefault: true },
   { name: 'deployment', factory: deploymentController, enabledByDefault: true },
+  { name: 'statefulset', factory: statefulsetController, enabledByDefault: true },
 ];
 
 export interface ConcurrencyFlag {
@@ -45,6 +47,7 @@ export const concurrencyFlags: ConcurrencyFlag[] = [
   { stem: 'resource-quota', default: 5, describe: 'The number of resource quotas that are allowed to sync concurrently. Larger number = more responsive quota management, but more CPU (and network) load.' },
   { stem: 'replicaset', default: 5, describe: 'The number of replica sets that are allowed to sync concurrently. Larger number = more responsive replica management, but more CPU (and network) load' },
   { stem: 'deployment', default: 5, describe: 'The number of deployment objects that are allowed to sync concurrently. Larger number = more responsive deployments, but more CPU (and network) load' },
+  { stem: 'statefulset', default: 5, describe: 'The number of statefulset objects that are allowed to sync concurrently. Larger number = more responsive statefulsets, but more CPU (and network) load' },
 ];
 
 export function knownControllerNames(): string[] {
