@@ -4,6 +4,7 @@ import type { Controller } from '../../../pkg/controller/controller.js';
 import { NamespaceController } from '../../../pkg/controller/namespace/namespace-controller.js';
 import { RootCACertPublisher } from '../../../pkg/controller/rootcacertpublisher/publisher.js';
 import { ServiceAccountsController } from '../../../pkg/controller/serviceaccount/serviceaccounts-controller.js';
+import { clusterroleAggregationController } from '../../../pkg/controller/clusterroleaggregation/controller.js';
 import { disruptionController } from '../../../pkg/controller/disruption/controller.js';
 import { garbagecollectorController } from '../../../pkg/controller/garbagecollector/controller.js';
 import { newResourceQuotaController } from '../../../pkg/controller/resourcequota/controller.js';
@@ -32,6 +33,7 @@ export const registrations: ControllerRegistration[] = [
   { name: 'garbagecollector', factory: () => garbagecollectorController(), enabledByDefault: true },
   { name: 'resourcequota', factory: ({ options }) => newResourceQuotaController({ resyncPeriodMs: options.resourceQuotaSyncPeriodMs })(), enabledByDefault: true },
   { name: 'disruption', factory: () => disruptionController(), enabledByDefault: true },
+  { name: 'clusterrole-aggregation', factory: () => clusterroleAggregationController(), enabledByDefault: true },
 ];
 
 /**
