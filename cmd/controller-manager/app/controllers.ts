@@ -5,6 +5,7 @@ import { NamespaceController } from '../../../pkg/controller/namespace/namespace
 import { RootCACertPublisher } from '../../../pkg/controller/rootcacertpublisher/publisher.js';
 import { ServiceAccountsController } from '../../../pkg/controller/serviceaccount/serviceaccounts-controller.js';
 import { clusterroleAggregationController } from '../../../pkg/controller/clusterroleaggregation/controller.js';
+import { newServiceAccountTokenController } from '../../../pkg/controller/serviceaccounttoken/tokens-controller.js';
 import { disruptionController } from '../../../pkg/controller/disruption/controller.js';
 import { garbagecollectorController } from '../../../pkg/controller/garbagecollector/controller.js';
 import { newResourceQuotaController } from '../../../pkg/controller/resourcequota/controller.js';
@@ -27,6 +28,8 @@ export interface ControllerRegistration {
 
 /** The controllers, in the order they start. */
 export const registrations: ControllerRegistration[] = [
+  // Without a key the manager skips it (server.ts), as upstream does.
+  { name: 'serviceaccount-token', factory: ({ serviceAccountPrivateKey }) => newServiceAccountTokenController({ privateKeyPem: serviceAccountPrivateKey ?? '' })(), enabledByDefault: true },
   { name: 'namespace', factory: () => new NamespaceController(), enabledByDefault: true },
   { name: 'serviceaccount', factory: () => new ServiceAccountsController(), enabledByDefault: true },
   { name: 'root-ca-cert-publisher', factory: () => new RootCACertPublisher(), enabledByDefault: true },

@@ -13,6 +13,7 @@ import { SharedInformerFactory } from '../../../pkg/client/informer-factory.js';
 import { loadKubeconfig } from '../../../pkg/client/kubeconfig.js';
 import type { RestConfig } from '../../../pkg/client/rest-config.js';
 import type { ControllerContext } from '../../../pkg/controller/controller.js';
+import { LegacyTokenGenerator } from '../../../pkg/controller/serviceaccounttoken/legacy-token.js';
 import type { Logger } from '../../../pkg/log/logger.js';
 import { Scheme } from '../../../pkg/runtime/scheme.js';
 import { enabledControllers } from './controllers.js';
@@ -49,6 +50,14 @@ export async function runControllerManager(o: ControllerManagerOptions, logger: 
   const config = restConfig(o);
   const client = new Client(config, { scheme: new Scheme(groupVersions(domain), domain) });
   const serviceAccountPrivateKey = o.serviceAccountPrivateKeyFile ? readFileSync(o.serviceAccountPrivateKeyFile, 'utf8') : undefined;
+  if (serviceAccountPrivateKey) {
+    try {
+      new LegacyTokenGenerator(domain, serviceAccountPrivateKey);
+    } catch (e) {
+      client.close();
+      throw new Error(`--service-account-private-key-file ${o.serviceAccountPrivateKeyFile}: ${(e as Error).message}`);
+    }
+  }
   // As upstream: without a signing key the token controller is skipped, not fatal.
   const controllers = enabledControllers(o.controllers).filter((c) => {
     if (c.name !== 'serviceaccount-token' || serviceAccountPrivateKey) return true;
