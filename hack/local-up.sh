@@ -82,10 +82,40 @@ KUBECONFIG
 kubeconfig "$LOCAL/admin.kubeconfig" admin "$PKI/admin.crt" "$PKI/admin.key"
 # The controller manager runs as system:kube-controller-manager (bound by the bootstrap policy).
 kubeconfig "$LOCAL/controller-manager.kubeconfig" controller-manager "$PKI/controller-manager.crt" "$PKI/controller-manager.key"
+# The same admin through an exec credential plug-in (hack/exec-credential-plugin.sh prints the
+# static token of tokens.csv as an ExecCredential): an example of client-go's exec protocol, whose
+# group kubectl knows only by upstream's name.
+cat > "$LOCAL/admin-exec.kubeconfig" <<KUBECONFIG
+apiVersion: v1
+kind: Config
+clusters:
+- name: local
+  cluster:
+    server: https://127.0.0.1:$API_PORT
+    certificate-authority-data: $ca
+users:
+- name: admin-exec
+  user:
+    exec:
+      apiVersion: client.authentication.k8s.io/v1
+      command: $PWD/hack/exec-credential-plugin.sh
+      args:
+      - $PWD/$PKI/tokens.csv
+      interactiveMode: Never
+contexts:
+- name: local
+  context:
+    cluster: local
+    user: admin-exec
+    namespace: default
+current-context: local
+KUBECONFIG
+chmod 600 "$LOCAL/admin-exec.kubeconfig"
 
 echo "starting the controller manager, health and metrics on https://127.0.0.1:$CM_PORT (log in $LOCAL/controller-manager.log)"
 _output/bin/controller-manager --kubeconfig "$LOCAL/controller-manager.kubeconfig" --bind-address 127.0.0.1 --secure-port "$CM_PORT" \
   --cert-dir "$LOCAL/controller-manager-certs" --root-ca-file "$LOCAL/certs/apiserver.crt" \
+  --service-account-private-key-file "$PKI/sa.key" \
   --api-domain "$API_DOMAIN" >"$LOCAL/controller-manager.log" 2>&1 &
 pids+=($!)
 
@@ -95,6 +125,7 @@ The control plane is up.
   API server:  https://127.0.0.1:$API_PORT
   controller manager: https://127.0.0.1:$CM_PORT/healthz (leader lease orch-system/orch-controller-manager)
   kubeconfig:  $LOCAL/admin.kubeconfig
+               $LOCAL/admin-exec.kubeconfig (the same admin, token from the exec plug-in hack/exec-credential-plugin.sh)
   CA:          $LOCAL/certs/apiserver.crt
 
 Credentials (in $PKI): the admin's client certificate (CN orch-admin, O system:masters) is in the
@@ -104,6 +135,7 @@ tokens are signed with sa.key (issuer https://127.0.0.1:$API_PORT).
 Try:
   kubectl --kubeconfig $LOCAL/admin.kubeconfig get namespaces
   kubectl --kubeconfig $LOCAL/admin.kubeconfig auth whoami
+  kubectl --kubeconfig $LOCAL/admin-exec.kubeconfig get namespaces
   kubectl --kubeconfig $LOCAL/admin.kubeconfig run web --image=nginx && kubectl --kubeconfig $LOCAL/admin.kubeconfig get all
   kubectl --kubeconfig $LOCAL/admin.kubeconfig create serviceaccount demo && kubectl --kubeconfig $LOCAL/admin.kubeconfig create token demo
   curl --cacert $LOCAL/certs/apiserver.crt --cert $PKI/admin.crt --key $PKI/admin.key https://127.0.0.1:$API_PORT/apis/apps/v1/namespaces/default/statefulsets

@@ -1,36 +1,114 @@
 // Every controller the manager can run, by its upstream name, in one place: adding a controller is
 // one line in `registrations` (and, when upstream has one, one line in `concurrencyFlags`).
-import type { ControllerFactory } from '../../../pkg/controller/controller.js';
+import type { Controller } from '../../../pkg/controller/controller.js';
 import { NamespaceController } from '../../../pkg/controller/namespace/namespace-controller.js';
 import { RootCACertPublisher } from '../../../pkg/controller/rootcacertpublisher/publisher.js';
 import { ServiceAccountsController } from '../../../pkg/controller/serviceaccount/serviceaccounts-controller.js';
+import { clusterroleAggregationController } from '../../../pkg/controller/clusterroleaggregation/controller.js';
+import { newServiceAccountTokenController } from '../../../pkg/controller/serviceaccounttoken/tokens-controller.js';
 import { disruptionController } from '../../../pkg/controller/disruption/controller.js';
 import { garbagecollectorController } from '../../../pkg/controller/garbagecollector/controller.js';
-import { resourcequotaController } from '../../../pkg/controller/resourcequota/controller.js';
+import { newResourceQuotaController } from '../../../pkg/controller/resourcequota/controller.js';
 import { replicasetController } from '../../../pkg/controller/replicaset/controller.js';
 import { deploymentController } from '../../../pkg/controller/deployment/controller.js';
 import { statefulsetController } from '../../../pkg/controller/statefulset/controller.js';
+import type { ControllerManagerOptions } from './options.js';
+
+/** What a registration's factory may read: the flags, and what the manager loaded from the files they name. */
+export interface ControllerInit {
+  options: ControllerManagerOptions;
+  /** PEM of --service-account-private-key-file, when given. */
+  serviceAccountPrivateKey?: string;
+}
 
 export interface ControllerRegistration {
-  /** Upstream's name, as --controllers spells it. */
+  /** Upstream's short name (its alias since 1.28), as --controllers spells it; also the name it logs under. */
   name: string;
-  factory: ControllerFactory;
+  factory: (init: ControllerInit) => Controller;
   /** Whether `*` enables it (upstream's ControllersDisabledByDefault are false here). */
   enabledByDefault: boolean;
 }
 
 /** The controllers, in the order they start. */
 export const registrations: ControllerRegistration[] = [
+  // Without a key the manager skips it (server.ts), as upstream does.
+  { name: 'serviceaccount-token', factory: ({ serviceAccountPrivateKey }) => newServiceAccountTokenController({ privateKeyPem: serviceAccountPrivateKey ?? '' })(), enabledByDefault: true },
   { name: 'namespace', factory: () => new NamespaceController(), enabledByDefault: true },
   { name: 'serviceaccount', factory: () => new ServiceAccountsController(), enabledByDefault: true },
   { name: 'root-ca-cert-publisher', factory: () => new RootCACertPublisher(), enabledByDefault: true },
-  { name: 'garbagecollector', factory: garbagecollectorController, enabledByDefault: true },
-  { name: 'resourcequota', factory: resourcequotaController, enabledByDefault: true },
-  { name: 'disruption', factory: disruptionController, enabledByDefault: true },
-  { name: 'replicaset', factory: replicasetController, enabledByDefault: true },
-  { name: 'deployment', factory: deploymentController, enabledByDefault: true },
-  { name: 'statefulset', factory: statefulsetController, enabledByDefault: true },
+  { name: 'garbagecollector', factory: () => garbagecollectorController(), enabledByDefault: true },
+  { name: 'resourcequota', factory: ({ options }) => newResourceQuotaController({ resyncPeriodMs: options.resourceQuotaSyncPeriodMs })(), enabledByDefault: true },
+  { name: 'disruption', factory: () => disruptionController(), enabledByDefault: true },
+  { name: 'clusterrole-aggregation', factory: () => clusterroleAggregationController(), enabledByDefault: true },
+  { name: 'replicaset', factory: () => replicasetController(), enabledByDefault: true },
+  { name: 'deployment', factory: () => deploymentController(), enabledByDefault: true },
+  { name: 'statefulset', factory: () => statefulsetController(), enabledByDefault: true },
 ];
+
+/**
+ * Upstream 1.30's controller names (cmd/kube-controller-manager/names) by the short names they
+ * replaced: --controllers takes either, with or without the `-` prefix. Listed whole, so a
+ * controller registered later under its short name takes its long name with it.
+ */
+export const upstreamControllerNames: Readonly<Record<string, string>> = {
+  'serviceaccount-token': 'serviceaccount-token-controller',
+  endpoint: 'endpoints-controller',
+  endpointslice: 'endpointslice-controller',
+  endpointslicemirroring: 'endpointslice-mirroring-controller',
+  replicationcontroller: 'replicationcontroller-controller',
+  podgc: 'pod-garbage-collector-controller',
+  resourcequota: 'resourcequota-controller',
+  namespace: 'namespace-controller',
+  serviceaccount: 'serviceaccount-controller',
+  garbagecollector: 'garbage-collector-controller',
+  daemonset: 'daemonset-controller',
+  job: 'job-controller',
+  deployment: 'deployment-controller',
+  replicaset: 'replicaset-controller',
+  horizontalpodautoscaling: 'horizontal-pod-autoscaler-controller',
+  disruption: 'disruption-controller',
+  statefulset: 'statefulset-controller',
+  cronjob: 'cronjob-controller',
+  csrsigning: 'certificatesigningrequest-signing-controller',
+  csrapproving: 'certificatesigningrequest-approving-controller',
+  csrcleaner: 'certificatesigningrequest-cleaner-controller',
+  ttl: 'ttl-controller',
+  bootstrapsigner: 'bootstrap-signer-controller',
+  tokencleaner: 'token-cleaner-controller',
+  nodeipam: 'node-ipam-controller',
+  nodelifecycle: 'node-lifecycle-controller',
+  service: 'service-lb-controller',
+  route: 'node-route-controller',
+  'cloud-node-lifecycle': 'cloud-node-lifecycle-controller',
+  'persistentvolume-binder': 'persistentvolume-binder-controller',
+  attachdetach: 'persistentvolume-attach-detach-controller',
+  'persistentvolume-expander': 'persistentvolume-expander-controller',
+  'clusterrole-aggregation': 'clusterrole-aggregation-controller',
+  'pvc-protection': 'persistentvolumeclaim-protection-controller',
+  'pv-protection': 'persistentvolume-protection-controller',
+  'ttl-after-finished': 'ttl-after-finished-controller',
+  'root-ca-cert-publisher': 'root-ca-certificate-publisher-controller',
+  'ephemeral-volume': 'ephemeral-volume-controller',
+  'storage-version-gc': 'storageversion-garbage-collector-controller',
+  resourceclaim: 'resourceclaim-controller',
+  'legacy-service-account-token-cleaner': 'legacy-serviceaccount-token-cleaner-controller',
+};
+
+/** The registered name `given` (a short or a 1.30 name, without `-`) stands for; undefined when none. */
+export function canonicalControllerName(given: string): string | undefined {
+  for (const r of registrations) if (r.name === given || upstreamControllerNames[r.name] === given) return r.name;
+  return undefined;
+}
+
+/** --controllers with every name made the registered one (upstream's ApplyTo); `*` and unknown names pass through. */
+export function normalizeControllers(controllers: readonly string[]): string[] {
+  return controllers.map((c) => {
+    const off = c.startsWith('-');
+    const bare = off ? c.slice(1) : c;
+    const name = canonicalControllerName(bare) ?? bare;
+    return off ? `-${name}` : name;
+  });
+}
 
 export interface ConcurrencyFlag {
   /** `--concurrent-<stem>-syncs`; what ControllerContext.concurrency(stem) answers. */
@@ -50,14 +128,15 @@ export const concurrencyFlags: ConcurrencyFlag[] = [
   { stem: 'statefulset', default: 5, describe: 'The number of statefulset objects that are allowed to sync concurrently. Larger number = more responsive statefulsets, but more CPU (and network) load' },
 ];
 
+/** Every name --controllers accepts: each registration's short name and, where upstream has one, its 1.30 name. */
 export function knownControllerNames(): string[] {
-  return registrations.map((r) => r.name);
+  return registrations.flatMap((r) => (upstreamControllerNames[r.name] ? [r.name, upstreamControllerNames[r.name]!] : [r.name]));
 }
 
-/** Whether --controllers enables `name`: an explicit `-name` wins, then `name`, then `*` for the default-on set. */
+/** Whether --controllers enables `name`: the first of `name`/`-name` (in either spelling) decides, else `*` for the default-on set. */
 export function isControllerEnabled(name: string, controllers: readonly string[], enabledByDefault: boolean): boolean {
   let hasStar = false;
-  for (const c of controllers) {
+  for (const c of normalizeControllers(controllers)) {
     if (c === name) return true;
     if (c === `-${name}`) return false;
     if (c === '*') hasStar = true;

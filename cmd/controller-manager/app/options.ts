@@ -30,6 +30,10 @@ export interface ControllerManagerOptions {
   rootCAFile: string;
   /** --api-domain: must match the API server's. */
   apiDomain: string;
+  /** --resource-quota-sync-period: how often every quota is recalculated in full. */
+  resourceQuotaSyncPeriodMs: number;
+  /** --service-account-private-key-file: the key legacy service account tokens are signed with; serviceaccount-token is off without it. */
+  serviceAccountPrivateKeyFile: string;
   verbosity: number;
 }
 
@@ -57,6 +61,8 @@ export function defaultOptions(): ControllerManagerOptions {
     certDir: '',
     rootCAFile: '',
     apiDomain: 'orch.io',
+    resourceQuotaSyncPeriodMs: 5 * 60_000,
+    serviceAccountPrivateKeyFile: '',
     verbosity: 0,
   };
 }
@@ -83,6 +89,8 @@ export function parseOptions(argv: string[]): ControllerManagerOptions {
     .option('kube-api-burst', { type: 'number', default: d.kubeAPIBurst, describe: 'Burst to use while talking with the API server.', group: 'Generic:' })
     .option('api-domain', { type: 'string', default: d.apiDomain, describe: 'The platform domain the API server was started with (--api-domain): group names, finalizers and keys derive from it.', group: 'Generic:' })
     .option('root-ca-file', { type: 'string', default: '', describe: "If set, this root certificate authority will be included in the kube-root-ca.crt ConfigMap of every namespace. Defaults to the CA of the kubeconfig's cluster.", group: 'Generic:' })
+    .option('resource-quota-sync-period', { type: 'string', default: '5m0s', describe: 'The period for syncing quota usage status in the system', group: 'Controllers:' })
+    .option('service-account-private-key-file', { type: 'string', default: '', describe: 'Filename containing a PEM-encoded private RSA or ECDSA key used to sign service account tokens.', group: 'Controllers:' })
     .option('leader-elect', { type: 'boolean', default: d.leaderElect, describe: 'Start a leader election client and gain leadership before executing the main loop. Enable this when running replicated components for high availability.', group: 'Leader election:' })
     .option('leader-elect-lease-duration', { type: 'string', default: '15s', describe: 'The duration that non-leader candidates will wait after observing a leadership renewal until attempting to acquire leadership of a led but unrenewed leader slot.', group: 'Leader election:' })
     .option('leader-elect-renew-deadline', { type: 'string', default: '10s', describe: 'The interval between attempts by the acting master to renew a leadership slot before it stops leading. This must be less than the lease duration.', group: 'Leader election:' })
@@ -131,6 +139,8 @@ export function parseOptions(argv: string[]): ControllerManagerOptions {
     certDir: String(parsed['cert-dir']),
     rootCAFile: String(parsed['root-ca-file']),
     apiDomain: String(parsed['api-domain']),
+    resourceQuotaSyncPeriodMs: duration('resource-quota-sync-period'),
+    serviceAccountPrivateKeyFile: String(parsed['service-account-private-key-file']),
     verbosity: Number(parsed.v),
   };
 }
@@ -145,6 +155,7 @@ export function validateOptions(o: ControllerManagerOptions): string[] {
     const name = c.startsWith('-') ? c.slice(1) : c;
     if (c !== '*' && !known.has(name)) errs.push(`--controllers: ${JSON.stringify(c)} is not in the list of known controllers`);
   }
+  if (!(o.resourceQuotaSyncPeriodMs > 0)) errs.push('--resource-quota-sync-period must be greater than 0');
   if (!(o.kubeAPIQPS > 0)) errs.push('--kube-api-qps must be greater than 0');
   if (!Number.isInteger(o.kubeAPIBurst) || o.kubeAPIBurst < 1) errs.push('--kube-api-burst must be a positive integer');
   if (o.leaderElect) {

@@ -13,6 +13,7 @@ import { SharedInformerFactory } from '../../../pkg/client/informer-factory.js';
 import { loadKubeconfig } from '../../../pkg/client/kubeconfig.js';
 import type { RestConfig } from '../../../pkg/client/rest-config.js';
 import type { ControllerContext } from '../../../pkg/controller/controller.js';
+import { LegacyTokenGenerator } from '../../../pkg/controller/serviceaccounttoken/legacy-token.js';
 import type { Logger } from '../../../pkg/log/logger.js';
 import { Scheme } from '../../../pkg/runtime/scheme.js';
 import { enabledControllers } from './controllers.js';
@@ -48,7 +49,21 @@ export async function runControllerManager(o: ControllerManagerOptions, logger: 
   const domain = apiDomain(o.apiDomain);
   const config = restConfig(o);
   const client = new Client(config, { scheme: new Scheme(groupVersions(domain), domain) });
-  const controllers = enabledControllers(o.controllers);
+  const serviceAccountPrivateKey = o.serviceAccountPrivateKeyFile ? readFileSync(o.serviceAccountPrivateKeyFile, 'utf8') : undefined;
+  if (serviceAccountPrivateKey) {
+    try {
+      new LegacyTokenGenerator(domain, serviceAccountPrivateKey);
+    } catch (e) {
+      client.close();
+      throw new Error(`--service-account-private-key-file ${o.serviceAccountPrivateKeyFile}: ${(e as Error).message}`);
+    }
+  }
+  // As upstream: without a signing key the token controller is skipped, not fatal.
+  const controllers = enabledControllers(o.controllers).filter((c) => {
+    if (c.name !== 'serviceaccount-token' || serviceAccountPrivateKey) return true;
+    logger.warn('controller is disabled because there is no private key (--service-account-private-key-file)', { controller: c.name });
+    return false;
+  });
   const rootCA = o.rootCAFile ? readFileSync(o.rootCAFile, 'utf8') : config.caData;
   if (!rootCA && controllers.some((c) => c.name === 'root-ca-cert-publisher')) {
     client.close();
@@ -99,7 +114,7 @@ export async function runControllerManager(o: ControllerManagerOptions, logger: 
     const running = controllers.map((r) => {
       logger.info('starting controller', { controller: r.name });
       runningGauge.set({ name: r.name, manager: 'controller-manager' }, 1);
-      return r.factory().run(ctx).catch((e: unknown) => {
+      return r.factory({ options: o, ...(serviceAccountPrivateKey ? { serviceAccountPrivateKey } : {}) }).run(ctx).catch((e: unknown) => {
         logger.error('controller failed', { controller: r.name, err: e instanceof Error ? e.message : String(e) });
       }).finally(() => runningGauge.set({ name: r.name, manager: 'controller-manager' }, 0));
     });

@@ -15,8 +15,13 @@ export interface RunningControllers {
   stop(): Promise<void>;
 }
 
+/** What the manager would add to the context from its flags (--root-ca-file). */
+export interface ContextExtras {
+  rootCA?: string;
+}
+
 /** Starts `factories` with the manager's defaults (`concurrency` overrides by flag stem). */
-export async function runControllers(t: TestServer, factories: ControllerFactory[], concurrency: Record<string, number> = {}): Promise<RunningControllers> {
+export async function runControllers(t: TestServer, factories: ControllerFactory[], concurrency: Record<string, number> = {}, extras: ContextExtras = {}): Promise<RunningControllers> {
   const kc = writeKubeconfig(t);
   const { client } = Client.fromKubeconfig(kc.path);
   const informers = new SharedInformerFactory(client);
@@ -29,6 +34,7 @@ export async function runControllers(t: TestServer, factories: ControllerFactory
   const ctx: ControllerContext = {
     client, informers, domain: defaultApiDomain, logger, signal: abort.signal,
     concurrency: (stem) => concurrency[stem] ?? 5,
+    ...(extras.rootCA ? { rootCA: extras.rootCA } : {}),
   };
   const running = factories.map((f) => f().run(ctx));
   informers.start();

@@ -1,0 +1,46 @@
+// --controllers selection: upstream 1.30's long names and the short names they replaced are the
+// same controller, `-name` in either spelling turns it off, the first mention decides, `*` is the
+// default-on set; and the flags reach the options.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { enabledControllers, knownControllerNames, normalizeControllers, registrations } from './controllers.js';
+import { defaultOptions, parseOptions, validateOptions } from './options.js';
+
+const names = (controllers: string[]) => enabledControllers(controllers).map((r) => r.name);
+const all = registrations.filter((r) => r.enabledByDefault).map((r) => r.name);
+
+test('* enables every default-on controller, nothing enables none', () => {
+  assert.deepEqual(names(['*']), all);
+  assert.deepEqual(names([]), []);
+});
+
+test('long and short names select the same controller', () => {
+  assert.deepEqual(names(['namespace-controller']), ['namespace']);
+  assert.deepEqual(names(['namespace']), ['namespace']);
+  assert.deepEqual(names(['root-ca-certificate-publisher-controller', 'garbage-collector-controller']), ['root-ca-cert-publisher', 'garbagecollector']);
+  assert.deepEqual(names(['serviceaccount-controller', 'resourcequota-controller', 'disruption-controller']), ['serviceaccount', 'resourcequota', 'disruption']);
+});
+
+test('-name disables in either spelling; the first mention wins', () => {
+  assert.deepEqual(names(['*', '-namespace-controller']), all.filter((n) => n !== 'namespace'));
+  assert.deepEqual(names(['*', '-namespace']), all.filter((n) => n !== 'namespace'));
+  assert.deepEqual(names(['-disruption-controller', 'disruption', '*']), all.filter((n) => n !== 'disruption'));
+  assert.deepEqual(names(['disruption', '-disruption-controller']), ['disruption']);
+  assert.deepEqual(normalizeControllers(['*', '-garbage-collector-controller', 'nosuch']), ['*', '-garbagecollector', 'nosuch']);
+});
+
+test('validation knows both spellings and still refuses unknown names', () => {
+  assert.ok(knownControllerNames().includes('namespace-controller'));
+  assert.ok(knownControllerNames().includes('namespace'));
+  const o = { ...defaultOptions(), kubeconfig: '/k' };
+  assert.deepEqual(validateOptions({ ...o, controllers: ['*', '-namespace-controller', 'resourcequota-controller', '-disruption'] }), []);
+  assert.deepEqual(validateOptions({ ...o, controllers: ['nosuch-controller'] }), ['--controllers: "nosuch-controller" is not in the list of known controllers']);
+});
+
+test('--controllers and --resource-quota-sync-period parse', () => {
+  const o = parseOptions(['--kubeconfig', '/k', '--controllers', '*,-namespace-controller', '--resource-quota-sync-period', '30s']);
+  assert.deepEqual(o.controllers, ['*', '-namespace-controller']);
+  assert.equal(o.resourceQuotaSyncPeriodMs, 30_000);
+  assert.equal(parseOptions(['--kubeconfig', '/k']).resourceQuotaSyncPeriodMs, 5 * 60_000);
+  assert.deepEqual(names(o.controllers), all.filter((n) => n !== 'namespace'));
+});
