@@ -334,6 +334,33 @@ printf '{"apiVersion":"client.authentication.orch.io/v1","kind":"ExecCredential"
     assert.equal(runs(), 3, 'run again after the 401');
   });
 
+  test('an exec plug-in\'s client certificate is used until it expires; the next one is presented on a fresh TLS connection', async () => {
+    const first = clientCA.client('first-cert-user', ['system:masters']);
+    const second = clientCA.client('second-cert-user', ['system:masters']);
+    const certFile = files.write('exec-cert.pem', first.certPem);
+    const keyFile = files.write('exec-key.pem', first.keyPem);
+    // The credential expires a second after it is printed, so the client must ask again.
+    const plugin = files.write('cert-plugin.sh', `#!/bin/sh
+exp=$(date -u -d '+1 second' +%Y-%m-%dT%H:%M:%SZ)
+node -e 'const fs=require("fs");process.stdout.write(JSON.stringify({apiVersion:"client.authentication.orch.io/v1",kind:"ExecCredential",status:{expirationTimestamp:process.argv[3],clientCertificateData:fs.readFileSync(process.argv[1],"utf8"),clientKeyData:fs.readFileSync(process.argv[2],"utf8")}}))' "${certFile}" "${keyFile}" "$exp"
+`);
+    chmodSync(plugin, 0o755);
+    const kubeconfig = files.write('exec-cert.kubeconfig', stringify({
+      apiVersion: 'v1', kind: 'Config', 'current-context': 'c',
+      clusters: [{ name: 'k', cluster: { server: config.server, 'certificate-authority-data': b64(config.caData!) } }],
+      users: [{ name: 'u', user: { exec: { apiVersion: 'client.authentication.orch.io/v1', command: './cert-plugin.sh', interactiveMode: 'Never' } } }],
+      contexts: [{ name: 'c', context: { cluster: 'k', user: 'u' } }],
+    }));
+    const { client: c } = Client.fromKubeconfig(kubeconfig);
+    clients.push(c);
+    const whoami = async () => ((await c.resource('authentication.orch.io', 'v1', 'selfsubjectreviews').create({ metadata: {} })).status as { userInfo: { username: string } }).userInfo.username;
+    assert.equal(await whoami(), 'first-cert-user');
+    files.write('exec-cert.pem', second.certPem);
+    files.write('exec-key.pem', second.keyPem);
+    // A kept-alive connection would go on presenting the first certificate.
+    await until('the renewed certificate to be presented', async () => (await whoami()) === 'second-cert-user');
+  });
+
   test('a client certificate authenticates, and a kubeconfig with certificate files relative to it works', async () => {
     const jane = clientCA.client('jane', ['system:masters']);
     files.write('jane.crt', jane.certPem);

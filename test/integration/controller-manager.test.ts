@@ -214,6 +214,37 @@ describe('the controller manager', () => {
     }
   });
 
+  test('two manager processes: the leader is killed (SIGKILL) and the standby takes the lease over', async () => {
+    const spawned: { proc: ReturnType<typeof spawn>; log: () => string; dir: string }[] = [];
+    const manager = () => {
+      const dir = mkdtempSync(join(tmpdir(), 'orch-cm-kill-'));
+      const proc = spawn(process.execPath, [mainJs, '--kubeconfig', kc.path, '--secure-port', '0', '--bind-address', '127.0.0.1', '--cert-dir', dir,
+        '--leader-elect-resource-name', 'cm-killed', '--leader-elect-lease-duration', '4s', '--leader-elect-renew-deadline', '3s',
+        '--leader-elect-retry-period', '500ms', '--controllers', 'serviceaccount', '--v', '2'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let log = '';
+      proc.stderr!.on('data', (d: Buffer) => (log += d.toString()));
+      const m = { proc, log: () => log, dir };
+      spawned.push(m);
+      return m;
+    };
+    try {
+      const first = manager();
+      const held = await pollUntil(() => lease('cm-killed').catch(() => undefined), (l) => !!l?.spec?.holderIdentity, 'the first process to lead', 20_000);
+      const second = manager();
+      await pollUntil(async () => second.log(), (l) => /attempting to acquire leader lease/.test(l), 'the second process to stand by', 20_000);
+      assert.equal((await lease('cm-killed')).spec?.holderIdentity, held!.spec!.holderIdentity, 'the standby does not take a held lease');
+      first.proc.kill('SIGKILL');
+      const taken = await pollUntil(() => lease('cm-killed'), (l) => !!l.spec?.holderIdentity && l.spec.holderIdentity !== held!.spec!.holderIdentity, 'the standby to take over', 30_000);
+      assert.equal(taken.spec?.leaseTransitions, (held!.spec?.leaseTransitions ?? 0) + 1);
+      await pollUntil(async () => second.log(), (l) => /successfully acquired lease/.test(l), 'the standby to say it leads', 10_000);
+    } finally {
+      for (const m of spawned) {
+        if (m.proc.exitCode === null) m.proc.kill('SIGKILL');
+        rmSync(m.dir, { recursive: true, force: true });
+      }
+    }
+  });
+
   test('the built binary: bad flags, /healthz, /metrics, SIGTERM releases the lease', async () => {
     const bad = spawnSync(process.execPath, [mainJs, '--no-such-flag'], { encoding: 'utf8' });
     assert.equal(bad.status, 1);
