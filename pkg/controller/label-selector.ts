@@ -1,20 +1,8 @@
-// metav1.LabelSelector evaluated against labels (LabelSelectorAsSelector then Matches): a missing
-// selector selects nothing, an empty one everything, as budgets, ReplicaSets and Deployments read them.
+// metav1.LabelSelector as controllers read one: a missing selector selects nothing (budgets,
+// ReplicaSets and Deployments without one own no pods); otherwise the shared evaluation.
 import type { LabelSelector } from '../../api/meta/v1/types.js';
+import { selectorMatches as matches } from '../runtime/label-selector-match.js';
 
 export function selectorMatches(sel: LabelSelector | undefined, labels: Record<string, string> | undefined): boolean {
-  if (!sel) return false;
-  const l = labels ?? {};
-  const has = (k: string) => Object.prototype.hasOwnProperty.call(l, k);
-  for (const [k, v] of Object.entries(sel.matchLabels ?? {})) if (!has(k) || l[k] !== v) return false;
-  for (const req of sel.matchExpressions ?? []) {
-    const values = req.values ?? [];
-    const ok = req.operator === 'In' ? has(req.key) && values.includes(l[req.key]!)
-      : req.operator === 'NotIn' ? !has(req.key) || !values.includes(l[req.key]!)
-        : req.operator === 'Exists' ? has(req.key)
-          : req.operator === 'DoesNotExist' ? !has(req.key)
-            : false;
-    if (!ok) return false;
-  }
-  return true;
+  return sel ? matches(sel, labels) : false;
 }

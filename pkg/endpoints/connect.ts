@@ -6,9 +6,8 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import type { AdmissionObject } from '../admission/interfaces.js';
 import { newBadRequest, StatusError } from '../runtime/errors.js';
-import { goQuote } from '../runtime/duplicate-fields.js';
 import { ProxyError, proxyRequest, proxyUpgrade } from '../util/proxy/upgrade-aware.js';
-import { queryBool } from './query.js';
+import { parseGoInt, queryBool } from './query.js';
 import { admitConnect, type HandlerContext, type KindRequest } from './resource-handlers.js';
 import { takeUpgradeConnection } from './upgrade.js';
 import type { Connecter } from '../registry/rest/connect.js';
@@ -25,14 +24,8 @@ export function connectMethodAllowed(subresource: string, method: string): boole
   return connectMethods[subresource]?.includes(method) ?? false;
 }
 
-/** Go's strconv.ParseInt error for an int32 query value, as upstream's parameter codec reports it. */
-function int32Param(v: string): number {
-  const fail = (why: string) => newBadRequest(`strconv.ParseInt: parsing ${goQuote(v)}: ${why}`);
-  if (!/^[+-]?[0-9]+$/.test(v)) throw fail('invalid syntax');
-  const n = Number(v);
-  if (n < -2147483648 || n > 2147483647) throw fail('value out of range');
-  return n;
-}
+/** An int32 option (PodPortForwardOptions.ports) as upstream's parameter codec reads it. */
+const int32Param = (v: string) => parseGoInt(v, -(2n ** 31n), 2n ** 31n - 1n);
 
 /** Reads the option kind's fields off the query, each converted by its schema type. */
 export function connectOptions(kind: string, schema: TObject, query: URLSearchParams): AdmissionObject {

@@ -16,10 +16,8 @@ import type { ResourceInfo } from '../runtime/scheme.js';
 import { shapedCopy } from '../runtime/wire-shape.js';
 import type { StoredObject } from '../storage/interface.js';
 import { conflictsFromLastApplied, lastAppliedKeys, updateLastApplied } from './last-applied.js';
+import { FIELD_MANAGER_MAX_BYTES, GO_PRINTABLE } from './query.js';
 
-/** Upstream's FieldManagerMaxLength, in bytes. */
-const MAX_MANAGER_BYTES = 128;
-const GO_PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 
 /**
  * The manager of a write: the `fieldManager` query parameter, else the User-Agent up to its first
@@ -33,7 +31,7 @@ export function managerOrUserAgent(fieldManager: string | undefined, userAgent: 
   for (const ch of prefix) {
     if (!GO_PRINTABLE.test(ch)) continue;
     const n = Buffer.byteLength(ch, 'utf8');
-    if (bytes + n > MAX_MANAGER_BYTES) break;
+    if (bytes + n > FIELD_MANAGER_MAX_BYTES) break;
     out += ch;
     bytes += n;
   }

@@ -5,11 +5,11 @@ import { newBadRequest } from '../runtime/errors.js';
 import { invalid, tooLong, type FieldError } from '../runtime/field-errors.js';
 
 /** Upstream's FieldManagerMaxLength, in bytes. */
-const FIELD_MANAGER_MAX_BYTES = 128;
+export const FIELD_MANAGER_MAX_BYTES = 128;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 /** Characters Go's unicode.IsPrint accepts: letters, marks, numbers, punctuation, symbols and the ASCII space. */
-const GO_PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+export const GO_PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 
 /**
  * A boolean query parameter as upstream converts it: false when absent, or when its first value
@@ -25,6 +25,15 @@ export function queryBool(values: readonly string[]): boolean {
 /** Go's strconv.ParseBool: true only for 1, t, T, TRUE, true, True (an error counts as false here). */
 function parseGoBool(v: string): boolean {
   return ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v);
+}
+
+/** A query integer as strconv.ParseInt reads it, within [min, max]; Go's error text as a 400 otherwise. */
+export function parseGoInt(v: string, min: bigint, max: bigint): number {
+  const fail = (why: string) => newBadRequest(`strconv.ParseInt: parsing ${goQuote(v)}: ${why}`);
+  if (!/^[+-]?[0-9]+$/.test(v)) throw fail('invalid syntax');
+  const n = BigInt(v);
+  if (n < min || n > max) throw fail('value out of range');
+  return Number(n);
 }
 
 export class Query {
@@ -49,12 +58,7 @@ export class Query {
    */
   int(name: string): number | undefined {
     const v = this.str(name);
-    if (v === undefined) return undefined;
-    const fail = (why: string) => newBadRequest(`strconv.ParseInt: parsing ${goQuote(v)}: ${why}`);
-    if (!/^[+-]?[0-9]+$/.test(v)) throw fail('invalid syntax');
-    const n = BigInt(v);
-    if (n < INT64_MIN || n > INT64_MAX) throw fail('value out of range');
-    return Number(n);
+    return v === undefined ? undefined : parseGoInt(v, INT64_MIN, INT64_MAX);
   }
 
   /** A boolean parameter, converted as upstream converts query booleans (see queryBool). */

@@ -2,7 +2,7 @@
 // The namespace selector applies to namespaced objects and to Namespace objects; the object
 // selector to the new or the old object, either matching; objects without metadata never match.
 import type { LabelSelector } from '../../../api/meta/v1/types.js';
-import { isEmptySelector, selectorMatches } from '../../registry/validation/selector-match.js';
+import { isEmptySelector, selectorMatches } from '../../runtime/label-selector-match.js';
 import { newNotFound } from '../../runtime/errors.js';
 import type { AdmissionObject, Attributes, ObjectLister } from '../interfaces.js';
 

@@ -8,7 +8,7 @@ import type { ClusterRole } from '../../../api/rbac/v1/cluster-role.js';
 import type { PolicyRule } from '../../../api/rbac/v1/policy-rule.js';
 import type { RoleRef } from '../../../api/rbac/v1/role-ref.js';
 import type { Subject } from '../../../api/rbac/v1/subject.js';
-import { selectorMatches } from '../../registry/validation/selector-match.js';
+import { selectorMatches } from '../../runtime/label-selector-match.js';
 import { covers } from './rules.js';
 
 export type ReconcileOperation = 'create' | 'update' | 'recreate' | 'none';

@@ -13,6 +13,7 @@ import {
 } from './budget-status.js';
 import { ScaleFinder } from './expected-scale.js';
 import { selectorMatches } from '../label-selector.js';
+import { runWorkers, type Requeue } from '../queue-workers.js';
 
 type Budget = PodDisruptionBudget & KubeObject;
 type Pod = PodLike & KubeObject;
@@ -132,7 +133,7 @@ class DisruptionController implements Controller {
       return recheckAt;
     };
 
-    const sync = async (key: string): Promise<void> => {
+    const sync = async (key: string): Promise<void | Requeue> => {
       const pdb = pdbs.indexer.getByKey(key);
       if (!pdb) return;
       let recheckAt: number | undefined;
@@ -145,26 +146,13 @@ class DisruptionController implements Controller {
         await failSafe(pdb, e);
         return;
       }
-      if (recheckAt !== undefined) queue.addAfter(key, Math.max(0, recheckAt - Date.now()) + 1_000);
+      if (recheckAt !== undefined) return { requeueAfterMs: Math.max(0, recheckAt - Date.now()) + 1_000 };
     };
 
     if (!(await pdbs.waitForSync(60_000)) || !(await pods.waitForSync(60_000))) logger.warn('Disruption controller caches have not synced; syncing anyway');
-    signal.addEventListener('abort', () => queue.shutDown(), { once: true });
-    if (signal.aborted) return;
     logger.info('Starting disruption controller');
-    for (;;) {
-      const key = await queue.get();
-      if (key === undefined) return;
-      try {
-        await sync(key);
-        queue.forget(key);
-      } catch (e) {
-        if (!isConflict(e)) logger.error('Error syncing PodDisruptionBudget', { pdb: key, err: e instanceof Error ? e.message : String(e) });
-        queue.addRateLimited(key);
-      } finally {
-        queue.done(key);
-      }
-    }
+    // One worker, as upstream runs it.
+    await runWorkers('disruption', queue, 1, signal, sync, logger);
   }
 }
 

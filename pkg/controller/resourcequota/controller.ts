@@ -6,13 +6,14 @@
 // and releases what deletes freed.
 import type { ResourceQuota } from '../../../api/core/v1/resource-quota.js';
 import {
-  RateLimitingQueue, deletedObject, isConflict, isNotFound, objectKey, type DiscoveredResource, type KubeObject, type SharedIndexInformer,
+  RateLimitingQueue, deletedObject, isNotFound, objectKey, type DiscoveredResource, type KubeObject, type SharedIndexInformer,
 } from '../../client/index.js';
 import { calculateUsage, desiredQuotaStatus, sameResourceList, type EvaluatedObjects } from '../../quota/calculate-usage.js';
 import { quotaEvaluatorFor } from '../../quota/evaluators.js';
 import { fromUsage } from '../../quota/resource-list.js';
 import type { Controller, ControllerContext, ControllerFactory } from '../controller.js';
 import { groupResourceKey, resourcesCountedBy, type GroupResource } from './tracked-resources.js';
+import { runWorkers } from '../queue-workers.js';
 
 type Quota = ResourceQuota & KubeObject;
 
@@ -105,37 +106,17 @@ class ResourceQuotaController implements Controller {
       }
     };
 
-    const worker = async (): Promise<void> => {
-      for (;;) {
-        const key = await queue.get();
-        if (key === undefined) return;
-        try {
-          await sync(key);
-          queue.forget(key);
-        } catch (e) {
-          if (!isConflict(e)) logger.error('Error syncing resource quota', { quota: key, err: e instanceof Error ? e.message : String(e) });
-          queue.addRateLimited(key);
-        } finally {
-          queue.done(key);
-        }
-      }
-    };
-
     // The baseline resources are watched from the start, so their caches fill while quotas sync.
     const baseline = resourcesCountedBy([]);
     for (const gr of baseline) void informerOf(gr).catch(() => undefined);
     if (!(await quotas.waitForSync(60_000))) logger.warn('Resource quota informer has not synced; syncing anyway');
     const resync = setInterval(enqueueAll, this.options.resyncPeriodMs ?? 5 * 60_000);
-    signal.addEventListener('abort', () => {
-      clearInterval(resync);
-      queue.shutDown();
-    }, { once: true });
-    if (signal.aborted) {
-      clearInterval(resync);
-      return;
-    }
     logger.info('Starting resource quota controller', { workers: ctx.concurrency('resource-quota') });
-    await Promise.all(Array.from({ length: Math.max(1, ctx.concurrency('resource-quota')) }, () => worker()));
+    try {
+      await runWorkers('resourcequota', queue, ctx.concurrency('resource-quota'), signal, sync, logger);
+    } finally {
+      clearInterval(resync);
+    }
   }
 }
 

@@ -6,7 +6,7 @@ import { forbidden, invalid, notSupported, type FieldError, type Path } from '..
 import type { ResourceNames } from '../core/resource-names.js';
 import { validatePodTemplateSpec } from '../core/pod-template-validation.js';
 import { validateLabelSelector } from '../validation/label-selector.js';
-import { isEmptySelector, selectorMatches } from '../validation/selector-match.js';
+import { isEmptySelector, selectorMatches } from '../../runtime/label-selector-match.js';
 
 /** How a kind words the rules below; the defaults are those of Deployments and ReplicaSets. */
 export interface ReplicatedTemplateWording {

@@ -13,7 +13,7 @@ import type { KindValidation } from '../validation/kind-validation.js';
 import { validateLabelSelector } from '../validation/label-selector.js';
 import { nameIsDNSLabel } from '../validation/names.js';
 import { intOrPercentValue, isNotMoreThan100Percent, validateNonnegativeField, validatePositiveIntOrPercent } from '../validation/numeric.js';
-import { isEmptySelector, selectorMatches } from '../validation/selector-match.js';
+import { isEmptySelector, selectorMatches } from '../../runtime/label-selector-match.js';
 import { validateReplicaCounts } from './status-counts.js';
 
 const specPath = Path.root('spec');

@@ -13,7 +13,7 @@ import type { KindValidation } from '../validation/kind-validation.js';
 import { validateLabelSelector } from '../validation/label-selector.js';
 import { nameIsDNSSubdomain } from '../validation/names.js';
 import { validateNonnegativeField } from '../validation/numeric.js';
-import { selectorMatches } from '../validation/selector-match.js';
+import { selectorMatches } from '../../runtime/label-selector-match.js';
 
 /** The labels upstream's job strategy puts on a job's pods, spelled in the platform's domain. */
 export interface JobLabels {

@@ -8,6 +8,7 @@ import type { Node as NodeShape } from '../../../api/core/v1/node.js';
 import type { Pod as PodShape } from '../../../api/core/v1/pod.js';
 import type { Service } from '../../../api/core/v1/service.js';
 import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { newBadRequest, StatusError } from '../../runtime/errors.js';
 import type { BackendTLS } from '../../util/proxy/upgrade-aware.js';
 import type { Store } from '../generic/store.js';
@@ -53,21 +54,15 @@ export function splitSchemeNamePort(id: string): { scheme: string; name: string;
   return { scheme, name, port };
 }
 
+/** The address ranges Go's IP.IsGlobalUnicast refuses, which upstream never proxies to. */
+const notGlobalUnicast = new Set(['unspecified', 'broadcast', 'multicast', 'linkLocal', 'loopback']);
+
 /** Whether upstream proxies to this IP: global unicast only (no loopback, link-local, multicast or unspecified). */
 export function isProxyableIP(ip: string): boolean {
-  const v = isIP(ip);
-  if (v === 4) {
-    const [a, b] = ip.split('.').map(Number) as [number, number];
-    return !(a === 0 || a === 127 || (a === 169 && b === 254) || a >= 224);
-  }
-  if (v === 6) {
-    const low = ip.toLowerCase();
-    if (low === '::' || low === '::1') return false;
-    if (/^fe[89ab]/.test(low) || low.startsWith('ff')) return false;
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(low);
-    return mapped ? isProxyableIP(mapped[1]!) : true;
-  }
-  return false;
+  if (!ipaddr.isValid(ip)) return false;
+  let addr = ipaddr.parse(ip);
+  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+  return !notGlobalUnicast.has(addr.range());
 }
 
 const hostForURL = (host: string) => (isIP(host) === 6 ? `[${host}]` : host);

@@ -9,7 +9,7 @@ import type { PodDisruptionBudget as BudgetShape } from '../../../api/policy/v1/
 import { newBadRequest, newForbidden, newNotFound, StatusError } from '../../runtime/errors.js';
 import type { StoredObject } from '../../storage/interface.js';
 import type { Store } from '../generic/store.js';
-import { selectorMatches } from '../validation/selector-match.js';
+import { selectorMatches } from '../../runtime/label-selector-match.js';
 import { successStatus, type SubresourceCreate } from './pod-binding.js';
 
 /** Stored objects always have metadata. */

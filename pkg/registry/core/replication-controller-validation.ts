@@ -8,7 +8,7 @@ import { validateLabels } from '../validation/label-selector.js';
 import type { KindValidation } from '../validation/kind-validation.js';
 import { nameIsDNSSubdomain } from '../validation/names.js';
 import { validateNonnegativeField } from '../validation/numeric.js';
-import { selectorMatches } from '../validation/selector-match.js';
+import { selectorMatches } from '../../runtime/label-selector-match.js';
 import type { ResourceNames } from './resource-names.js';
 
 const specPath = Path.root('spec');

@@ -1,6 +1,6 @@
 // Evaluates a metav1.LabelSelector against a set of labels, as upstream's LabelSelectorAsSelector
 // followed by Matches does. The selector is assumed valid (see validateLabelSelector).
-import type { LabelSelector } from '../../../api/meta/v1/types.js';
+import type { LabelSelector } from '../../api/meta/v1/types.js';
 
 /** True when the selector selects nothing in particular: no matchLabels and no matchExpressions. */
 export function isEmptySelector(sel: LabelSelector | undefined): boolean {
