@@ -8,6 +8,8 @@ import { join } from 'node:path';
 export interface TestEtcd {
   endpoint: string;
   dataDir: string;
+  /** The process id of the running etcd (for CPU and memory figures), undefined while paused. */
+  pid(): number | undefined;
   /** Stops etcd (keeping its data) so a test can simulate an outage. */
   pause(): Promise<void>;
   /** Starts it again on the same port and data. */
@@ -73,6 +75,7 @@ export async function startEtcd(opts: { progressNotifyInterval?: string } = {}):
   return {
     endpoint,
     dataDir,
+    pid: () => (proc.exitCode === null && proc.signalCode === null ? proc.pid : undefined),
     pause: kill,
     resume: launch,
     stop: async () => {

@@ -1,0 +1,75 @@
+// The sizes of one bench run. The defaults make the full yardstick (bounded under 5 minutes on 2
+// cores); BENCH_QUICK=1 shrinks every size so a developer on a shared machine can try a change in
+// well under a minute, and each size can be set on its own.
+
+function fail(name: string, raw: string, want: string): never {
+  throw new Error(`${name}=${JSON.stringify(raw)}: want ${want}`);
+}
+
+function positiveInt(name: string, full: number, quick: number, isQuick: boolean): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return isQuick ? quick : full;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) fail(name, raw, 'a positive integer');
+  return n;
+}
+
+function intList(name: string, full: number[], quick: number[], isQuick: boolean): number[] {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return isQuick ? quick : full;
+  const ns = raw.split(',').map((s) => Number(s.trim()));
+  if (ns.length === 0 || ns.some((n) => !Number.isInteger(n) || n <= 0)) fail(name, raw, 'comma-separated positive integers');
+  return ns;
+}
+
+export interface BenchConfig {
+  quick: boolean;
+  /** Measured seconds of each create/get/update cell. */
+  cellSeconds: number;
+  /** Unmeasured run before each cell, so connections are open and the JIT warm when timing starts. */
+  warmupMs: number;
+  /** Concurrent clients of the create/get/update cells. */
+  clients: number[];
+  /** Worker threads generating load, each with its own event loop and keep-alive agent. */
+  loaders: number;
+  /** Object counts of the full-list figures. */
+  listSizes: number[];
+  /** Runs of each list figure; the median is printed. */
+  listRuns: number;
+  pageLimit: number;
+  /** Watcher counts of the fan-out figures. */
+  watchers: number[];
+  /** Creates each fan-out round delivers to every watcher. */
+  watchEvents: number;
+  /** Longest wait for every watcher to have every event before the run fails. */
+  watchTimeoutMs: number;
+  /** ConfigMaps of the managedFields size figure. */
+  mfObjects: number;
+  /** Rounds of the in-process codec figures. */
+  codecRounds: number;
+  /** Interval of the server memory sampler. */
+  rssSampleMs: number;
+  /** The whole run is abandoned (and everything stopped) past this. */
+  deadlineSeconds: number;
+}
+
+export function loadConfig(): BenchConfig {
+  const quick = process.env.BENCH_QUICK === '1';
+  return {
+    quick,
+    cellSeconds: positiveInt('BENCH_SECONDS', 3, 1, quick),
+    warmupMs: positiveInt('BENCH_WARMUP_MS', 500, 200, quick),
+    clients: intList('BENCH_CLIENTS', [1, 16, 64], [1, 16, 64], quick),
+    loaders: positiveInt('BENCH_LOADERS', 2, 2, quick),
+    listSizes: intList('BENCH_LIST_SIZES', [1000, 10_000], [100, 1000], quick),
+    listRuns: positiveInt('BENCH_LIST_RUNS', 3, 3, quick),
+    pageLimit: positiveInt('BENCH_PAGE_LIMIT', 500, 500, quick),
+    watchers: intList('BENCH_WATCHERS', [100, 1000], [10, 100], quick),
+    watchEvents: positiveInt('BENCH_WATCH_EVENTS', 200, 50, quick),
+    watchTimeoutMs: positiveInt('BENCH_WATCH_TIMEOUT_MS', 60_000, 30_000, quick),
+    mfObjects: positiveInt('BENCH_MF_OBJECTS', 1000, 200, quick),
+    codecRounds: positiveInt('BENCH_CODEC_ROUNDS', 5000, 500, quick),
+    rssSampleMs: positiveInt('BENCH_RSS_SAMPLE_MS', 150, 150, quick),
+    deadlineSeconds: positiveInt('BENCH_DEADLINE_SECONDS', 290, 120, quick),
+  };
+}

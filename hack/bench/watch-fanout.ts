@@ -1,0 +1,59 @@
+// Watch fan-out: W watchers of one namespace, each a plain watch from the current resourceVersion
+// on its own connection, spread over the loader threads; then E creates, one after another from the
+// main thread. For each create: the time from its POST response to the moment the last watcher
+// received its event; and the time until every watcher had every event.
+import { configMap, configMapsPath, type ApiClient } from './api-client.js';
+import { nowMs } from './clock.js';
+import type { BenchContext } from './context.js';
+import type { WatchResult } from './protocol.js';
+import { coresBetween, formatCores } from './proc-stats.js';
+import { fmtMs } from './report.js';
+import { quantile } from './stats.js';
+
+async function currentResourceVersion(api: ApiClient, path: string): Promise<string> {
+  return (await api.json<{ metadata: { resourceVersion: string } }>('GET', `${path}?limit=1`)).metadata.resourceVersion;
+}
+
+export async function watchFigures(ctx: BenchContext): Promise<void> {
+  const { report, config, api, pool } = ctx;
+  const events = config.watchEvents;
+  report.line(`\n## watch fan-out (${events} creates, one at a time, each to every watcher)`);
+  for (const watchers of config.watchers) {
+    const ns = `watch-${watchers}`;
+    await api.ok('POST', '/api/v1/namespaces', Buffer.from(JSON.stringify({ metadata: { name: ns } })));
+    const path = configMapsPath(ns);
+    const rv = await currentResourceVersion(api, path);
+    const prefix = 'ev-';
+    const shares = pool.split(watchers);
+    const opening = nowMs();
+    try {
+      await Promise.all(shares.map(({ loader, share }) =>
+        loader.run<number>({ kind: 'watch-open', path: `${path}?watch=true&resourceVersion=${rv}`, count: share, events, prefix })));
+      const openMs = nowMs() - opening;
+      const waits = Promise.all(shares.map(({ loader }) => loader.run<WatchResult>({ kind: 'watch-wait', timeoutMs: config.watchTimeoutMs })));
+      // A rejection before the creates finish is handled where the waits are awaited.
+      waits.catch(() => undefined);
+      const before = ctx.cpu();
+      const respondedAt = new Float64Array(events);
+      const first = nowMs();
+      for (let i = 0; i < events; i++) {
+        await api.ok('POST', path, configMap(ns, `${prefix}${i}`));
+        respondedAt[i] = nowMs();
+      }
+      const results = await waits;
+      const after = ctx.cpu();
+      const delays = new Float64Array(events);
+      for (let i = 0; i < events; i++) delays[i] = Math.max(...results.map((r) => r.lastReceivedAt[i]!)) - respondedAt[i]!;
+      const allMs = Math.max(...results.map((r) => r.allAt)) - first;
+      const createsMs = respondedAt[events - 1]! - first;
+      const p50 = quantile(delays, 0.5);
+      const p99 = quantile(delays, 0.99);
+      const cpu = coresBetween(before, after);
+      report.line(`${watchers} watchers (${shares.length} threads, connected in ${fmtMs(openMs)} ms): create-to-last-watcher p50 ${fmtMs(p50)} ms, p99 ${fmtMs(p99)} ms; all ${events} events at all watchers after ${fmtMs(allMs)} ms (the creates took ${fmtMs(createsMs)} ms)  | ${formatCores(cpu)}`);
+      report.add({ figure: `${watchers} watchers x ${events} creates: create-to-last-watcher p50 / p99 (ms)`, orch: `${fmtMs(p50)} / ${fmtMs(p99)}`, cpu });
+      report.add({ figure: `${watchers} watchers x ${events} creates: until all have all (ms)`, orch: fmtMs(allMs), cpu });
+    } finally {
+      await Promise.all(shares.map(({ loader }) => loader.run<number>({ kind: 'watch-close' })));
+    }
+  }
+}
