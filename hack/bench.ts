@@ -43,9 +43,10 @@ async function main(): Promise<void> {
   const report = new Report();
   const started = nowMs();
   let cluster: Awaited<ReturnType<typeof startCluster>> | undefined;
-  // A hung step must not hang CI: past the deadline the run fails and everything is stopped.
+  let phase = 'starting etcd and the API server';
+  // The run is bounded: past the deadline it fails, shows what it measured so far, and stops everything.
   const deadline = setTimeout(() => {
-    process.stderr.write(`bench failed: not finished after ${config.deadlineSeconds} s\n`);
+    process.stderr.write(`bench failed: not finished after ${config.deadlineSeconds} s (while ${phase}); the figures so far:\n${report.table()}\n`);
     void cleanup.run().finally(() => process.exit(1));
   }, config.deadlineSeconds * 1000);
   try {
@@ -66,6 +67,7 @@ async function main(): Promise<void> {
     cleanup.add('the main client', () => api.close());
     await api.ok('POST', '/api/v1/namespaces', Buffer.from(JSON.stringify({ metadata: { name: CRUD_NAMESPACE } })));
     const pool = new LoaderPool(config.loaders, { target: c.target, etcdEndpoint: c.etcd.endpoint }, cleanup);
+    await pool.ready();
     const ctx: BenchContext = {
       config,
       cluster: c,
@@ -75,10 +77,11 @@ async function main(): Promise<void> {
       cpu: () => cpuSnapshot({ server: c.serverPid, etcd: c.etcd.pid() ?? -1, load: process.pid }, nowMs()),
     };
 
-    await crudFigures(ctx);
-    await listFigures(ctx);
-    await watchFigures(ctx);
-    await managedFieldsFigures(ctx);
+    for (const [what, figures] of [['measuring creates, gets and updates', crudFigures], ['measuring lists', listFigures], ['measuring watch fan-out', watchFigures], ['measuring managedFields', managedFieldsFigures]] as const) {
+      phase = what;
+      await figures(ctx);
+    }
+    phase = 'stopping';
 
     rss.stop();
     rss.sample();

@@ -1,12 +1,13 @@
 // Full lists of a namespace of N 1 KiB ConfigMaps, three ways: a consistent read (resourceVersion
 // unset), resourceVersion=0 (any state the server holds; a watch cache serves it from memory), and
-// paged by `limit`. Modes alternate within each round so a drifting machine load hits all alike.
+// paged by `limit`; each beside the same read straight from etcd. Modes alternate within each round
+// so a drifting machine load hits all alike.
 import { nowMs } from './clock.js';
 import type { BenchContext } from './context.js';
 import { configMapsPath } from './api-client.js';
-import type { ListResult } from './protocol.js';
+import type { ListResult, Task } from './protocol.js';
 import { coresOver, formatCores, type CpuSnapshot } from './proc-stats.js';
-import { fmtMs } from './report.js';
+import { fmtMs, fmtRatio } from './report.js';
 import { median } from './stats.js';
 
 const POPULATE_CLIENTS_PER_LOADER = 32;
@@ -32,30 +33,38 @@ export async function listFigures(ctx: BenchContext): Promise<void> {
     const rate = await populate(ctx, ns, 'cm-', size);
     report.line(`(filled ${ns} with ${size} ConfigMaps at ${rate.toFixed(0)}/s, ${POPULATE_CLIENTS_PER_LOADER} clients per loader thread)`);
     const path = configMapsPath(ns);
-    const modes = [
-      { name: 'resourceVersion unset', path, limit: undefined },
-      { name: 'resourceVersion=0', path: `${path}?resourceVersion=0`, limit: undefined },
-      { name: `paged by limit=${config.pageLimit}`, path, limit: config.pageLimit },
+    // The server's keys of the namespace (ARCHITECTURE section 3), read raw for the etcd figures.
+    const prefix = `/registry/core/configmaps/${ns}/`;
+    const modes: { name: string; orch: Task; etcd: Task }[] = [
+      { name: 'resourceVersion unset', orch: { kind: 'list', path }, etcd: { kind: 'etcd-list', prefix } },
+      { name: 'resourceVersion=0', orch: { kind: 'list', path: `${path}?resourceVersion=0` }, etcd: { kind: 'etcd-list', prefix, serializable: true } },
+      { name: `paged by limit=${config.pageLimit}`, orch: { kind: 'list', path, limit: config.pageLimit }, etcd: { kind: 'etcd-list', prefix, limit: config.pageLimit } },
     ];
-    const runs = modes.map(() => ({ ms: [] as number[], cpu: [] as [CpuSnapshot, CpuSnapshot][], last: undefined as ListResult | undefined }));
+    const sample = () => ({ ms: [] as number[], cpu: [] as [CpuSnapshot, CpuSnapshot][], last: undefined as ListResult | undefined });
+    const runs = modes.map(() => ({ orch: sample(), etcd: sample() }));
     for (let round = 0; round < config.listRuns; round++) {
       for (const [i, mode] of modes.entries()) {
-        const before = ctx.cpu();
-        const r = await ctx.pool.first.run<ListResult>({ kind: 'list', path: mode.path, ...(mode.limit ? { limit: mode.limit } : {}) });
-        const after = ctx.cpu();
-        if (r.items !== size) throw new Error(`list ${mode.name} of ${ns}: ${r.items} items, want ${size}`);
-        runs[i]!.ms.push(r.ms);
-        runs[i]!.cpu.push([before, after]);
-        runs[i]!.last = r;
+        for (const backend of ['orch', 'etcd'] as const) {
+          const before = ctx.cpu();
+          const r = await ctx.pool.first.run<ListResult>(mode[backend]);
+          const after = ctx.cpu();
+          if (r.items !== size) throw new Error(`${backend} list ${mode.name} of ${ns}: ${r.items} items, want ${size}`);
+          const s = runs[i]![backend];
+          s.ms.push(r.ms);
+          s.cpu.push([before, after]);
+          s.last = r;
+        }
       }
     }
     for (const [i, mode] of modes.entries()) {
-      const ms = median(runs[i]!.ms);
-      const cpu = coresOver(runs[i]!.cpu);
-      const last = runs[i]!.last!;
       const label = `list ${size}, ${mode.name} (ms)`;
-      report.line(`${label.padEnd(44)} ${fmtMs(ms).padStart(7)} ms  (${last.pages} page${last.pages === 1 ? '' : 's'}, ${(last.bytes / 1024 / 1024).toFixed(1)} MiB; runs ${runs[i]!.ms.map(fmtMs).join(', ')})  | ${formatCores(cpu)}`);
-      report.add({ figure: label, orch: fmtMs(ms), cpu });
+      const figures = { orch: median(runs[i]!.orch.ms), etcd: median(runs[i]!.etcd.ms) };
+      for (const backend of ['orch', 'etcd'] as const) {
+        const s = runs[i]![backend];
+        const last = s.last!;
+        report.line(`${label.padEnd(40)} ${(backend === 'orch' ? 'orch' : 'raw etcd').padEnd(8)} ${fmtMs(figures[backend]).padStart(7)} ms  (${last.pages} page${last.pages === 1 ? '' : 's'}, ${(last.bytes / 1024 / 1024).toFixed(1)} MiB; runs ${s.ms.map(fmtMs).join(', ')})  | ${formatCores(coresOver(s.cpu))}`);
+      }
+      report.add({ figure: label, orch: fmtMs(figures.orch), etcd: fmtMs(figures.etcd), ratio: fmtRatio(figures.orch / figures.etcd), cpu: coresOver(runs[i]!.orch.cpu), etcdCpu: coresOver(runs[i]!.etcd.cpu) });
     }
   }
 }

@@ -47,6 +47,11 @@ export class LoaderPool {
     cleanup.add('loader threads', async () => void (await Promise.all(this.loaders.map((l) => l.stop()))));
   }
 
+  /** Resolves once every thread has started and loaded its modules. */
+  async ready(): Promise<void> {
+    await Promise.all(this.loaders.map((l) => l.run<number>({ kind: 'ping' })));
+  }
+
   /** `total` split as evenly as can be over the threads, leaving out threads that get none. */
   split(total: number): { loader: Loader; share: number }[] {
     const n = this.loaders.length;

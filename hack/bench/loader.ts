@@ -24,8 +24,9 @@ let seq = 0;
 let etcdClient: Etcd3 | undefined;
 
 function etcd(): Etcd3 {
-  // One client (one gRPC channel) for the thread, as the server holds one for the process.
-  etcdClient ??= new Etcd3({ hosts: [init.etcdEndpoint] });
+  // One client (one gRPC channel) for the thread, as the server holds one for the process; full
+  // lists of 10,000 objects exceed gRPC's default 4 MiB receive limit, as they would for the server.
+  etcdClient ??= new Etcd3({ hosts: [init.etcdEndpoint], grpcOptions: { 'grpc.max_receive_message_length': -1 } });
   return etcdClient;
 }
 
@@ -69,7 +70,7 @@ async function etcdOp(op: Op, pick: () => Owned): Promise<void> {
 
 async function crud(t: Extract<Task, { kind: 'crud' }>): Promise<CrudResult> {
   const objects = owned[t.backend];
-  if (t.op !== 'create' && objects.length < t.clients) throw new Error(`loader ${init.index}: ${objects.length} ${t.backend} objects for ${t.clients} clients; run the creates first`);
+  if (t.op !== 'create' && objects.length < t.clients) throw new Error(`${objects.length} ${t.backend} objects for ${t.clients} clients; run the creates first`);
   const api = t.backend === 'orch' ? new ApiClient(init.target, t.clients) : undefined;
   const measureFrom = t.startAt + t.warmupMs;
   const end = measureFrom + t.measureMs;
@@ -141,6 +142,41 @@ async function list(t: Extract<Task, { kind: 'list' }>): Promise<ListResult> {
     } while (token);
   } finally {
     api.close();
+  }
+  return { ms, items, bytes, pages };
+}
+
+/** The first key after every key that starts with `prefix`. */
+function prefixEnd(prefix: Buffer): Buffer {
+  const end = Buffer.from(prefix);
+  for (let i = end.length - 1; i >= 0; i--) {
+    if (end[i]! < 0xff) {
+      end[i]!++;
+      return end.subarray(0, i + 1);
+    }
+  }
+  return Buffer.from([0]);
+}
+
+async function etcdList(t: Extract<Task, { kind: 'etcd-list' }>): Promise<ListResult> {
+  const c = etcd();
+  const rangeEnd = prefixEnd(Buffer.from(t.prefix));
+  let key = Buffer.from(t.prefix);
+  let revision: string | undefined;
+  let ms = 0;
+  let items = 0;
+  let bytes = 0;
+  let pages = 0;
+  for (;;) {
+    const start = nowMs();
+    const r = await c.kv.range({ key, range_end: rangeEnd, serializable: t.serializable ?? false, ...(t.limit ? { limit: t.limit } : {}), ...(revision ? { revision } : {}) });
+    ms += nowMs() - start;
+    revision ??= r.header.revision;
+    items += r.kvs.length;
+    bytes += r.kvs.reduce((n, kv) => n + kv.value.length, 0);
+    pages++;
+    if (!t.limit || !r.more || r.kvs.length === 0) break;
+    key = Buffer.concat([r.kvs[r.kvs.length - 1]!.key, Buffer.from([0])]);
   }
   return { ms, items, bytes, pages };
 }
@@ -266,9 +302,11 @@ function watchClose(): number {
 
 async function handle(task: Task): Promise<unknown> {
   switch (task.kind) {
+    case 'ping': return init.index;
     case 'crud': return crud(task);
     case 'populate': return populate(task);
     case 'list': return list(task);
+    case 'etcd-list': return etcdList(task);
     case 'watch-open': return watchOpen(task);
     case 'watch-wait': return watchWait(task);
     case 'watch-close': return watchClose();

@@ -15,6 +15,8 @@ export interface LoaderInit {
 }
 
 export type Task =
+  /** Answers once the thread has loaded everything, so no timed task waits on module loading. */
+  | { kind: 'ping' }
   /**
    * `clients` concurrent clients loop over `op` from `startAt` until `startAt + warmupMs + measureMs`;
    * requests completing inside the last `measureMs` are the sample.
@@ -24,6 +26,11 @@ export type Task =
   | { kind: 'populate'; namespace: string; prefix: string; from: number; to: number; clients: number }
   /** One full list (following continue tokens when `limit` is set); its time is to the last byte of each response. */
   | { kind: 'list'; path: string; limit?: number }
+  /**
+   * The same full list straight from etcd: one range over the prefix (linearizable, or serializable as
+   * the closest match of resourceVersion=0), or ranges of `limit` keys pinned to the first one's revision.
+   */
+  | { kind: 'etcd-list'; prefix: string; limit?: number; serializable?: boolean }
   /** Opens `count` watches on `path`, each expecting `events` ADDED events of objects named `<prefix><i>`. */
   | { kind: 'watch-open'; path: string; count: number; events: number; prefix: string }
   /** Resolves once every open watch has every event, or fails at the deadline naming what is missing. */

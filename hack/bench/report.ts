@@ -1,6 +1,6 @@
 // What the run prints: a line per measured cell as it finishes (so a long run shows progress and a
 // failure shows how far it got), then one markdown table of every figure.
-import { formatCores, type Roles } from './proc-stats.js';
+import type { Roles } from './proc-stats.js';
 
 export interface Row {
   figure: string;
@@ -33,12 +33,13 @@ export class Report {
   }
 
   table(): string {
-    const head = ['figure', 'orch', 'raw etcd', 'orch / etcd', 'CPU while orch measured', 'CPU while raw etcd measured'];
-    const cells = this.rows.map((r) => [r.figure, r.orch, r.etcd ?? '', r.ratio ?? '', r.cpu ? formatCores(r.cpu) : '', r.etcdCpu ? formatCores(r.etcdCpu) : '']);
+    const head = ['figure', 'orch', 'raw etcd', 'orch / etcd', 'CPU orch: server / etcd / load', 'CPU raw etcd: server / etcd / load'];
+    const cores = (c: Roles | undefined) => (c ? `${c.server.toFixed(2)} / ${c.etcd.toFixed(2)} / ${c.load.toFixed(2)}` : '');
+    const cells = this.rows.map((r) => [r.figure, r.orch, r.etcd ?? '', r.ratio ?? '', cores(r.cpu), cores(r.etcdCpu)]);
     const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
     const line = (c: string[]) => `| ${c.map((x, i) => (i === 0 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join(' | ')} |`;
     const rule = `|${widths.map((w, i) => (i === 0 ? `${'-'.repeat(w + 2)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
-    return [line(head), rule, ...cells.map(line)].join('\n');
+    return [line(head), rule, ...cells.map(line), '', 'CPU columns: cores used by each process while the figure was measured (1.00 = one core busy throughout).'].join('\n');
   }
 }
 
