@@ -63,7 +63,7 @@ async function main(): Promise<void> {
     const idle = rss.sample();
     rss.start();
 
-    const api = new ApiClient(c.target, 16);
+    const api = new ApiClient(c.target, Math.max(16, config.watchCreateClients));
     cleanup.add('the main client', () => api.close());
     await api.ok('POST', '/api/v1/namespaces', Buffer.from(JSON.stringify({ metadata: { name: CRUD_NAMESPACE } })));
     const pool = new LoaderPool(config.loaders, { target: c.target, etcdEndpoint: c.etcd.endpoint }, cleanup);
@@ -77,7 +77,8 @@ async function main(): Promise<void> {
       cpu: () => cpuSnapshot({ server: c.serverPid, etcd: c.etcd.pid() ?? -1, load: process.pid }, nowMs()),
     };
 
-    for (const [what, figures] of [['measuring creates, gets and updates', crudFigures], ['measuring lists', listFigures], ['measuring watch fan-out', watchFigures], ['measuring managedFields', managedFieldsFigures]] as const) {
+    for (const [section, what, figures] of [['crud', 'measuring creates, gets and updates', crudFigures], ['lists', 'measuring lists', listFigures], ['watch', 'measuring watch fan-out', watchFigures], ['mf', 'measuring managedFields', managedFieldsFigures]] as const) {
+      if (!config.only.has(section)) continue;
       phase = what;
       await figures(ctx);
     }
@@ -91,7 +92,7 @@ async function main(): Promise<void> {
     report.add({ figure: 'server RSS peak (MiB)', orch: mib(peak) });
 
     await cleanup.run();
-    codecFigures(report, config.codecRounds);
+    if (config.only.has('codec')) codecFigures(report, config.codecRounds);
 
     report.line(`\nload average at end ${loadAverage()}; the run took ${((nowMs() - started) / 1000).toFixed(0)} s\n`);
     report.line(report.table());
