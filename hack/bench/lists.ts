@@ -1,5 +1,5 @@
 // Full lists of a namespace of N 1 KiB ConfigMaps, three ways: a consistent read (resourceVersion
-// unset), resourceVersion=0 (any state the server holds; a watch cache serves it from memory), and
+// unset), resourceVersion=0 (any state the server holds, what a watch cache serves from memory), and
 // paged by `limit`; each beside the same read straight from etcd. Modes alternate within each round
 // so a drifting machine load hits all alike.
 import { nowMs } from './clock.js';
