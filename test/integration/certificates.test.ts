@@ -14,6 +14,7 @@ import { defaultAuthenticationOptions } from '../../cmd/apiserver/app/authentica
 import { TestCA } from '../../pkg/authentication/testing/ca.js';
 import { defaultAuthorizationOptions } from '../../pkg/authorization/modes.js';
 import { createCSR } from '../../pkg/util/certificates/csr.js';
+import { Client as ApiClient, type KubeObject } from '../../pkg/client/index.js';
 import { startTestServer, type TestServer } from './framework/apiserver.js';
 import { assertStatus } from './framework/assertions.js';
 import { pollUntil } from './framework/authentication.js';
@@ -231,6 +232,25 @@ describe('CertificateSigningRequests with RBAC', () => {
     assert.equal(r.body.message, `certificatesigningrequests.${certs} "masters" is forbidden: use of ${signer} signer with system:masters group is not allowed`);
     const fine = await admin.post(base, csr('not-masters', { signerName: signer }));
     assert.equal(fine.status, 201, fine.text);
+  });
+
+  test('pkg/client approves through updateApproval and signs through updateStatus (JSON and protobuf)', async () => {
+    for (const format of ['json', 'protobuf'] as const) {
+      const c = new ApiClient({ server: `https://127.0.0.1:${t.server.port}`, caData: t.server.cert.cert, bearerToken: 'admin-token', qps: -1 }, { format });
+      try {
+        const csrs = c.resource(certs, 'v1', 'certificatesigningrequests');
+        const created = await csrs.create(csr(`client-${format}`) as unknown as KubeObject) as Record<string, any>;
+        const approvedCsr = await csrs.updateApproval({ ...created, status: { conditions: [approved] } } as unknown as KubeObject) as Record<string, any>;
+        assert.equal(approvedCsr.status.conditions[0].type, 'Approved', format);
+        const certPem = TestCA.root().client('alice').certPem;
+        const issued = await csrs.updateStatus({ ...approvedCsr, status: { ...approvedCsr.status, certificate: b64(certPem) } } as unknown as KubeObject) as Record<string, any>;
+        assert.equal(Buffer.from(issued.status.certificate, 'base64').toString(), certPem, format);
+        const patched = await csrs.patch(`client-${format}`, 'merge', { status: { conditions: [approved, { type: 'Failed', status: 'True', reason: 'X' }] } }, { subresource: 'approval' }) as Record<string, any>;
+        assert.deepEqual(patched.status.conditions.map((x: { type: string }) => x.type), ['Approved', 'Failed'], format);
+      } finally {
+        c.close();
+      }
+    }
   });
 
   test('kubectl certificate approve and deny, and kubectl get csr', async () => {
