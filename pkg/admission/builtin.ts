@@ -1,5 +1,8 @@
 // The plug-ins compiled into the server, by upstream name. Each plug-in lives in its own folder
 // under pkg/admission and exports its factory; this file only lists them.
+import { certificateApprovalFactory } from './certificates/approval.js';
+import { certificateSigningFactory } from './certificates/signing.js';
+import { certificateSubjectRestrictionFactory } from './certificates/subject-restriction.js';
 import { defaultStorageClassFactory } from './defaultstorageclass/plugin.js';
 import { defaultTolerationSecondsFactory } from './defaulttolerationseconds/plugin.js';
 import { limitRangerFactory } from './limitranger/plugin.js';
@@ -32,6 +35,9 @@ export function builtinPlugins(): PluginRegistry {
   reg.register('DefaultStorageClass', defaultStorageClassFactory);
   reg.register('StorageObjectInUseProtection', storageObjectInUseProtectionFactory);
   reg.register('RuntimeClass', runtimeClassFactory);
+  reg.register('CertificateApproval', certificateApprovalFactory);
+  reg.register('CertificateSigning', certificateSigningFactory);
+  reg.register('CertificateSubjectRestriction', certificateSubjectRestrictionFactory);
   reg.register('MutatingAdmissionWebhook', mutatingAdmissionWebhookFactory);
   reg.register('ValidatingAdmissionWebhook', validatingAdmissionWebhookFactory);
   reg.register('ResourceQuota', resourceQuotaFactory);

@@ -187,6 +187,23 @@ export interface AdmissionObserver {
 /** Why a webhook made a request fail (the error_type label of apiserver_admission_webhook_rejection_count). */
 export type WebhookRejectionErrorType = 'calling_webhook_error' | 'apiserver_internal_error' | 'no_error';
 
+/** A resource permission asked of the server's authorizer on a user's behalf (a CSR signer's approve or sign). */
+export interface AuthorizationCheck {
+  verb: string;
+  apiGroup: string;
+  resource: string;
+  name?: string;
+  namespace?: string;
+  subresource?: string;
+}
+
+/**
+ * Asks the server's authorizer whether `user` may do `check`. A narrow callback rather than the
+ * authorizer itself, so admission does not depend on pkg/authorization. Never rejects: an
+ * authorizer that fails to decide answers not allowed.
+ */
+export type AuthorizeFunc = (user: UserInfo, check: AuthorizationCheck) => Promise<{ allowed: boolean; reason?: string }>;
+
 /** What the server gives plug-ins when it makes them (upstream's plug-in initializers). */
 export interface PluginDeps {
   readonly domain: ApiDomain;
@@ -200,4 +217,6 @@ export interface PluginDeps {
    * Asking for a cache starts it; the server serves only once every cache is synced.
    */
   lister(group: string, resource: string): ObjectLister | undefined;
+  /** The server's authorizer (upstream's WantsAuthorizer); undefined where a test gives none. */
+  readonly authorize?: AuthorizeFunc;
 }

@@ -77,9 +77,9 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   }
 
   private sub(subresource: string | undefined): ResourceInfo | undefined {
-    if (!subresource || subresource === 'status') return this.info;
-    const kind = this.info?.subresourceKinds[subresource as keyof ResourceInfo['subresourceKinds']];
-    return kind;
+    if (!subresource) return this.info;
+    // Sub-resources without a kind of their own (status, approval, finalize) speak the kind itself.
+    return this.info?.subresourceKinds[subresource as keyof ResourceInfo['subresourceKinds']] ?? this.info;
   }
 
   async get(name: string, opts: { resourceVersion?: string } = {}): Promise<T> {
@@ -115,6 +115,11 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   /** PUT of the status sub-resource: only status changes (the server ignores the rest). */
   async updateStatus(obj: T, opts: WriteOptions = {}): Promise<T> {
     return (await this.requester.call('PUT', this.path(this.nsOf(obj), obj.metadata.name, 'status') + query(writeQuery(opts)), { info: this.info, object: this.typed(obj) })) as T;
+  }
+
+  /** PUT of a CertificateSigningRequest's approval sub-resource: only status.conditions changes. */
+  async updateApproval(obj: T, opts: WriteOptions = {}): Promise<T> {
+    return (await this.requester.call('PUT', this.path(this.nsOf(obj), obj.metadata.name, 'approval') + query(writeQuery(opts)), { info: this.info, object: this.typed(obj) })) as T;
   }
 
   /** A patch of the object or of a sub-resource (`status`, `scale`); apply takes a YAML or JSON document. */

@@ -6,7 +6,7 @@ import type { ApiDomain } from '../../../api/domain.js';
 import { builtinPlugins } from '../../../pkg/admission/builtin.js';
 import type { AdmissionChain } from '../../../pkg/admission/chain.js';
 import { readAdmissionConfiguration } from '../../../pkg/admission/config-file.js';
-import type { AdmissionObject, AdmissionObserver, ObjectLister, PluginDeps } from '../../../pkg/admission/interfaces.js';
+import type { AdmissionObject, AdmissionObserver, AuthorizeFunc, ObjectLister, PluginDeps } from '../../../pkg/admission/interfaces.js';
 import { schemeObjectInterfaces } from '../../../pkg/admission/object-interfaces.js';
 import type { ObjectDecoder } from '../../../pkg/runtime/decoder.js';
 import type { Scheme } from '../../../pkg/runtime/scheme.js';
@@ -31,6 +31,8 @@ export interface AdmissionDeps {
   decoder: ObjectDecoder;
   /** Where admission latencies and webhook outcomes are reported. */
   metrics?: AdmissionObserver;
+  /** The server's authorizer, for the plug-ins that check further permissions (CSR approve and sign). */
+  authorize?: AuthorizeFunc;
 }
 
 /** Problems with the admission flags, worded as kube-apiserver words them. */
@@ -78,6 +80,7 @@ export async function buildAdmission(o: AdmissionOptions, deps: AdmissionDeps): 
     lister,
     objects: schemeObjectInterfaces(deps.scheme, deps.decoder),
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
+    ...(deps.authorize ? { authorize: deps.authorize } : {}),
   };
   // Upstream configures these two from flags rather than from the configuration file.
   const flagConfig: Record<string, unknown> = {

@@ -37,6 +37,7 @@ import { buildAudit } from './audit.js';
 import { AuditMetrics } from '../../../pkg/metrics/audit-metrics.js';
 import { SharedCaches } from './caches.js';
 import { impersonate } from '../../../pkg/authorization/impersonation.js';
+import { resourceAttributes } from '../../../pkg/authorization/attributes.js';
 import { authorizationGroup } from '../../../api/authorization/v1/register.js';
 import { accessReviewHandlers } from '../../../pkg/authorization/reviews.js';
 import { bindingHandler } from '../../../pkg/registry/core/pod-binding.js';
@@ -224,7 +225,13 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
   });
   const authorization = await buildAuthorization(opts.authorization, { domain, stores, logger });
   const decoder = new ObjectDecoder(schemas);
-  const admission = await buildAdmission(opts.admission, { domain, stores, caches, logger, scheme, decoder, metrics: metrics.admission });
+  const admission = await buildAdmission(opts.admission, {
+    domain, stores, caches, logger, scheme, decoder, metrics: metrics.admission,
+    authorize: async (user, check) => {
+      const d = await authorization.authorizer.authorize(resourceAttributes(user, check));
+      return { allowed: d.decision === 'allow', reason: d.reason };
+    },
+  });
   let stopCompaction = () => undefined as void;
   let port = 0;
   let namespacesMade: Promise<void> | undefined;
