@@ -1,11 +1,24 @@
 import assert from 'node:assert/strict';
-import { createPublicKey, X509Certificate, type KeyObject } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync, X509Certificate, type KeyObject } from 'node:crypto';
 import { test } from 'node:test';
 import forge from 'node-forge';
 import { issueCertificate, requestSubjectAndKey } from './issue.js';
-import { buildCertificateRequest, generateKey, type KeyKind, type RequestOptions } from './request-builder.js';
+import { createCSR, type CreateCSROptions } from './csr.js';
 import { keyIdentifier, loadSigningAuthority, type SigningAuthority } from './signing-authority.js';
 import { certificateValidity } from './signing-policy.js';
+
+type KeyKind = 'rsa' | 'p256' | 'p384' | 'ed25519';
+type RequestOptions = Omit<CreateCSROptions, 'key'>;
+
+function generateKey(kind: KeyKind): KeyObject {
+  switch (kind) {
+    case 'rsa': return generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+    case 'p256': return generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey;
+    case 'p384': return generateKeyPairSync('ec', { namedCurve: 'secp384r1' }).privateKey;
+    case 'ed25519': return generateKeyPairSync('ed25519').privateKey;
+  }
+}
+const buildCertificateRequest = (key: KeyObject, opts: RequestOptions) => createCSR({ key, ...opts });
 
 const pemBody = (pem: string) => Buffer.from(pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''), 'base64');
 
