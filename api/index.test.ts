@@ -4,7 +4,7 @@ import { allGroupVersions } from './index.js';
 
 test('group versions are listed core first, in discovery order', () => {
   assert.deepEqual(allGroupVersions.map((gv) => `${gv.group}/${gv.version}`), [
-    '/v1', 'apps/v1', 'events.orch.io/v1', 'authentication.orch.io/v1', 'authentication.orch.io/v1beta1', 'authorization.orch.io/v1', 'batch/v1', 'rbac.authorization.orch.io/v1', 'storage.orch.io/v1', 'networking.orch.io/v1', 'policy/v1',
+    '/v1', 'apps/v1', 'events.orch.io/v1', 'authentication.orch.io/v1', 'authentication.orch.io/v1beta1', 'authorization.orch.io/v1', 'batch/v1', 'certificates.orch.io/v1', 'rbac.authorization.orch.io/v1', 'storage.orch.io/v1', 'networking.orch.io/v1', 'policy/v1',
     'admissionregistration.orch.io/v1', 'scheduling.orch.io/v1', 'coordination.orch.io/v1', 'node.orch.io/v1',
   ]);
 });
@@ -44,6 +44,7 @@ test('kinds are registered with their resources, scopes, short names and sub-res
     'authorization.orch.io/SubjectAccessReview subjectaccessreviews cluster [] []',
     'batch/CronJob cronjobs ns [cj] [status]',
     'batch/Job jobs ns [] [status]',
+    'certificates.orch.io/CertificateSigningRequest certificatesigningrequests cluster [csr] [status,approval]',
     'rbac.authorization.orch.io/ClusterRole clusterroles cluster [] []',
     'rbac.authorization.orch.io/ClusterRoleBinding clusterrolebindings cluster [] []',
     'rbac.authorization.orch.io/Role roles ns [] []',

@@ -10,11 +10,12 @@ export type Stability = 'stable' | 'beta' | 'alpha';
  * `scale` reads and sets the replica count as an autoscaling/v1 Scale (kinds with `scale`);
  * `token` (ServiceAccount) issues a TokenRequest; Pods have `binding` (a Binding assigns the
  * node), `eviction` (an Eviction deletes within the disruption budgets) and
- * `ephemeralcontainers` (edits spec.ephemeralContainers). The CONNECT sub-resources `exec`,
+ * `ephemeralcontainers` (edits spec.ephemeralContainers); a CertificateSigningRequest's `approval`
+ * writes its approval conditions. The CONNECT sub-resources `exec`,
  * `attach`, `portforward` (Pods) and `proxy` (Pods, Nodes, Services) are proxied to where the
  * object lives, after admission.
  */
-export type Subresource = 'status' | 'finalize' | 'scale' | 'token' | 'binding' | 'eviction' | 'ephemeralcontainers'
+export type Subresource = 'status' | 'finalize' | 'scale' | 'token' | 'binding' | 'eviction' | 'ephemeralcontainers' | 'approval'
   | 'exec' | 'attach' | 'portforward' | 'proxy';
 
 /** The kind a sub-resource speaks when it is not the parent's own (Scale, TokenRequest). */

@@ -5,6 +5,7 @@ import type { GroupVersionInfo, ResourceInfo, Scheme } from '../runtime/scheme.j
 
 const subresourceVerbs: Record<string, string[]> = {
   status: ['get', 'patch', 'update'], finalize: ['update'], ephemeralcontainers: ['get', 'patch', 'update'],
+  approval: ['get', 'patch', 'update'],
 };
 
 const versionRef = (gv: GroupVersionInfo) => ({ groupVersion: gv.apiVersion, version: gv.version });

@@ -58,10 +58,12 @@ function contextFor(info: ResourceInfo, subresource: string): FieldManagerContex
 
 /**
  * What a write through `subresource` resets, so nobody owns it there (upstream's reset fields):
- * status on the main resource of a kind with a status sub-resource, all but status through it.
+ * status on the main resource of a kind with a status sub-resource, all but status through it;
+ * a CertificateSigningRequest's approval resets its spec and certificate (it writes only conditions).
  */
 function resetFields(info: ResourceInfo, subresource: string): FieldSet | undefined {
   if (!info.subresources.includes('status')) return undefined;
+  if (subresource === 'approval') return FieldSet.of(path('spec'), path('status', 'certificate'));
   if (subresource === '') return FieldSet.of(path('status'));
   if (subresource !== 'status') return undefined;
   const others = Object.keys(info.schema.properties).filter((k) => k !== 'status' && k !== 'apiVersion' && k !== 'kind');

@@ -284,7 +284,7 @@ export async function createResource(ctx: HandlerContext, r: ResourceRequest): P
   checkRequestManagedFields(decoded);
   const admission = writeAdmission(ctx, r, dryRun, 'CreateOptions');
   const obj = await admission.mutate(recordWrite(r, null, decoded), null);
-  const created = await r.store.create(r.info.namespace, obj, { dryRun, validate: admission.validate });
+  const created = await r.store.create(r.info.namespace, obj, { dryRun, validate: admission.validate, user: requestUser(r.res) });
   r.out.object(201, r.resource, created);
 }
 
@@ -301,6 +301,7 @@ export async function updateResource(ctx: HandlerContext, r: ResourceRequest): P
   const { object, created } = await r.store.update(r.info.namespace, r.info.name, async (current) => admission.mutate(recordWrite(r, current, structuredClone(obj)), current), {
     dryRun,
     validate: admission.validate,
+    user: requestUser(r.res),
     ...(r.info.subresource ? { subresource: r.info.subresource } : {}),
   });
   r.out.object(created ? 201 : 200, r.resource, object);
@@ -397,7 +398,7 @@ async function applyResource(ctx: HandlerContext, r: ResourceRequest): Promise<v
     }
     checkNamespace(r, decoded);
     return admission.mutate(decoded, current);
-  }, { dryRun, validate: admission.validate, forceAllowCreate: true, ...(r.info.subresource ? { subresource: r.info.subresource } : {}) });
+  }, { dryRun, validate: admission.validate, user: requestUser(r.res), forceAllowCreate: true, ...(r.info.subresource ? { subresource: r.info.subresource } : {}) });
   done();
   r.out.object(created ? 201 : 200, r.resource, object);
 }

@@ -16,6 +16,8 @@ import { podStrategy } from './core/pod-strategy.js';
 import { admissionRegistrationGroup } from '../../api/admissionregistration/v1/register.js';
 import { MutatingWebhookConfiguration, ValidatingWebhookConfiguration } from '../../api/admissionregistration/v1/webhook-configuration.js';
 import { webhookConfigurationStrategy } from './admissionregistration/webhook-configuration-strategy.js';
+import { certificatesGroup } from '../../api/certificates/v1/register.js';
+import { certificateSigningRequestStrategy } from './certificates/certificate-signing-request-strategy.js';
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
@@ -156,6 +158,11 @@ export const strategyOverrides = (domain: ApiDomain): ReadonlyMap<string, Strate
   // A PUT of a missing object creates it for the kinds upstream allows it (the others answer 404).
   ['/LimitRange', { allowCreateOnUpdate: true }],
   ...['Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'].map((kind): [string, StrategyOverrides] => [`${rbacGroup(domain)}/${kind}`, { allowCreateOnUpdate: true }]),
+  // Signers watch only their own requests with fieldSelector=spec.signerName.
+  [`${certificatesGroup(domain)}/CertificateSigningRequest`, {
+    ...certificateSigningRequestStrategy,
+    selectableFields: { 'spec.signerName': (o) => str((o as { spec?: { signerName?: unknown } }).spec?.signerName) },
+  }],
 ]);
 
 type Labels = Record<string, string>;

@@ -196,6 +196,14 @@ const expected: Record<string, Expected> = {
     cells: ['x', 'csi.example.com', 'Delete', 'Immediate', false, '3h10m'],
   },
   PriorityClass: { columns: ['Name', 'Value', 'Global-Default', 'Age', 'PreemptionPolicy'], cells: ['x', 1000, false, '3h10m', 'PreemptLowerPriority'] },
+  CertificateSigningRequest: {
+    columns: ['Name', 'Age', 'SignerName', 'Requestor', 'RequestedDuration', 'Condition'],
+    cells: ['x', '3h10m', 'example.com/fixture-signer', 'jane', '60m', 'Approved,Issued'],
+    change: (o) => {
+      o.spec.username = 'jane';
+      o.status = { conditions: [{ type: 'Approved', status: 'True' }], certificate: Buffer.from('-----BEGIN CERTIFICATE-----').toString('base64') };
+    },
+  },
   Lease: { columns: ['Name', 'Holder', 'Age'], cells: ['x', 'node-1', '3h10m'] },
   RuntimeClass: { columns: ['Name', 'Handler', 'Age'], cells: ['x', 'runsc', '3h10m'] },
   ValidatingWebhookConfiguration: { columns: ['Name', 'Webhooks', 'Age'], cells: ['x', 2, '3h10m'], change: (o) => { o.webhooks.push({ ...o.webhooks[0], name: 'b.example.com' }); } },
@@ -291,6 +299,13 @@ test('cells for unset and alternative values', () => {
   assert.deepEqual(cells('StorageClass', (o) => { o.metadata.annotations = { 'storageclass.orch.io/is-default-class': 'yes' }; })[0], 'x');
   assert.deepEqual(cells('PriorityClass', (o) => { o.globalDefault = true; o.preemptionPolicy = 'Never'; }), ['x', 1000, true, '3h10m', 'Never']);
   assert.deepEqual(cells('Lease', (o) => { delete o.spec.holderIdentity; }), ['x', '', '3h10m']);
+  // Upstream's CSR condition summary: Denied wins over Approved, then Failed and Issued are appended.
+  const csr = (status: Record<string, unknown> | undefined, spec: Record<string, unknown> = {}) =>
+    cells('CertificateSigningRequest', (o) => { if (status) o.status = status; else delete o.status; Object.assign(o.spec, spec); }).slice(2);
+  assert.deepEqual(csr(undefined, { signerName: '', expirationSeconds: undefined }), ['<none>', '', '<none>', 'Pending']);
+  assert.deepEqual(csr({ conditions: [{ type: 'Denied', status: 'True' }, { type: 'Approved', status: 'True' }] }).slice(3), ['Denied']);
+  assert.deepEqual(csr({ conditions: [{ type: 'Failed', status: 'True' }] }, { expirationSeconds: 86400 }).slice(2), ['24h', 'Pending,Failed']);
+  assert.deepEqual(csr({ conditions: [{ type: 'Approved', status: 'True' }, { type: 'Failed', status: 'True' }] }).slice(3), ['Approved,Failed']);
   assert.deepEqual(cells('Namespace', (o) => { o.metadata.creationTimestamp = '2025-12-30T00:00:00Z'; }), ['x', 'Active', '2d3h']);
   assert.deepEqual(cells('Namespace', (o) => { delete o.metadata.creationTimestamp; }), ['x', 'Active', '<unknown>']);
 });

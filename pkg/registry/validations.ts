@@ -43,6 +43,8 @@ import { leaseValidation } from './coordination/lease-validation.js';
 import { mutatingWebhookConfigurationValidation, validatingWebhookConfigurationValidation } from './admissionregistration/webhook-configuration-validation.js';
 import { admissionRegistrationGroup } from '../../api/admissionregistration/v1/register.js';
 import type { KindValidation } from './validation/kind-validation.js';
+import { certificatesGroup } from '../../api/certificates/v1/register.js';
+import { certificateSigningRequestValidation } from './certificates/certificate-signing-request-validation.js';
 import { nameIsDNSSubdomain } from './validation/names.js';
 import { standardFinalizers } from './validation/object-meta.js';
 
@@ -85,6 +87,7 @@ export function kindValidations(domain: ApiDomain): ValidationLookup {
   register('apps', 'ControllerRevision', controllerRevisionValidation);
   register('batch', 'Job', jobValidation(domain, resourceNames));
   register('batch', 'CronJob', cronJobValidation(resourceNames));
+  register(certificatesGroup(domain), 'CertificateSigningRequest', certificateSigningRequestValidation(domain));
   register(rbac, 'ClusterRole', clusterRoleValidation);
   register(rbac, 'ClusterRoleBinding', clusterRoleBindingValidation(rbac));
   register(rbac, 'Role', roleValidation);

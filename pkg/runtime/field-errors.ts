@@ -83,8 +83,18 @@ const typeWords: Record<FieldErrorType, string> = {
   FieldValueNotFound: 'Not found',
 };
 
+/** A Go byte slice as `%#v` prints it: `[]byte{0x2d, 0x2d}`, `[]byte(nil)` for none. */
+export class GoBytes {
+  constructor(readonly bytes: Uint8Array | null) {}
+  toString(): string {
+    if (this.bytes === null) return '[]byte(nil)';
+    return `[]byte{${Array.from(this.bytes, (b) => `0x${b.toString(16)}`).join(', ')}}`;
+  }
+}
+
 function formatValue(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v);
+  if (v instanceof GoBytes) return v.toString();
   if (v === undefined) return 'null';
   return JSON.stringify(v);
 }

@@ -20,6 +20,9 @@ export interface KindFixture {
   status?: Record<string, unknown>;
 }
 
+/** A PEM PKCS#10 request (EC P-256, CN=fixture-user, O=example), base64 as spec.request carries it. */
+export const exampleCSRBase64 = 'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlIbE1JR0xBZ0VBTUNreEVEQU9CZ05WQkFvVEIyVjRZVzF3YkdVeEZUQVRCZ05WQkFNVERHWnBlSFIxY21VdApkWE5sY2pCWk1CTUdCeXFHU000OUFnRUdDQ3FHU000OUF3RUhBMElBQk1oZGRpWTJCM2FNQi93TDNmVElmajBIClJPOG9UUmFURFBCUHNKclowSTU2cnFZTFlxZmJueUlYa3VIay9qK3JlM2YrVEVmTW9UT3diU09SNGFDYzIweWcKQURBS0JnZ3Foa2pPUFFRREFnTkpBREJHQWlFQXR5TUQzR3ZNV21EZnBtK1dxNEYwSVlhektYZklITFhDdVNLZApaWEFtT09VQ0lRQ0ppL3drazY4MEU2Q01ialFtR3RQb3pGRWM5Z1UxVVN0dWp3ZTRzSEhkUEE9PQotLS0tLUVORCBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0K';
+
 export const statefulSetTemplate = (name: string) => ({
   metadata: { labels: { app: name } },
   spec: {
@@ -296,6 +299,18 @@ export const fixtures: KindFixture[] = [
     kind: 'PriorityClass', apiVersion: 'scheduling.orch.io/v1', resource: 'priorityclasses', namespaced: false, gv: '/apis/scheduling.orch.io/v1', hasStatus: false, returnsObject: false,
     make: (name) => ({ apiVersion: 'scheduling.orch.io/v1', kind: 'PriorityClass', metadata: { name, labels: { fixture: 'yes' } }, value: 1000, description: 'for important pods' }),
     patch: { description: 'patched' }, patched: (o) => o.description,
+  },
+  {
+    // A real PKCS#10 request (EC P-256, CN=fixture-user, O=example): the server verifies its signature.
+    kind: 'CertificateSigningRequest', apiVersion: 'certificates.orch.io/v1', resource: 'certificatesigningrequests', namespaced: false,
+    gv: '/apis/certificates.orch.io/v1', hasStatus: true, returnsObject: false,
+    make: (name) => ({
+      apiVersion: 'certificates.orch.io/v1', kind: 'CertificateSigningRequest', metadata: { name, labels: { fixture: 'yes' } },
+      spec: { request: exampleCSRBase64, signerName: 'example.com/fixture-signer', usages: ['digital signature', 'client auth'], expirationSeconds: 3600 },
+    }),
+    // Only metadata changes through the main resource.
+    patch: { metadata: { annotations: { patched: 'yes' } } }, patched: (o) => o.metadata.annotations?.patched,
+    status: { conditions: [{ type: 'Failed', status: 'True', reason: 'SignerFailed', message: 'fixture', lastUpdateTime: '2026-01-01T00:00:00Z', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
   },
   {
     kind: 'Lease', apiVersion: 'coordination.orch.io/v1', resource: 'leases', namespaced: true, gv: '/apis/coordination.orch.io/v1', hasStatus: false, returnsObject: false,

@@ -27,6 +27,7 @@ import { storagePrefix, type ResourceInfo } from '../../runtime/scheme.js';
 import { shapeForWrite } from '../../runtime/wire-shape.js';
 import { isStorageError, StorageError } from '../../storage/errors.js';
 import type { GuardedWrite, Storage, StoredObject } from '../../storage/interface.js';
+import type { UserInfo } from '../../runtime/user.js';
 import { preconditionFailure } from '../../storage/preconditions.js';
 import type { Strategy } from '../rest/strategy.js';
 import { decodeContinue, encodeContinue } from './continue-token.js';
@@ -92,6 +93,8 @@ function guardedWrites(writes: ObjectWrite[] | void): GuardedWrite[] {
 export interface WriteOptions {
   dryRun?: boolean;
   validate?: ValidateObjectFunc;
+  /** Who asks: kinds that record their requester read it while preparing a new object. */
+  user?: UserInfo | undefined;
 }
 
 export interface UpdateOptions extends WriteOptions {
@@ -354,7 +357,7 @@ export class Store {
     delete meta.selfLink;
     const generated = !meta.name && !!meta.generateName;
     if (generated) meta.name = meta.generateName + this.nameSuffix();
-    this.strategy.prepareForCreate(obj);
+    this.strategy.prepareForCreate(obj, { user: opts.user });
     this.checkInvalid(obj, this.strategy.validate(obj));
     const alongside = guardedWrites(await opts.validate?.(obj, null, attempt));
     // Only now: a zero filled in earlier would hide a missing required field from validation.

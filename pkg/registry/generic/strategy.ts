@@ -7,17 +7,19 @@ import { isDeepStrictEqual } from 'node:util';
 import { sameOnWire } from '../../runtime/wire-shape.js';
 import type { FieldError } from '../../runtime/field-errors.js';
 import type { StoredObject } from '../../storage/interface.js';
-import type { Strategy } from '../rest/strategy.js';
+import type { Strategy, WriteContext } from '../rest/strategy.js';
 import type { KindValidation } from '../validation/kind-validation.js';
 import { standardFinalizers, validateObjectMeta, validateObjectMetaUpdate } from '../validation/object-meta.js';
 
 export interface StrategyOverrides {
   /** Runs after the generic preparation of a new object. */
-  prepareForCreate?: (obj: StoredObject) => void;
+  prepareForCreate?: (obj: StoredObject, ctx: WriteContext) => void;
   /** Runs after the generic preparation of an update of the main resource. */
   prepareForUpdate?: (obj: StoredObject, old: StoredObject) => void;
   /** Runs after the generic preparation of an update through /status. */
   prepareForStatusUpdate?: (obj: StoredObject, old: StoredObject) => void;
+  /** Runs after the generic preparation of an update through another object sub-resource, by name. */
+  prepareForSubresourceUpdate?: Partial<Record<string, (obj: StoredObject, old: StoredObject) => void>>;
   /** Finalizers beyond metadata.finalizers (a Namespace's spec.finalizers). */
   pendingFinalizers?: (obj: StoredObject) => boolean;
   prepareForDeletion?: (obj: StoredObject) => void;
@@ -72,10 +74,10 @@ export function newStrategy(
       for (const [name, get] of Object.entries(extraFields)) fields[name] = get(obj);
       return fields;
     },
-    prepareForCreate(obj) {
+    prepareForCreate(obj, ctx = {}) {
       if (hasStatusSubresource && !overrides.statusOnCreate) delete obj.status;
       if (tracksGeneration) obj.metadata.generation = 1;
-      overrides.prepareForCreate?.(obj);
+      overrides.prepareForCreate?.(obj, ctx);
     },
     prepareForUpdate(obj, old) {
       if (hasStatusSubresource) {
@@ -131,6 +133,14 @@ const subresourceFields: Record<ObjectSubresource, (from: StoredObject, to: Stor
     const finalizers = (from.spec as { finalizers?: unknown } | undefined)?.finalizers;
     to.spec = { ...((to.spec as object | undefined) ?? {}), finalizers: finalizers ?? [] };
   },
+  // A CertificateSigningRequest's approval: only status.conditions is taken (spec and certificate stay).
+  approval(from, to) {
+    const sent = (from.status as { conditions?: unknown } | undefined)?.conditions;
+    const status = { ...((to.status as Record<string, unknown> | undefined) ?? {}) };
+    if (sent === undefined) delete status.conditions;
+    else status.conditions = sent;
+    to.status = status;
+  },
   // A Pod's debugging containers: only spec.ephemeralContainers is taken; a change starts a new generation.
   ephemeralcontainers(from, to) {
     const spec = { ...((to.spec as Record<string, unknown> | undefined) ?? {}) };
@@ -184,6 +194,7 @@ export function newSubresourceStrategy(
       if (sent.metadata?.managedFields === undefined) delete obj.metadata.managedFields;
       else obj.metadata.managedFields = sent.metadata.managedFields;
       if (subresource === 'status') overrides.prepareForStatusUpdate?.(obj, old);
+      else overrides.prepareForSubresourceUpdate?.[subresource]?.(obj, old);
     },
     validateUpdate(obj, old) {
       return [

@@ -1,10 +1,16 @@
 // What the generic store asks of each resource: how to prepare and validate objects.
 import type { StoredObject } from '../../storage/interface.js';
 import type { FieldError } from '../../runtime/field-errors.js';
+import type { UserInfo } from '../../runtime/user.js';
+
+/** Who asked for a write, for kinds that record it (a CertificateSigningRequest's requester). */
+export interface WriteContext {
+  user?: UserInfo | undefined;
+}
 
 export interface Strategy {
   /** Resets what a client may not set on create (status of kinds with a status sub-resource) and sets generation. */
-  prepareForCreate(obj: StoredObject): void;
+  prepareForCreate(obj: StoredObject, ctx?: WriteContext): void;
   /** Carries over from `old` what this endpoint may not change, and bumps generation on spec changes. */
   prepareForUpdate(obj: StoredObject, old: StoredObject): void;
   validate(obj: StoredObject): FieldError[];

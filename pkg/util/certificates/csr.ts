@@ -370,23 +370,37 @@ function checkSignature(csr: CertificateRequest, alg: SignatureAlgorithm | undef
 
 const pemBlock = /-----BEGIN ([^\r\n]*?)-----\r?\n([\s\S]*?)-----END \1-----/g;
 
+export interface PEMBlock {
+  type: string;
+  /** Whether the block carries RFC 1421 headers (`Proc-Type: ...`). */
+  hasHeaders: boolean;
+  bytes: Buffer;
+}
+
 /**
- * The first PEM block of `pem` whose body decodes, as Go's pem.Decode finds it (text before it
- * is ignored; headers are skipped), or undefined.
+ * The PEM blocks of `pem` in order, as repeated calls of Go's pem.Decode find them: text between
+ * blocks is skipped, and so is a block whose body does not decode.
  */
-export function firstPEMBlock(pem: string): { type: string; bytes: Buffer } | undefined {
+export function* pemBlocks(pem: string): Generator<PEMBlock> {
   for (const m of pem.matchAll(pemBlock)) {
     let body = m[2]!;
+    let hasHeaders = false;
     // RFC 1421 headers end at the first blank line.
     if (/^[^\r\n]*:/.test(body)) {
       const end = body.search(/\r?\n\r?\n/);
       if (end < 0) continue;
       body = body.slice(end).trim();
+      hasHeaders = true;
     }
     const compact = body.replace(/[ \t\r\n]/g, '');
     if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 !== 0) continue;
-    return { type: m[1]!, bytes: Buffer.from(compact, 'base64') };
+    yield { type: m[1]!, hasHeaders, bytes: Buffer.from(compact, 'base64') };
   }
+}
+
+/** The first PEM block of `pem`, as Go's pem.Decode finds it, or undefined. */
+export function firstPEMBlock(pem: string): PEMBlock | undefined {
+  for (const b of pemBlocks(pem)) return b;
   return undefined;
 }
 

@@ -634,6 +634,22 @@ export function objectsByKind(): Record<string, Record<string, unknown>> {
       apiVersion: 'scheduling.orch.io/v1', kind: 'PriorityClass', metadata: fullMetadata('high'),
       value: 1000, globalDefault: false, description: 'for important pods', preemptionPolicy: 'Never',
     },
+    CertificateSigningRequest: {
+      apiVersion: 'certificates.orch.io/v1', kind: 'CertificateSigningRequest', metadata: fullMetadata('node-csr-abc'),
+      spec: {
+        request: Buffer.from('-----BEGIN CERTIFICATE REQUEST-----\n').toString('base64'), signerName: 'orch.io/kube-apiserver-client-kubelet', expirationSeconds: 86400,
+        usages: ['digital signature', 'key encipherment', 'client auth'],
+        username: 'system:bootstrap:abcdef', uid: 'u-1', groups: ['system:bootstrappers', 'system:authenticated'],
+        extra: { scopes: ['a', 'b'], empty: [] },
+      },
+      status: {
+        conditions: [
+          { type: 'Approved', status: 'True', reason: 'AutoApproved', message: 'approved by the controller', lastUpdateTime: '2026-01-01T00:00:00Z', lastTransitionTime: '2026-01-01T00:00:00Z' },
+          { type: 'Failed', status: 'False' },
+        ],
+        certificate: Buffer.from('-----BEGIN CERTIFICATE-----\n').toString('base64'),
+      },
+    },
     RuntimeClass: {
       apiVersion: 'node.orch.io/v1', kind: 'RuntimeClass', metadata: fullMetadata('gvisor'),
       handler: 'runsc',
