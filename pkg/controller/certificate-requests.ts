@@ -2,37 +2,14 @@
 // CertificateSigningRequests: the object as they read it, its conditions (upstream's
 // GetCertApprovalCondition, IsCertificateRequestApproved, HasTrueCondition) and the bytes fields,
 // which JSON carries base64-encoded.
+import type { CertificateSigningRequest, CertificateSigningRequestCondition } from '../../api/certificates/v1/certificate-signing-request.js';
 import type { ApiDomain } from '../../api/domain.js';
 import type { KubeObject } from '../client/resource-client.js';
 
-export interface CSRCondition {
-  type?: string;
-  status?: string;
-  reason?: string;
-  message?: string;
-  lastUpdateTime?: string;
-  lastTransitionTime?: string;
-}
+export type CSRCondition = CertificateSigningRequestCondition;
 
-/** A CertificateSigningRequest as the controllers read and write it. */
-export interface CSR extends KubeObject {
-  spec?: {
-    /** base64 of the PEM request. */
-    request?: string;
-    signerName?: string;
-    expirationSeconds?: number;
-    usages?: string[];
-    username?: string;
-    uid?: string;
-    groups?: string[];
-    extra?: Record<string, string[]>;
-  };
-  status?: {
-    conditions?: CSRCondition[];
-    /** base64 of the PEM certificate(s). */
-    certificate?: string;
-  };
-}
+/** A CertificateSigningRequest as the controllers read and write it (spec.request and status.certificate are base64 of PEM in JSON). */
+export type CSR = CertificateSigningRequest & KubeObject;
 
 export const csrResource = (d: ApiDomain) => ({ group: d.group('certificates'), version: 'v1', resource: 'certificatesigningrequests' });
 
