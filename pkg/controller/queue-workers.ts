@@ -10,6 +10,12 @@ export interface Requeue {
   requeueAfterMs: number;
 }
 
+/**
+ * An expected outcome that still wants a later look (client-go's ignorable errors, e.g. a request
+ * not yet authorized): re-queued with backoff like any failure, but logged at V(4), not as an error.
+ */
+export class RetryLater extends Error {}
+
 export type SyncFunc = (key: string) => Promise<void | Requeue>;
 
 /** Runs `n` workers over `queue` until `signal` aborts; resolves once they stopped and the queue drained. */
@@ -29,6 +35,7 @@ export async function runWorkers(name: string, queue: RateLimitingQueue<string>,
         if (!signal.aborted) {
           // A conflict only means our cache was behind a write: routine, retried like any failure.
           if (isConflict(e)) logger.v(4).info('sync met a conflict, will retry', { controller: name, key, retries: queue.numRequeues(key) });
+          else if (e instanceof RetryLater) logger.v(4).info(e.message, { controller: name, key, retries: queue.numRequeues(key) });
           else logger.error('sync failed, will retry', { controller: name, key, err: e instanceof Error ? e.message : String(e), retries: queue.numRequeues(key) });
           queue.addRateLimited(key);
         }

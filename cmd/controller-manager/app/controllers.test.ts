@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { enabledControllers, knownControllerNames, normalizeControllers, registrations } from './controllers.js';
-import { defaultOptions, parseOptions, validateOptions } from './options.js';
+import { defaultOptions, parseOptions, signingFiles, validateOptions } from './options.js';
 
 const names = (controllers: string[]) => enabledControllers(controllers).map((r) => r.name);
 const all = registrations.filter((r) => r.enabledByDefault).map((r) => r.name);
@@ -43,4 +43,29 @@ test('--controllers and --resource-quota-sync-period parse', () => {
   assert.equal(o.resourceQuotaSyncPeriodMs, 30_000);
   assert.equal(parseOptions(['--kubeconfig', '/k']).resourceQuotaSyncPeriodMs, 5 * 60_000);
   assert.deepEqual(names(o.controllers), all.filter((n) => n !== 'namespace'));
+});
+
+test('the csr controllers are on by default under their upstream names', () => {
+  for (const n of ['csrsigning', 'csrapproving', 'csrcleaner']) assert.ok(names(['*']).includes(n), n);
+  assert.deepEqual(names(['certificatesigningrequest-signing-controller', 'certificatesigningrequest-approving-controller', 'certificatesigningrequest-cleaner-controller']), ['csrsigning', 'csrapproving', 'csrcleaner']);
+});
+
+test('--cluster-signing-* flags parse, default and validate as upstream', () => {
+  const d = parseOptions(['--kubeconfig=/k']);
+  assert.equal(d.csrSigning.durationMs, 8760 * 3600_000);
+  assert.deepEqual(signingFiles(d.csrSigning), {});
+  const general = parseOptions(['--kubeconfig=/k', '--cluster-signing-cert-file=/ca.crt', '--cluster-signing-key-file=/ca.key', '--cluster-signing-duration=1h']);
+  assert.equal(general.csrSigning.durationMs, 3600_000);
+  assert.deepEqual(validateOptions(general), []);
+  assert.deepEqual(Object.keys(signingFiles(general.csrSigning)).sort(), ['kubeAPIServerClient', 'kubeletClient', 'kubeletServing', 'legacyUnknown']);
+  const specific = parseOptions(['--kubeconfig=/k', '--cluster-signing-kubelet-client-cert-file=/c.crt', '--cluster-signing-kubelet-client-key-file=/c.key', '--cluster-signing-legacy-unknown-cert-file=/l.crt', '--cluster-signing-legacy-unknown-key-file=/l.key']);
+  assert.deepEqual(validateOptions(specific), []);
+  assert.deepEqual(signingFiles(specific.csrSigning), { kubeletClient: { certFile: '/c.crt', keyFile: '/c.key' }, legacyUnknown: { certFile: '/l.crt', keyFile: '/l.key' } });
+  const both = parseOptions(['--kubeconfig=/k', '--cluster-signing-cert-file=/ca.crt', '--cluster-signing-key-file=/ca.key', '--cluster-signing-kubelet-serving-cert-file=/s.crt']);
+  assert.deepEqual(validateOptions(both), [
+    '"cluster-signing-kubelet-serving": cannot specify cert without key',
+    'cannot specify --cluster-signing-{cert,key}-file and other --cluster-signing-*-file flags at the same time',
+  ]);
+  assert.deepEqual(validateOptions(parseOptions(['--kubeconfig=/k', '--cluster-signing-key-file=/ca.key'])), ['"cluster-signing": cannot specify key without cert']);
+  assert.deepEqual(validateOptions(parseOptions(['--kubeconfig=/k', '--cluster-signing-duration=0s'])), ['--cluster-signing-duration must be greater than 0']);
 });

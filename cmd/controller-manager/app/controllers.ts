@@ -12,7 +12,10 @@ import { newResourceQuotaController } from '../../../pkg/controller/resourcequot
 import { replicasetController } from '../../../pkg/controller/replicaset/controller.js';
 import { deploymentController } from '../../../pkg/controller/deployment/controller.js';
 import { statefulsetController } from '../../../pkg/controller/statefulset/controller.js';
-import type { ControllerManagerOptions } from './options.js';
+import { newCSRSigningController } from '../../../pkg/controller/csrsigning/controller.js';
+import { newCSRApprovingController } from '../../../pkg/controller/csrapproving/controller.js';
+import { newCSRCleanerController } from '../../../pkg/controller/csrcleaner/controller.js';
+import { signingFiles, type ControllerManagerOptions } from './options.js';
 
 /** What a registration's factory may read: the flags, and what the manager loaded from the files they name. */
 export interface ControllerInit {
@@ -43,6 +46,10 @@ export const registrations: ControllerRegistration[] = [
   { name: 'replicaset', factory: () => replicasetController(), enabledByDefault: true },
   { name: 'deployment', factory: () => deploymentController(), enabledByDefault: true },
   { name: 'statefulset', factory: () => statefulsetController(), enabledByDefault: true },
+  // Without any --cluster-signing-* files the manager skips it (server.ts), as upstream does.
+  { name: 'csrsigning', factory: ({ options }) => newCSRSigningController({ signers: signingFiles(options.csrSigning), durationMs: options.csrSigning.durationMs })(), enabledByDefault: true },
+  { name: 'csrapproving', factory: () => newCSRApprovingController()(), enabledByDefault: true },
+  { name: 'csrcleaner', factory: () => newCSRCleanerController()(), enabledByDefault: true },
 ];
 
 /**

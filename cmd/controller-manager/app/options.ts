@@ -34,7 +34,33 @@ export interface ControllerManagerOptions {
   resourceQuotaSyncPeriodMs: number;
   /** --service-account-private-key-file: the key legacy service account tokens are signed with; serviceaccount-token is off without it. */
   serviceAccountPrivateKeyFile: string;
+  /** The --cluster-signing-* flags of csrsigning. */
+  csrSigning: CSRSigningFlags;
   verbosity: number;
+}
+
+/** A CA certificate and key file pair, as given (empty when not). */
+export interface SigningFilePair {
+  certFile: string;
+  keyFile: string;
+}
+
+/** The per-signer flag stems, as upstream spells them (`--cluster-signing-<stem>-cert-file`). */
+export const signerFlagStems = {
+  kubeletServing: 'kubelet-serving',
+  kubeletClient: 'kubelet-client',
+  kubeAPIServerClient: 'kube-apiserver-client',
+  legacyUnknown: 'legacy-unknown',
+} as const;
+export type SignerFlagKey = keyof typeof signerFlagStems;
+
+export interface CSRSigningFlags {
+  /** --cluster-signing-cert-file/-key-file: one CA for every built-in signer. */
+  cluster: SigningFilePair;
+  /** --cluster-signing-<stem>-cert-file/-key-file: a CA for one signer (not with the general pair). */
+  signers: Record<SignerFlagKey, SigningFilePair>;
+  /** --cluster-signing-duration: the longest lifetime a certificate is given. */
+  durationMs: number;
 }
 
 /** The namespace the control plane keeps its own objects in (upstream's kube-system). */
@@ -63,6 +89,11 @@ export function defaultOptions(): ControllerManagerOptions {
     apiDomain: 'orch.io',
     resourceQuotaSyncPeriodMs: 5 * 60_000,
     serviceAccountPrivateKeyFile: '',
+    csrSigning: {
+      cluster: { certFile: '', keyFile: '' },
+      signers: Object.fromEntries(Object.keys(signerFlagStems).map((k) => [k, { certFile: '', keyFile: '' }])) as Record<SignerFlagKey, SigningFilePair>,
+      durationMs: 8760 * 3600_000,
+    },
     verbosity: 0,
   };
 }
@@ -91,6 +122,9 @@ export function parseOptions(argv: string[]): ControllerManagerOptions {
     .option('root-ca-file', { type: 'string', default: '', describe: "If set, this root certificate authority will be included in the kube-root-ca.crt ConfigMap of every namespace. Defaults to the CA of the kubeconfig's cluster.", group: 'Generic:' })
     .option('resource-quota-sync-period', { type: 'string', default: '5m0s', describe: 'The period for syncing quota usage status in the system', group: 'Controllers:' })
     .option('service-account-private-key-file', { type: 'string', default: '', describe: 'Filename containing a PEM-encoded private RSA or ECDSA key used to sign service account tokens.', group: 'Controllers:' })
+    .option('cluster-signing-cert-file', { type: 'string', default: '', describe: 'Filename containing a PEM-encoded X509 CA certificate used to issue cluster-scoped certificates.  If specified, no more specific --cluster-signing-* flag may be specified.', group: 'CSR signing:' })
+    .option('cluster-signing-key-file', { type: 'string', default: '', describe: 'Filename containing a PEM-encoded RSA or ECDSA private key used to sign cluster-scoped certificates.  If specified, no more specific --cluster-signing-* flag may be specified.', group: 'CSR signing:' })
+    .option('cluster-signing-duration', { type: 'string', default: '8760h0m0s', describe: 'The max length of duration signed certificates will be given.  Individual CSRs may request shorter certs by setting spec.expirationSeconds.', group: 'CSR signing:' })
     .option('leader-elect', { type: 'boolean', default: d.leaderElect, describe: 'Start a leader election client and gain leadership before executing the main loop. Enable this when running replicated components for high availability.', group: 'Leader election:' })
     .option('leader-elect-lease-duration', { type: 'string', default: '15s', describe: 'The duration that non-leader candidates will wait after observing a leadership renewal until attempting to acquire leadership of a led but unrenewed leader slot.', group: 'Leader election:' })
     .option('leader-elect-renew-deadline', { type: 'string', default: '10s', describe: 'The interval between attempts by the acting master to renew a leadership slot before it stops leading. This must be less than the lease duration.', group: 'Leader election:' })
@@ -102,6 +136,13 @@ export function parseOptions(argv: string[]): ControllerManagerOptions {
     .option('bind-address', { type: 'string', default: d.bindAddress, describe: 'The IP address on which to listen for the --secure-port port.', group: 'Secure serving:' })
     .option('cert-dir', { type: 'string', default: '', describe: 'The directory where the self-signed serving certificate is kept; a temporary directory when empty.', group: 'Secure serving:' })
     .option('v', { type: 'number', default: 0, describe: 'Number for the log level verbosity.', group: 'Logging:' });
+  for (const [key, stem] of Object.entries(signerFlagStems)) {
+    // The domain is only known once --api-domain is parsed: help names it generically.
+    const signer = `<api-domain>/${key === 'kubeletClient' ? 'kube-apiserver-client-kubelet' : stem}`;
+    y = y
+      .option(`cluster-signing-${stem}-cert-file`, { type: 'string', default: '', describe: `Filename containing a PEM-encoded X509 CA certificate used to issue certificates for the ${signer} signer.  If specified, --cluster-signing-{cert,key}-file must not be set.`, group: 'CSR signing:' })
+      .option(`cluster-signing-${stem}-key-file`, { type: 'string', default: '', describe: `Filename containing a PEM-encoded RSA or ECDSA private key used to sign certificates for the ${signer} signer.  If specified, --cluster-signing-{cert,key}-file must not be set.`, group: 'CSR signing:' });
+  }
   for (const f of concurrencyFlags) {
     y = y.option(`concurrent-${f.stem}-syncs`, { type: 'number', default: f.default, describe: f.describe, group: 'Controllers:' });
   }
@@ -141,6 +182,13 @@ export function parseOptions(argv: string[]): ControllerManagerOptions {
     apiDomain: String(parsed['api-domain']),
     resourceQuotaSyncPeriodMs: duration('resource-quota-sync-period'),
     serviceAccountPrivateKeyFile: String(parsed['service-account-private-key-file']),
+    csrSigning: {
+      cluster: { certFile: String(parsed['cluster-signing-cert-file']), keyFile: String(parsed['cluster-signing-key-file']) },
+      signers: Object.fromEntries(Object.entries(signerFlagStems).map(([key, stem]) => [key, {
+        certFile: String(parsed[`cluster-signing-${stem}-cert-file`]), keyFile: String(parsed[`cluster-signing-${stem}-key-file`]),
+      }])) as Record<SignerFlagKey, SigningFilePair>,
+      durationMs: duration('cluster-signing-duration'),
+    },
     verbosity: Number(parsed.v),
   };
 }
@@ -172,6 +220,44 @@ export function validateOptions(o: ControllerManagerOptions): string[] {
   if (isIP(o.bindAddress) === 0) errs.push(`--bind-address: ${JSON.stringify(o.bindAddress)} is not a valid IP address`);
   const badDomain = invalidApiDomain(o.apiDomain);
   if (badDomain) errs.push(`--api-domain: ${badDomain}`);
+  errs.push(...validateCSRSigning(o.csrSigning));
   if (!Number.isInteger(o.verbosity) || o.verbosity < 0) errs.push('--v must be a non-negative integer');
   return errs;
+}
+
+/** Upstream's csrSigningFilesValid: a certificate and its key come together. */
+function pairError(p: SigningFilePair): string | undefined {
+  if (!p.certFile && p.keyFile) return 'cannot specify key without cert';
+  if (p.certFile && !p.keyFile) return 'cannot specify cert without key';
+  return undefined;
+}
+
+/** Upstream's CSRSigningControllerOptions.Validate (each pair complete; the general pair alone or the per-signer ones), plus a positive duration. */
+export function validateCSRSigning(c: CSRSigningFlags): string[] {
+  const errs: string[] = [];
+  const general = pairError(c.cluster);
+  // Upstream checks only the per-signer pairs (a lone general file just leaves signing off); a half pair is a mistake either way.
+  if (general) errs.push(`"cluster-signing": ${general}`);
+  for (const [key, stem] of Object.entries(signerFlagStems)) {
+    const err = pairError(c.signers[key as SignerFlagKey]);
+    if (err) errs.push(`"cluster-signing-${stem}": ${err}`);
+  }
+  const anySpecific = Object.values(c.signers).some((p) => p.certFile || p.keyFile);
+  if ((c.cluster.certFile || c.cluster.keyFile) && anySpecific) errs.push('cannot specify --cluster-signing-{cert,key}-file and other --cluster-signing-*-file flags at the same time');
+  if (!(c.durationMs > 0)) errs.push('--cluster-signing-duration must be greater than 0');
+  return errs;
+}
+
+/**
+ * The CA files of each built-in signer (upstream's get*SignerFiles): the per-signer pairs when any
+ * is given, else the general pair for all four; a signer without files does not sign.
+ */
+export function signingFiles(c: CSRSigningFlags): Partial<Record<SignerFlagKey, SigningFilePair>> {
+  const anySpecific = Object.values(c.signers).some((p) => p.certFile || p.keyFile);
+  const out: Partial<Record<SignerFlagKey, SigningFilePair>> = {};
+  for (const key of Object.keys(signerFlagStems) as SignerFlagKey[]) {
+    const pair = anySpecific ? c.signers[key] : c.cluster;
+    if (pair.certFile && pair.keyFile) out[key] = pair;
+  }
+  return out;
 }

@@ -18,7 +18,8 @@ import type { Logger } from '../../../pkg/log/logger.js';
 import { Scheme } from '../../../pkg/runtime/scheme.js';
 import { enabledControllers } from './controllers.js';
 import { LeaderElector } from './leader-election.js';
-import type { ControllerManagerOptions } from './options.js';
+import { loadSigningAuthority } from '../../../pkg/util/certificates/signing-authority.js';
+import { signerFlagStems, signingFiles, type ControllerManagerOptions } from './options.js';
 import { startSecureServing } from './serving.js';
 
 export interface RunningControllerManager {
@@ -58,12 +59,28 @@ export async function runControllerManager(o: ControllerManagerOptions, logger: 
       throw new Error(`--service-account-private-key-file ${o.serviceAccountPrivateKeyFile}: ${(e as Error).message}`);
     }
   }
-  // As upstream: without a signing key the token controller is skipped, not fatal.
+  // As upstream: without a signing key the token controller is skipped, not fatal; so is
+  // csrsigning without any CA files. A CA that does not load stops the start, as upstream.
+  const signers = signingFiles(o.csrSigning);
   const controllers = enabledControllers(o.controllers).filter((c) => {
+    if (c.name === 'csrsigning' && Object.keys(signers).length === 0) {
+      logger.info('Skipping CSR signer controller because no csr cert/key was specified', { controller: c.name });
+      return false;
+    }
     if (c.name !== 'serviceaccount-token' || serviceAccountPrivateKey) return true;
     logger.warn('controller is disabled because there is no private key (--service-account-private-key-file)', { controller: c.name });
     return false;
   });
+  if (controllers.some((c) => c.name === 'csrsigning')) {
+    for (const [signer, files] of Object.entries(signers)) {
+      try {
+        loadSigningAuthority(readFileSync(files.certFile, 'utf8'), readFileSync(files.keyFile, 'utf8'));
+      } catch (e) {
+        client.close();
+        throw new Error(`csrsigning: the CA of the ${signerFlagStems[signer as keyof typeof signerFlagStems]} signer (${files.certFile}, ${files.keyFile}): ${(e as Error).message}`);
+      }
+    }
+  }
   const rootCA = o.rootCAFile ? readFileSync(o.rootCAFile, 'utf8') : config.caData;
   if (!rootCA && controllers.some((c) => c.name === 'root-ca-cert-publisher')) {
     client.close();
