@@ -5,11 +5,12 @@
 // sub-resource `selfnodeclient` (a node renewing its own certificate: requester == CN) or
 // `nodeclient` (anyone else, e.g. a bootstrap token). Otherwise the request is left alone (and
 // looked at again with backoff, so a binding created later still takes effect).
+import { signerNames } from '../../../api/certificates/v1/register.js';
 import { isConflict, isNotFound } from '../../client/errors.js';
 import { RateLimitingQueue } from '../../client/rate-limiting-queue.js';
 import type { KubeObject } from '../../client/resource-client.js';
 import { parseCSR, type CertificateRequest } from '../../util/certificates/csr.js';
-import { builtInSigners, kubeletClientViolation } from '../../util/certificates/signers.js';
+import { kubeletClientViolation } from '../../util/certificates/signers.js';
 import { approvalState, csrResource, isIssued, requestPem, type CSR } from '../certificate-requests.js';
 import type { Controller, ControllerContext, ControllerFactory } from '../controller.js';
 import { RetryLater, runWorkers, waitForCaches } from '../queue-workers.js';
@@ -33,7 +34,7 @@ class CSRApprovingController implements Controller {
 
   async run(ctx: ControllerContext): Promise<void> {
     const { logger, signal, domain } = ctx;
-    const kubeletSigner = builtInSigners(domain).kubeAPIServerClientKubelet;
+    const kubeletSigner = signerNames(domain).kubeAPIServerClientKubelet;
     const isNodeClient = (csr: CSR, req: CertificateRequest) => csr.spec?.signerName === kubeletSigner && kubeletClientViolation({
       commonName: req.subject.commonName, organizations: req.subject.organizations,
       dnsNames: req.dnsNames, emailAddresses: req.emailAddresses, ipAddresses: req.ipAddresses, uris: req.uris,
@@ -76,7 +77,7 @@ class CSRApprovingController implements Controller {
         if (!(await authorize(csr, rec.subresource))) continue;
         const condition = { type: 'Approved', status: 'True', reason: 'AutoApproved', message: rec.message };
         try {
-          await client.updateSubresource(name, 'approval', { ...csr, apiVersion: `${r.group}/${r.version}`, kind: 'CertificateSigningRequest', status: { ...csr.status, conditions: [...(csr.status?.conditions ?? []), condition] } } as never);
+          await client.updateApproval({ ...csr, status: { ...csr.status, conditions: [...(csr.status?.conditions ?? []), condition] } });
         } catch (e) {
           if (isNotFound(e)) return;
           if (isConflict(e)) throw e;

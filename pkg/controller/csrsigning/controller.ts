@@ -4,11 +4,12 @@
 // it breaks its signer's rules, a Failed condition (reason SignerValidationFailure) instead.
 // Denied requests are never signed. Lifetime, backdating and usages follow the permissive signing
 // policy (pkg/util/certificates/signing-policy.ts).
+import { signerNames } from '../../../api/certificates/v1/register.js';
 import { isConflict, isNotFound } from '../../client/errors.js';
 import { RateLimitingQueue } from '../../client/rate-limiting-queue.js';
 import { parseCSR } from '../../util/certificates/csr.js';
 import { issueCertificate, requestSubjectAndKey } from '../../util/certificates/issue.js';
-import { builtInSigners, checkBuiltInSigner } from '../../util/certificates/signers.js';
+import { checkBuiltInSigner } from '../../util/certificates/signers.js';
 import { certificateLifetimeMs, certificateValidity } from '../../util/certificates/signing-policy.js';
 import { csrResource, hasTrueCondition, isApproved, isIssued, metaNow, requestPem, type CSR } from '../certificate-requests.js';
 import type { Controller, ControllerContext, ControllerFactory } from '../controller.js';
@@ -38,7 +39,7 @@ class CSRSigningController implements Controller {
   async run(ctx: ControllerContext): Promise<void> {
     const { logger, signal } = ctx;
     const now = this.options.now ?? (() => new Date());
-    const names = builtInSigners(ctx.domain);
+    const names = signerNames(ctx.domain);
     const bySigner = new Map<string, CAProvider>();
     const signerName: Record<SignerKey, string> = {
       kubeletServing: names.kubeletServing, kubeletClient: names.kubeAPIServerClientKubelet,

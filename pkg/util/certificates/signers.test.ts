@@ -1,7 +1,8 @@
+import { signerNames } from '../../../api/certificates/v1/register.js';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { apiDomain, defaultApiDomain } from '../../../api/domain.js';
-import { builtInSigners, checkBuiltInSigner, kubeAPIServerClientViolation, kubeletClientViolation, kubeletServingViolation, type RequestNames } from './signers.js';
+import { checkBuiltInSigner, kubeAPIServerClientViolation, kubeletClientViolation, kubeletServingViolation, type RequestNames } from './signers.js';
 
 const names = (o: Partial<RequestNames>): RequestNames => ({ commonName: '', organizations: [], dnsNames: [], emailAddresses: [], ipAddresses: [], uris: [], ...o });
 const node = (o: Partial<RequestNames> = {}) => names({ commonName: 'system:node:n1', organizations: ['system:nodes'], ...o });
@@ -9,13 +10,13 @@ const clientUsages = ['digital signature', 'key encipherment', 'client auth'];
 const servingUsages = ['digital signature', 'key encipherment', 'server auth'];
 
 test('signer names derive from the platform domain', () => {
-  assert.deepEqual(builtInSigners(defaultApiDomain), {
+  assert.deepEqual(signerNames(defaultApiDomain), {
     kubeAPIServerClient: 'orch.io/kube-apiserver-client',
     kubeAPIServerClientKubelet: 'orch.io/kube-apiserver-client-kubelet',
     kubeletServing: 'orch.io/kubelet-serving',
     legacyUnknown: 'orch.io/legacy-unknown',
   });
-  assert.equal(builtInSigners(apiDomain('k8s.io')).kubeletServing, 'kubernetes.io/kubelet-serving');
+  assert.equal(signerNames(apiDomain('k8s.io')).kubeletServing, 'kubernetes.io/kubelet-serving');
 });
 
 test('kubelet client rule: upstream ValidateKubeletClientCSR cases, checked in upstream order', () => {
@@ -63,7 +64,7 @@ test('kube-apiserver client rule: client auth required, only signature and encip
 });
 
 test('checkBuiltInSigner dispatches by signer name; legacy-unknown has no rule; other signers are not ours', () => {
-  const s = builtInSigners(defaultApiDomain);
+  const s = signerNames(defaultApiDomain);
   const anything = names({ commonName: 'x', dnsNames: ['y'] });
   assert.deepEqual(checkBuiltInSigner(s, s.legacyUnknown, anything, ['server auth']), { violation: undefined });
   assert.deepEqual(checkBuiltInSigner(s, s.kubeAPIServerClient, anything, ['server auth']), { violation: 'invalid usage for client certificate: server auth' });

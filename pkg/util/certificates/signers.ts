@@ -3,7 +3,7 @@
 // legacy-unknown, and pkg/apis/certificates' ValidateKubeletServingCSR/ValidateKubeletClientCSR).
 // The csrsigning controller fails a request that breaks its signer's rule with the rule's message;
 // csrapproving recognises node client requests with the same rule.
-import type { ApiDomain } from '../../../api/domain.js';
+import { signerNames } from '../../../api/certificates/v1/register.js';
 
 /** What the rules read of a parsed PKCS#10 request. */
 export interface RequestNames {
@@ -18,22 +18,8 @@ export interface RequestNames {
   uris: readonly string[];
 }
 
-/** The names of the built-in signers under `domain` (upstream's `kubernetes.io/...`). */
-export interface BuiltInSigners {
-  kubeAPIServerClient: string;
-  kubeAPIServerClientKubelet: string;
-  kubeletServing: string;
-  legacyUnknown: string;
-}
-
-export function builtInSigners(domain: ApiDomain): BuiltInSigners {
-  return {
-    kubeAPIServerClient: domain.key('kube-apiserver-client'),
-    kubeAPIServerClientKubelet: domain.key('kube-apiserver-client-kubelet'),
-    kubeletServing: domain.key('kubelet-serving'),
-    legacyUnknown: domain.key('legacy-unknown'),
-  };
-}
+/** The names of the built-in signers, as the API declares them. */
+export type BuiltInSigners = ReturnType<typeof signerNames>;
 
 /** The group every node certificate must name as its only organization, and its CN prefix. */
 export const nodesGroup = 'system:nodes';
