@@ -44,3 +44,15 @@ test('--controllers and --resource-quota-sync-period parse', () => {
   assert.equal(parseOptions(['--kubeconfig', '/k']).resourceQuotaSyncPeriodMs, 5 * 60_000);
   assert.deepEqual(names(o.controllers), all.filter((n) => n !== 'namespace'));
 });
+
+test('tokencleaner and bootstrapsigner are off by default, as upstream, and on when named', () => {
+  assert.ok(!names(['*']).includes('tokencleaner'));
+  assert.ok(!names(['*']).includes('bootstrapsigner'));
+  const on = names(['*', 'tokencleaner', 'bootstrapsigner']);
+  assert.deepEqual(on, [...all, 'tokencleaner', 'bootstrapsigner']);
+  assert.deepEqual(names(['token-cleaner-controller', 'bootstrap-signer-controller']), ['tokencleaner', 'bootstrapsigner']);
+  assert.deepEqual(names(['*', 'tokencleaner', '-bootstrapsigner']), [...all, 'tokencleaner']);
+  const o = parseOptions(['--kubeconfig', '/k', '--controllers', '*,tokencleaner,bootstrapsigner']);
+  assert.deepEqual(validateOptions(o), []);
+  assert.deepEqual(names(o.controllers), on);
+});

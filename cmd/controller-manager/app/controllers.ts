@@ -12,6 +12,8 @@ import { newResourceQuotaController } from '../../../pkg/controller/resourcequot
 import { replicasetController } from '../../../pkg/controller/replicaset/controller.js';
 import { deploymentController } from '../../../pkg/controller/deployment/controller.js';
 import { statefulsetController } from '../../../pkg/controller/statefulset/controller.js';
+import { tokenCleanerController } from '../../../pkg/controller/tokencleaner/controller.js';
+import { bootstrapSignerController } from '../../../pkg/controller/bootstrapsigner/controller.js';
 import type { ControllerManagerOptions } from './options.js';
 
 /** What a registration's factory may read: the flags, and what the manager loaded from the files they name. */
@@ -43,6 +45,9 @@ export const registrations: ControllerRegistration[] = [
   { name: 'replicaset', factory: () => replicasetController(), enabledByDefault: true },
   { name: 'deployment', factory: () => deploymentController(), enabledByDefault: true },
   { name: 'statefulset', factory: () => statefulsetController(), enabledByDefault: true },
+  // Upstream's ControllersDisabledByDefault: a cluster that uses bootstrap tokens names them.
+  { name: 'tokencleaner', factory: () => tokenCleanerController()(), enabledByDefault: false },
+  { name: 'bootstrapsigner', factory: () => bootstrapSignerController()(), enabledByDefault: false },
 ];
 
 /**
