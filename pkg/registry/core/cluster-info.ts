@@ -28,8 +28,8 @@ export function clusterInfoKubeconfig(server: string, caPem: string): string {
     preferences: {},
     users: null,
   };
-  // No folding: the base64 is one line, as Go's YAML writes it.
-  return stringify(doc, { lineWidth: 0 });
+  // No folding (the base64 is one line) and list items level with their key, as Go's YAML writes them.
+  return stringify(doc, { lineWidth: 0, indentSeq: false });
 }
 
 const code = (e: unknown) => (e as { code?: number }).code;
