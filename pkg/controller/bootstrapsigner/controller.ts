@@ -100,7 +100,10 @@ class BootstrapSigner implements Controller {
       // Look again when the first signing token expires, to take its signature away.
       const expirations = tokens.flatMap((t) => (t.expiration !== undefined ? [t.expiration - at] : []));
       const requeue: Requeue | undefined = expirations.length ? { requeueAfterMs: Math.max(1, Math.min(...expirations)) } : undefined;
-      if (!added.length && !changed.length && !removed.length) return requeue;
+      if (!added.length && !changed.length && !removed.length) {
+        logger.v(4).info('cluster-info signatures are current', { namespace: cmNamespace, configMap: ClusterInfo.name, tokens: tokens.map((t) => t.tokenId).join(',') });
+        return requeue;
+      }
       try {
         // The cached object's resourceVersion: a ConfigMap changed since is a conflict, retried from the newer cache.
         await client.update({ ...cm, data });

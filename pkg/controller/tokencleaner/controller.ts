@@ -42,7 +42,11 @@ class TokenCleaner implements Controller {
       const secret = secrets.indexer.get(ns, name);
       if (!secret || !ours(secret)) return;
       const expiry = bootstrapTokenExpiry(secret, now());
-      if (!expiry.expired) return expiry.remainingMs > 0 ? { requeueAfterMs: expiry.remainingMs } : undefined;
+      if (!expiry.expired) {
+        if (expiry.remainingMs <= 0) return; // never expires
+        logger.v(4).info('bootstrap token secret not expired yet; looking again when it expires', { namespace: ns, secret: name, expiresInMs: expiry.remainingMs });
+        return { requeueAfterMs: expiry.remainingMs };
+      }
       const uid = secret.metadata.uid;
       try {
         await client.delete(name, uid ? { preconditions: { uid } } : {});
