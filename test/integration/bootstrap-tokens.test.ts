@@ -5,12 +5,13 @@
 // signer keeps one detached JWS per signing token, verifiable with the full token only, and takes
 // it away when the token goes, expires or stops signing; it re-signs a changed kubeconfig.
 import assert from 'node:assert/strict';
-import { createHmac } from 'node:crypto';
+import { createHmac, X509Certificate } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { parse } from 'yaml';
 import { defaultAuthenticationOptions } from '../../cmd/apiserver/app/authentication-options.js';
 import { defaultAuthorizationOptions } from '../../pkg/authorization/modes.js';
 import { tempFiles } from '../../pkg/authentication/testing/signing-keys.js';
+import { TestCA } from '../../pkg/authentication/testing/ca.js';
 import { eventually } from '../../pkg/authentication/testing/eventually.js';
 import { isNotFound, type KubeObject } from '../../pkg/client/index.js';
 import { bootstrapSignerController } from '../../pkg/controller/bootstrapsigner/controller.js';
@@ -236,5 +237,37 @@ describe('bootstrap tokens: tokencleaner, bootstrapsigner and cluster-info', () 
     assert.ok(sigKey(tk.id) in restored, 'the restart leaves the jws keys');
     const final = await pollUntil(clusterInfo, (d) => d.kubeconfig === original && d[sigKey(tk.id)] === first[sigKey(tk.id)], 'the restored kubeconfig to be re-signed', 15_000);
     assert.deepEqual(await verifyDetached(final[sigKey(tk.id)]!, original, { tokenId: tk.id, tokenSecret: tk.secret }), { valid: true });
+  });
+});
+
+describe('cluster-info with a CA-signed serving certificate (kubeadm\'s PKI)', () => {
+  const files = tempFiles('orch-cluster-info-');
+  const root = TestCA.root({ commonName: 'cluster-ca' });
+  const serving = root.server(['127.0.0.1', 'localhost']);
+  let t: TestServer;
+
+  before(async () => {
+    // The serving certificate alone in --tls-cert-file; its CA is the --client-ca-file, as kubeadm sets them up.
+    t = await startTestServer({
+      tlsCertFile: files.write('apiserver.crt', serving.certPem),
+      tlsPrivateKeyFile: files.write('apiserver.key', serving.keyPem),
+      // With --tls-private-key-file the server verifies service account tokens with that key, which needs an issuer.
+      authentication: { ...defaultAuthenticationOptions(), clientCAFile: files.write('ca.crt', root.certPem), serviceAccountIssuers: ['https://issuer.example.test'] },
+      authorization: { ...defaultAuthorizationOptions(), modes: ['RBAC'] },
+    }, { trustedCA: root.certPem });
+  });
+  after(async () => {
+    await t?.stop();
+    files.remove();
+  });
+
+  test('the CA published is the issuer from --client-ca-file, and it verifies the server', async () => {
+    const r = await pollUntil(() => t.client.get(`/api/v1/namespaces/${publicNs}/configmaps/cluster-info`), (x) => x.status === 200, 'cluster-info', 15_000);
+    const cluster = parse(r.body.data.kubeconfig).clusters[0].cluster;
+    assert.equal(cluster.server, `https://127.0.0.1:${t.server.port}`);
+    const ca = Buffer.from(cluster['certificate-authority-data'], 'base64').toString();
+    assert.equal(new X509Certificate(ca).fingerprint256, root.certificate.fingerprint256, 'the root, not the serving certificate');
+    assert.equal((await new Client(cluster.server, ca).get('/version')).status, 200);
+    assert.ok(!t.logs.some((l) => l.includes('verifies the serving certificate')), 'no warning');
   });
 });
