@@ -13,7 +13,7 @@ import { defaultAuthorizationOptions } from '../../pkg/authorization/modes.js';
 import { tempFiles } from '../../pkg/authentication/testing/signing-keys.js';
 import { TestCA } from '../../pkg/authentication/testing/ca.js';
 import { eventually } from '../../pkg/authentication/testing/eventually.js';
-import { isNotFound, type KubeObject } from '../../pkg/client/index.js';
+import { Client as PkgClient, isNotFound, type KubeObject } from '../../pkg/client/index.js';
 import { bootstrapSignerController } from '../../pkg/controller/bootstrapsigner/controller.js';
 import { tokenCleanerController } from '../../pkg/controller/tokencleaner/controller.js';
 import { verifyDetached } from '../../pkg/util/bootstrap/jws.js';
@@ -22,6 +22,7 @@ import { assertStatus } from './framework/assertions.js';
 import { pollUntil, selfSubjectReview, whoami } from './framework/authentication.js';
 import { Client } from './framework/client.js';
 import { runControllers, type RunningControllers } from './framework/in-process-controller.js';
+import { writeKubeconfig, type Kubeconfig } from './framework/kubeconfig.js';
 
 type Secret = KubeObject & { type?: string; data?: Record<string, string> };
 type ConfigMap = KubeObject & { data?: Record<string, string> };
@@ -40,6 +41,8 @@ describe('bootstrap tokens: tokencleaner, bootstrapsigner and cluster-info', () 
   const files = tempFiles('orch-bootstrap-');
   let t: TestServer;
   let cm: RunningControllers;
+  let admin: PkgClient;
+  let adminKubeconfig: Kubeconfig | undefined;
   /** The cleaner's and the signer's clocks: the real one shifted by these (tests move them). */
   let cleanerSkewMs = 0;
   let signerSkewMs = 0;
@@ -50,12 +53,15 @@ describe('bootstrap tokens: tokencleaner, bootstrapsigner and cluster-info', () 
       authentication: {
         ...defaultAuthenticationOptions(),
         enableBootstrapTokenAuth: true,
-        // The in-process controllers use orch-test-token.
-        tokenAuthFile: files.write('tokens.csv', 'orch-test-token,controller-manager,1,"system:masters"\n'),
+        // The in-process controllers use orch-test-token, as the manager's own user (the bootstrap
+        // policy must let it do their work); the test acts as an admin.
+        tokenAuthFile: files.write('tokens.csv', 'orch-test-token,system:kube-controller-manager,1\nadmin-token,admin,2,"system:masters"\n'),
       },
       authorization: { ...defaultAuthorizationOptions(), modes: ['RBAC'] },
     });
     await eventually(async () => (await t.client.get('/readyz')).status === 200, 'the server to be ready (bootstrap policy, cluster-info)', 30_000);
+    adminKubeconfig = writeKubeconfig(t, 'admin-token');
+    admin = PkgClient.fromKubeconfig(adminKubeconfig.path).client;
     cm = await runControllers(t, [
       tokenCleanerController({ now: () => Date.now() + cleanerSkewMs }),
       bootstrapSignerController({ now: () => Date.now() + signerSkewMs }),
@@ -63,6 +69,8 @@ describe('bootstrap tokens: tokencleaner, bootstrapsigner and cluster-info', () 
   });
   after(async () => {
     await cm?.stop();
+    admin?.close();
+    adminKubeconfig?.remove();
     if (t) {
       // No token secret ever reaches a log line.
       for (const s of secrets) {
@@ -74,8 +82,8 @@ describe('bootstrap tokens: tokencleaner, bootstrapsigner and cluster-info', () 
     files.remove();
   });
 
-  const secretsClient = () => cm.client.resource<Secret>('', 'v1', 'secrets').namespace(systemNs);
-  const configMaps = () => cm.client.resource<ConfigMap>('', 'v1', 'configmaps').namespace(publicNs);
+  const secretsClient = () => admin.resource<Secret>('', 'v1', 'secrets').namespace(systemNs);
+  const configMaps = () => admin.resource<ConfigMap>('', 'v1', 'configmaps').namespace(publicNs);
   const createToken = async (tk: Token, data: Record<string, string>) => {
     secrets.push(tk.secret);
     return secretsClient().create({

@@ -106,6 +106,12 @@ test('the bootstrap token roles are upstream 1.30\'s, and anonymous may get clus
   const cleaner = { name: 'system:serviceaccount:orch-system:token-cleaner', groups: [] };
   assert.ok(allow(req(cleaner, 'delete', '', 'secrets', 'orch-system', 'bootstrap-token-abcdef')));
   assert.ok(!allow(req(cleaner, 'delete', '', 'secrets', 'default', 'x')));
+  // The manager runs every controller as its own user: its cluster roles already let it do what the two controllers do.
+  const manager = { name: 'system:kube-controller-manager', groups: ['system:authenticated'] };
+  assert.ok(allow(req(manager, 'update', '', 'configmaps', 'orch-public', 'cluster-info')));
+  assert.ok(allow(req(manager, 'watch', '', 'configmaps', 'orch-public')));
+  assert.ok(allow(req(manager, 'list', '', 'secrets', 'orch-system')));
+  assert.ok(allow(req(manager, 'delete', '', 'secrets', 'orch-system', 'bootstrap-token-abcdef')));
 });
 
 test('aggregation: view feeds edit feeds admin, by label selectors, in users\' RoleBindings', () => {
