@@ -4,6 +4,9 @@
 import { defaultControllerRateLimiter, type RateLimiter } from './rate-limiters.js';
 import { WorkQueue } from './work-queue.js';
 
+/** The longest delay setTimeout honours. */
+const maxTimerMs = 2 ** 31 - 1;
+
 export class RateLimitingQueue<T = string> extends WorkQueue<T> {
   private readonly waiting = new Map<T, { at: number; timer: NodeJS.Timeout }>();
 
@@ -22,10 +25,12 @@ export class RateLimitingQueue<T = string> extends WorkQueue<T> {
     const w = this.waiting.get(item);
     if (w && w.at <= at) return;
     if (w) clearTimeout(w.timer);
+    // Node fires a timer longer than 2^31-1 ms at once: a far-off time (a token expiring next year)
+    // is added at the longest timer instead, and the controller asks again for the rest.
     const timer = setTimeout(() => {
       this.waiting.delete(item);
       this.add(item);
-    }, ms);
+    }, Math.min(ms, maxTimerMs));
     this.waiting.set(item, { at, timer });
   }
 

@@ -77,6 +77,10 @@ describe('work queue', () => {
     assert.equal(await q.get(), 'late', 'the earlier time won');
     q.done('late');
     q.addAfter('never', 10_000);
+    // Beyond setTimeout's range (a token expiring in years): still waits rather than firing at once.
+    q.addAfter('next-year', 365 * 24 * 3600 * 1000);
+    await new Promise((r) => setTimeout(r, 40));
+    assert.equal(q.len(), 0, 'a delay past 2^31-1 ms does not fire at once');
     q.shutDown();
     assert.equal(await q.get(), undefined);
   });

@@ -27,6 +27,7 @@ describe('health and metrics', () => {
       '[+]ping ok', '[+]log ok', '[+]etcd ok',
       '[+]poststarthook/start-system-namespaces ok',
       '[+]poststarthook/bootstrap-controller ok',
+      '[+]poststarthook/bootstrap-cluster-info ok',
       '[+]poststarthook/scheduling/bootstrap-system-priority-classes ok',
       '[+]poststarthook/start-storage-compaction ok',
       '[+]shutdown ok', 'readyz check passed', '',
@@ -72,11 +73,12 @@ describe('health and metrics', () => {
     has('apiserver_request_duration_seconds_bucket', { ...api, verb: 'POST', resource: 'configmaps', le: '+Inf' }, 1);
     has('apiserver_longrunning_requests', { verb: 'WATCH', group: '', version: 'v1', resource: 'configmaps', subresource: '', scope: 'namespace', component: 'apiserver' }, 1);
     has('apiserver_watch_events_total', { group: '', version: 'v1', kind: 'ConfigMap' }, 1);
-    has('apiserver_storage_objects', { resource: 'configmaps' }, 1);
+    // Ours, and cluster-info, which the API server publishes in orch-public.
+    has('apiserver_storage_objects', { resource: 'configmaps' }, 2);
     has('apiserver_storage_objects', { resource: 'namespaces' }, 4);
     has('apiserver_storage_objects', { resource: 'statefulsets.apps' }, 0);
     has('apiserver_current_inflight_requests', { request_kind: 'readOnly' });
-    has('etcd_request_duration_seconds_count', { operation: 'create', type: 'configmaps' }, 1);
+    has('etcd_request_duration_seconds_count', { operation: 'create', type: 'configmaps' }, 2);
     has('process_cpu_seconds_total', {});
     has('nodejs_heap_size_used_bytes', {});
     w.close();

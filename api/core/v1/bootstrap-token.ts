@@ -30,3 +30,19 @@ export const BootstrapGroupPattern = /^system:bootstrappers:[a-z0-9:-]{0,255}[a-
 /** Username prefix and the group every bootstrap token user is in. */
 export const BootstrapUserPrefix = 'system:bootstrap:';
 export const BootstrapDefaultGroup = 'system:bootstrappers';
+
+/**
+ * The ConfigMap a joining machine downloads anonymously to learn the cluster's CA and address
+ * (upstream's kube-public/cluster-info, k8s.io/cluster-bootstrap/token/api): `kubeconfig` holds
+ * the client configuration, and each `jws-kubeconfig-<token-id>` a detached JWS of it made with
+ * that bootstrap token (spec 2.12).
+ */
+export const ClusterInfo = {
+  namespace: 'orch-public',
+  name: 'cluster-info',
+  kubeconfigKey: 'kubeconfig',
+  signatureKeyPrefix: 'jws-kubeconfig-',
+} as const;
+
+/** Where bootstrap token Secrets live (upstream's kube-system). */
+export const BootstrapTokenNamespace = 'orch-system';

@@ -1,5 +1,6 @@
 // Assembles the API server from its options: certificate, etcd storage, scheme, registry stores,
 // API handler and HTTPS server; then runs the post-start steps.
+import { readFileSync } from 'node:fs';
 import { hostname, networkInterfaces } from 'node:os';
 import { apiDomain } from '../../../api/domain.js';
 import { groupVersions } from '../../../api/index.js';
@@ -14,6 +15,8 @@ import type { Service } from '../../../api/core/v1/service.js';
 import { ServiceAllocator } from '../../../pkg/registry/core/service/allocator.js';
 import { reconcileKubernetesEndpoints, reconcileKubernetesService } from '../../../pkg/registry/core/service/bootstrap.js';
 import { IPRange, PortRange } from '../../../pkg/registry/core/service/ranges.js';
+import { clusterInfoKubeconfig, reconcileClusterInfo, serverURL } from '../../../pkg/registry/core/cluster-info.js';
+import { servingCA } from '../../../pkg/server/serving-ca.js';
 import { ObjectDecoder } from '../../../pkg/runtime/decoder.js';
 import { applyRuntimeConfig, parseRuntimeConfig } from '../../../pkg/runtime/runtime-config.js';
 import { ProtobufCodec } from '../../../pkg/runtime/protobuf/codec.js';
@@ -246,6 +249,24 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
         const m = { clusterIP: serviceAllocator.firstIP(), securePort: port, advertiseAddress: advertiseAddress(opts) };
         await retrying('reconcile the kubernetes Service', () => reconcileKubernetesService(services!, m), logger);
         await retrying('reconcile the kubernetes Endpoints', () => reconcileKubernetesEndpoints(storage, m), logger);
+      },
+    },
+    // What kubeadm writes upstream: cluster-info in orch-public, the server and the CA that verifies it.
+    {
+      name: 'bootstrap-cluster-info',
+      run: async () => {
+        const configMaps = stores.get('/configmaps');
+        if (!configMaps) return; // core/v1 configmaps disabled with --runtime-config
+        await (namespacesMade ??= ensureSystemNamespaces(stores, logger));
+        const clientCA = opts.authentication.clientCAFile ? readFileSync(opts.authentication.clientCAFile, 'utf8') : '';
+        const ca = servingCA(cert.cert, clientCA);
+        if (!ca.verified) logger.warn('no CA in --tls-cert-file or --client-ca-file verifies the serving certificate; cluster-info publishes the serving chain as given');
+        const server = serverURL(advertiseAddress(opts), port);
+        const kubeconfig = clusterInfoKubeconfig(server, ca.pem);
+        await retrying('publish cluster-info', async () => {
+          const done = await reconcileClusterInfo(configMaps, kubeconfig);
+          if (done !== 'unchanged') logger.info(`${done} cluster-info`, { server });
+        }, logger);
       },
     },
     { name: 'scheduling/bootstrap-system-priority-classes', run: () => ensureSystemPriorityClasses(stores, domain.group('scheduling'), logger) },

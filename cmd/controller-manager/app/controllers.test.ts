@@ -69,3 +69,15 @@ test('--cluster-signing-* flags parse, default and validate as upstream', () => 
   assert.deepEqual(validateOptions(parseOptions(['--kubeconfig=/k', '--cluster-signing-key-file=/ca.key'])), ['"cluster-signing": cannot specify key without cert']);
   assert.deepEqual(validateOptions(parseOptions(['--kubeconfig=/k', '--cluster-signing-duration=0s'])), ['--cluster-signing-duration must be greater than 0']);
 });
+
+test('tokencleaner and bootstrapsigner are off by default, as upstream, and on when named', () => {
+  assert.ok(!names(['*']).includes('tokencleaner'));
+  assert.ok(!names(['*']).includes('bootstrapsigner'));
+  const on = names(['*', 'tokencleaner', 'bootstrapsigner']);
+  assert.deepEqual(on, [...all, 'tokencleaner', 'bootstrapsigner']);
+  assert.deepEqual(names(['token-cleaner-controller', 'bootstrap-signer-controller']), ['tokencleaner', 'bootstrapsigner']);
+  assert.deepEqual(names(['*', 'tokencleaner', '-bootstrapsigner']), [...all, 'tokencleaner']);
+  const o = parseOptions(['--kubeconfig', '/k', '--controllers', '*,tokencleaner,bootstrapsigner']);
+  assert.deepEqual(validateOptions(o), []);
+  assert.deepEqual(names(o.controllers), on);
+});

@@ -15,6 +15,8 @@ import { statefulsetController } from '../../../pkg/controller/statefulset/contr
 import { newCSRSigningController } from '../../../pkg/controller/csrsigning/controller.js';
 import { newCSRApprovingController } from '../../../pkg/controller/csrapproving/controller.js';
 import { newCSRCleanerController } from '../../../pkg/controller/csrcleaner/controller.js';
+import { tokenCleanerController } from '../../../pkg/controller/tokencleaner/controller.js';
+import { bootstrapSignerController } from '../../../pkg/controller/bootstrapsigner/controller.js';
 import { signingFiles, type ControllerManagerOptions } from './options.js';
 
 /** What a registration's factory may read: the flags, and what the manager loaded from the files they name. */
@@ -50,6 +52,9 @@ export const registrations: ControllerRegistration[] = [
   { name: 'csrsigning', factory: ({ options }) => newCSRSigningController({ signers: signingFiles(options.csrSigning), durationMs: options.csrSigning.durationMs })(), enabledByDefault: true },
   { name: 'csrapproving', factory: () => newCSRApprovingController()(), enabledByDefault: true },
   { name: 'csrcleaner', factory: () => newCSRCleanerController()(), enabledByDefault: true },
+  // Upstream's ControllersDisabledByDefault: a cluster that uses bootstrap tokens names them.
+  { name: 'tokencleaner', factory: () => tokenCleanerController()(), enabledByDefault: false },
+  { name: 'bootstrapsigner', factory: () => bootstrapSignerController()(), enabledByDefault: false },
 ];
 
 /**

@@ -81,6 +81,39 @@ test('the policy grants what upstream grants', () => {
   assert.ok(!allow(req(signer, 'list', '', 'secrets', 'default')));
 });
 
+test('the bootstrap token roles are upstream 1.30\'s, and anonymous may get cluster-info alone', () => {
+  const p = bootstrapPolicy(d);
+  const rolesOf = (ns: string, name: string) => p.roles.find((r) => r.metadata!.namespace === ns && r.metadata!.name === name)?.rules;
+  const events = { verbs: ['create', 'update', 'patch'], apiGroups: ['', 'events.orch.io'], resources: ['events'] };
+  assert.deepEqual(rolesOf('orch-public', 'system:controller:bootstrap-signer'), [
+    { verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['configmaps'] },
+    { verbs: ['update'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['cluster-info'] },
+    events,
+  ]);
+  assert.deepEqual(rolesOf('orch-system', 'system:controller:bootstrap-signer'), [{ verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['secrets'] }]);
+  assert.deepEqual(rolesOf('orch-system', 'system:controller:token-cleaner'), [{ verbs: ['delete', 'get', 'list', 'watch'], apiGroups: [''], resources: ['secrets'] }, events]);
+  assert.deepEqual(rolesOf('orch-public', 'system:bootstrap-signer-clusterinfo'), [{ verbs: ['get'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['cluster-info'] }]);
+  const binding = p.roleBindings.find((b) => b.metadata!.namespace === 'orch-public' && b.metadata!.name === 'system:bootstrap-signer-clusterinfo');
+  assert.deepEqual(binding?.subjects, [{ kind: 'User', apiGroup: G, name: 'system:anonymous' }]);
+
+  const { authz } = authorizerOver();
+  const allow = (a: RbacAttributes) => authz.authorize(a).decision === 'allow';
+  const anon = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
+  assert.ok(allow(req(anon, 'get', '', 'configmaps', 'orch-public', 'cluster-info')));
+  for (const [verb, resource, name] of [['get', 'configmaps', 'other'], ['list', 'configmaps', ''], ['watch', 'configmaps', 'cluster-info'], ['update', 'configmaps', 'cluster-info'], ['get', 'secrets', 'cluster-info']] as const) {
+    assert.ok(!allow(req(anon, verb, '', resource, 'orch-public', name)), `${verb} ${resource}/${name}`);
+  }
+  const cleaner = { name: 'system:serviceaccount:orch-system:token-cleaner', groups: [] };
+  assert.ok(allow(req(cleaner, 'delete', '', 'secrets', 'orch-system', 'bootstrap-token-abcdef')));
+  assert.ok(!allow(req(cleaner, 'delete', '', 'secrets', 'default', 'x')));
+  // The manager runs every controller as its own user: its cluster roles already let it do what the two controllers do.
+  const manager = { name: 'system:kube-controller-manager', groups: ['system:authenticated'] };
+  assert.ok(allow(req(manager, 'update', '', 'configmaps', 'orch-public', 'cluster-info')));
+  assert.ok(allow(req(manager, 'watch', '', 'configmaps', 'orch-public')));
+  assert.ok(allow(req(manager, 'list', '', 'secrets', 'orch-system')));
+  assert.ok(allow(req(manager, 'delete', '', 'secrets', 'orch-system', 'bootstrap-token-abcdef')));
+});
+
 test('aggregation: view feeds edit feeds admin, by label selectors, in users\' RoleBindings', () => {
   const { index, authz, policy } = authorizerOver();
   const view = policy.clusterRoles.find((r) => r.metadata!.name === 'view')!;

@@ -26,6 +26,9 @@ export interface BootstrapOptions {
   publicNamespace?: string;
 }
 
+/** The Role and RoleBinding letting system:anonymous get cluster-info (kubeadm's kubeadm:bootstrap-signer-clusterinfo). */
+export const clusterInfoReaderName = 'system:bootstrap-signer-clusterinfo';
+
 const Read = ['get', 'list', 'watch'];
 const ReadWrite = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
 const Write = ['create', 'update', 'patch', 'delete', 'deletecollection'];
@@ -296,8 +299,11 @@ export function bootstrapPolicy(d: ApiDomain, opts: BootstrapOptions = {}): Boot
       rule(['update'], [''], ['configmaps'], ['cluster-info']),
       eventsRule,
     ]),
-    // What kubeadm adds upstream: anyone may read the signed cluster-info ConfigMap to bootstrap trust.
-    role(publicNs, 'system:public-info-viewer:cluster-info', [rule(['get'], [''], ['configmaps'], ['cluster-info'])]),
+    // Not in kube-apiserver's policy upstream but kubeadm's Role and RoleBinding
+    // `kubeadm:bootstrap-signer-clusterinfo` (for user system:anonymous), kept here under our own
+    // name since our API server publishes cluster-info itself: anyone may read the signed
+    // cluster-info ConfigMap to bootstrap trust, and nothing else in the public namespace.
+    role(publicNs, clusterInfoReaderName, [rule(['get'], [''], ['configmaps'], ['cluster-info'])]),
     role(systemNs, 'system::leader-locking-kube-controller-manager', leaderLocking),
     role(systemNs, 'system::leader-locking-kube-scheduler', leaderLocking),
     role(systemNs, 'system:controller:bootstrap-signer', [rule(Read, [''], ['secrets'])]),
@@ -305,7 +311,7 @@ export function bootstrapPolicy(d: ApiDomain, opts: BootstrapOptions = {}): Boot
   ];
   const roleBindings: RoleBinding[] = [
     rb(publicNs, 'system:controller:bootstrap-signer', 'system:controller:bootstrap-signer', [sa('bootstrap-signer')]),
-    rb(publicNs, 'system:public-info-viewer:cluster-info', 'system:public-info-viewer:cluster-info', [user(AnonymousUser)]),
+    rb(publicNs, clusterInfoReaderName, clusterInfoReaderName, [user(AnonymousUser)]),
     rb(systemNs, 'system::leader-locking-kube-controller-manager', 'system::leader-locking-kube-controller-manager',
       [user('system:kube-controller-manager'), sa('kube-controller-manager'), sa('leader-election-controller')]),
     rb(systemNs, 'system::leader-locking-kube-scheduler', 'system::leader-locking-kube-scheduler', [user('system:kube-scheduler'), sa('kube-scheduler')]),

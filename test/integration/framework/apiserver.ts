@@ -66,8 +66,13 @@ function testLogger(lines: string[]): Logger {
   });
 }
 
+export interface TestServerExtras {
+  /** The CA bundle `client` trusts; default the serving certificate file (right for the self-signed one). */
+  trustedCA?: string;
+}
+
 /** Starts etcd and the API server; call stop() when done. */
-export async function startTestServer(overrides: Partial<APIServerOptions> = {}): Promise<TestServer> {
+export async function startTestServer(overrides: Partial<APIServerOptions> = {}, extras: TestServerExtras = {}): Promise<TestServer> {
   const etcd = await startEtcd();
   const certDir = mkdtempSync(join(tmpdir(), 'orch-certs-'));
   const options = testOptions(etcd, certDir, overrides);
@@ -87,7 +92,7 @@ export async function startTestServer(overrides: Partial<APIServerOptions> = {})
     server,
     options,
     logs,
-    client: new Client(`https://127.0.0.1:${server.port}`, server.cert.cert),
+    client: new Client(`https://127.0.0.1:${server.port}`, extras.trustedCA ?? server.cert.cert),
     restart: async () => {
       await server.stop();
       server = await runAPIServer({ ...options, securePort: server.port }, logger);
