@@ -28,11 +28,11 @@ build: deps
 	@rm -rf $(DIST)
 	npx tsc -p tsconfig.json
 	@mkdir -p $(BIN)
-	@for cmd in apiserver controller-manager; do \
+	@for cmd in apiserver controller-manager join; do \
 	  printf '#!/usr/bin/env bash\nexec node --enable-source-maps "$$(dirname "$$(readlink -f "$$0")")/../dist/cmd/%s/main.js" "$$@"\n' $$cmd > $(BIN)/$$cmd; \
 	  chmod +x $(BIN)/$$cmd; \
 	done
-	@echo "built $(BIN)/apiserver $(BIN)/controller-manager"
+	@echo "built $(BIN)/apiserver $(BIN)/controller-manager $(BIN)/join"
 
 run: etcd build
 	@bash hack/local-up.sh

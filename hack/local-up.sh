@@ -116,8 +116,34 @@ echo "starting the controller manager, health and metrics on https://127.0.0.1:$
 _output/bin/controller-manager --kubeconfig "$LOCAL/controller-manager.kubeconfig" --bind-address 127.0.0.1 --secure-port "$CM_PORT" \
   --cert-dir "$LOCAL/controller-manager-certs" --root-ca-file "$LOCAL/certs/apiserver.crt" \
   --service-account-private-key-file "$PKI/sa.key" \
+  --controllers '*,tokencleaner,bootstrapsigner' \
+  --cluster-signing-cert-file "$PKI/ca.crt" --cluster-signing-key-file "$PKI/ca.key" \
   --api-domain "$API_DOMAIN" >"$LOCAL/controller-manager.log" 2>&1 &
 pids+=($!)
+
+# A bootstrap token (24 hours) and kubeadm's bindings, so that a machine can join with
+# _output/bin/join: bootstrappers may ask for node client certificates and have them approved.
+admin_curl() { # <method> <path> <json>
+  curl -fsS -o /dev/null --cacert "$LOCAL/certs/apiserver.crt" --cert "$PKI/admin.crt" --key "$PKI/admin.key" \
+    -X "$1" -H 'Content-Type: application/json' --data "$3" "https://127.0.0.1:$API_PORT$2"
+}
+key_domain=$API_DOMAIN; [[ $API_DOMAIN == k8s.io ]] && key_domain=kubernetes.io  # as api/domain.ts derives keys
+read -r token_id token_secret < <(node -e 'const r = (n) => Array.from(require("node:crypto").randomBytes(n), (b) => "abcdefghijklmnopqrstuvwxyz0123456789"[b % 36]).join(""); console.log(r(6), r(16))')
+b64() { printf '%s' "$1" | base64 -w0; }
+admin_curl POST /api/v1/namespaces/orch-system/secrets "{\"metadata\":{\"name\":\"bootstrap-token-$token_id\"},\"type\":\"bootstrap.$key_domain/token\",\"data\":{
+  \"token-id\":\"$(b64 "$token_id")\",\"token-secret\":\"$(b64 "$token_secret")\",
+  \"expiration\":\"$(b64 "$(date -u -d '+24 hours' +%Y-%m-%dT%H:%M:%SZ)")\",\"description\":\"$(b64 'made by make run')\",
+  \"usage-bootstrap-authentication\":\"$(b64 true)\",\"usage-bootstrap-signing\":\"$(b64 true)\"}}"
+for binding in "kubeadm:kubelet-bootstrap system:node-bootstrapper" \
+  "kubeadm:node-autoapprove-bootstrap system:certificates.$API_DOMAIN:certificatesigningrequests:nodeclient" \
+  "kubeadm:node-autoapprove-certificate-rotation system:certificates.$API_DOMAIN:certificatesigningrequests:selfnodeclient"; do
+  set -- $binding
+  group=system:bootstrappers; [[ $1 == *rotation ]] && group=system:nodes
+  admin_curl POST "/apis/rbac.authorization.$API_DOMAIN/v1/clusterrolebindings" "{\"metadata\":{\"name\":\"$1\"},
+    \"roleRef\":{\"apiGroup\":\"rbac.authorization.$API_DOMAIN\",\"kind\":\"ClusterRole\",\"name\":\"$2\"},
+    \"subjects\":[{\"kind\":\"Group\",\"apiGroup\":\"rbac.authorization.$API_DOMAIN\",\"name\":\"$group\"}]}" 2>/dev/null || true
+done
+ca_hash=sha256:$(node -e 'const c = new (require("node:crypto").X509Certificate)(require("node:fs").readFileSync(process.argv[1])); console.log(require("node:crypto").createHash("sha256").update(c.publicKey.export({ type: "spki", format: "der" })).digest("hex"))' "$LOCAL/certs/apiserver.crt")
 
 cat <<MSG
 
@@ -139,6 +165,11 @@ Try:
   kubectl --kubeconfig $LOCAL/admin.kubeconfig run web --image=nginx && kubectl --kubeconfig $LOCAL/admin.kubeconfig get all
   kubectl --kubeconfig $LOCAL/admin.kubeconfig create serviceaccount demo && kubectl --kubeconfig $LOCAL/admin.kubeconfig create token demo
   curl --cacert $LOCAL/certs/apiserver.crt --cert $PKI/admin.crt --key $PKI/admin.key https://127.0.0.1:$API_PORT/apis/apps/v1/namespaces/default/statefulsets
+
+Join a machine with the bootstrap token (valid 24 hours), then use the node's kubeconfig:
+  _output/bin/join 127.0.0.1:$API_PORT --token $token_id.$token_secret --discovery-token-ca-cert-hash $ca_hash \\
+    --node-name demo-node --kubeconfig $LOCAL/demo-node.kubeconfig --api-domain $API_DOMAIN
+  kubectl --kubeconfig $LOCAL/admin.kubeconfig get csr
 
 Press Ctrl-C to stop.
 MSG

@@ -4,7 +4,7 @@
 // server keeps `kubeconfig` current at every start; the `jws-kubeconfig-*` keys are the bootstrap
 // signer's and are never touched here.
 import { isIP } from 'node:net';
-import { stringify } from 'yaml';
+import { kubeconfigYAML } from '../../util/kubeconfig/write.js';
 import { ClusterInfo } from '../../../api/core/v1/bootstrap-token.js';
 import type { Store } from '../generic/store.js';
 import type { StoredObject } from '../../storage/interface.js';
@@ -19,17 +19,7 @@ export function serverURL(address: string, port: number): string {
  * named "" holding `server` and `certificate-authority-data`, and nothing else.
  */
 export function clusterInfoKubeconfig(server: string, caPem: string): string {
-  const doc = {
-    apiVersion: 'v1',
-    clusters: [{ cluster: { 'certificate-authority-data': Buffer.from(caPem).toString('base64'), server }, name: '' }],
-    contexts: null,
-    'current-context': '',
-    kind: 'Config',
-    preferences: {},
-    users: null,
-  };
-  // No folding (the base64 is one line) and list items level with their key, as Go's YAML writes them.
-  return stringify(doc, { lineWidth: 0, indentSeq: false });
+  return kubeconfigYAML({ server, caPEM: caPem });
 }
 
 const code = (e: unknown) => (e as { code?: number }).code;
