@@ -4,6 +4,7 @@
 // Forge's certificate parser is not used: it refuses every key that is not RSA.
 import { createHash, type X509Certificate } from 'node:crypto';
 import forge from 'node-forge';
+import { asn1Children, asn1String, asn1Value, parseDer } from '../util/certificates/asn1.js';
 
 /** One attribute of a distinguished name, in the order the certificate lists them. */
 export interface NameAttribute {
@@ -57,19 +58,10 @@ export const keyUsageCertSign = 1 << 5;
 const T = forge.asn1.Type;
 const C = forge.asn1.Class;
 
-function children(node: forge.asn1.Asn1): forge.asn1.Asn1[] {
-  if (!Array.isArray(node.value)) throw new Error('x509: malformed certificate');
-  return node.value;
-}
-
-function bytesOf(node: forge.asn1.Asn1): string {
-  if (typeof node.value !== 'string') throw new Error('x509: malformed certificate');
-  return node.value;
-}
-
-function derOf(node: forge.asn1.Asn1): string {
-  return forge.asn1.toDer(node).getBytes();
-}
+const malformed = 'x509: malformed certificate';
+const children = (node: forge.asn1.Asn1) => asn1Children(node, malformed);
+const bytesOf = (node: forge.asn1.Asn1) => asn1Value(node, malformed);
+const derOf = (node: forge.asn1.Asn1) => forge.asn1.toDer(node).getBytes();
 
 function bigIntFromBytes(bytes: string): bigint {
   if (bytes.length === 0) return 0n;
@@ -78,36 +70,13 @@ function bigIntFromBytes(bytes: string): bigint {
   return n;
 }
 
-/** Text of a string-typed attribute value, decoded as Go's parseASN1String does. */
-function stringValue(node: forge.asn1.Asn1): string | undefined {
-  if (node.tagClass !== C.UNIVERSAL || typeof node.value !== 'string') return undefined;
-  const raw = Buffer.from(node.value, 'binary');
-  switch (node.type as number) {
-    case T.UTF8:
-      return raw.toString('utf8');
-    case T.PRINTABLESTRING:
-    case T.IA5STRING:
-    case 18: // NumericString
-      return raw.toString('latin1');
-    case 20: // T61String: Go reads it as ISO 8859-1
-      return raw.toString('latin1');
-    case T.BMPSTRING: {
-      const swapped = Buffer.from(raw);
-      swapped.swap16();
-      return swapped.toString('utf16le');
-    }
-    default:
-      return undefined;
-  }
-}
-
 function nameAttributes(name: forge.asn1.Asn1): NameAttribute[] {
   const out: NameAttribute[] = [];
   for (const rdn of children(name)) {
     for (const atv of children(rdn)) {
       const [type, value] = children(atv);
       if (!type || !value) throw new Error('x509: malformed certificate');
-      out.push({ oid: forge.asn1.derToOid(bytesOf(type)), value: stringValue(value) });
+      out.push({ oid: forge.asn1.derToOid(bytesOf(type)), value: asn1String(value) });
     }
   }
   return out;
@@ -118,19 +87,13 @@ function time(node: forge.asn1.Asn1): Date {
   return node.type === T.UTCTIME ? forge.asn1.utcTimeToDate(v) : forge.asn1.generalizedTimeToDate(v);
 }
 
-// Without decodeBitStrings: false forge replaces a BIT STRING that happens to parse as DER with
-// its parse, losing the bits (a keyUsage value can look like DER).
-function fromDer(bytes: string): forge.asn1.Asn1 {
-  return (forge.asn1.fromDer as unknown as (b: string, o: object) => forge.asn1.Asn1)(bytes, { strict: true, decodeBitStrings: false });
-}
-
 const cache = new WeakMap<X509Certificate, CertificateFields>();
 
 /** The fields of `cert`, parsed once per certificate object. Throws on malformed DER. */
 export function certificateFields(cert: X509Certificate): CertificateFields {
   const cached = cache.get(cert);
   if (cached) return cached;
-  const root = fromDer(cert.raw.toString('binary'));
+  const root = parseDer(cert.raw.toString('binary'));
   const tbs = children(root)[0];
   if (!tbs) throw new Error('x509: malformed certificate');
   const parts = children(tbs);
@@ -164,7 +127,7 @@ export function certificateFields(cert: X509Certificate): CertificateFields {
   for (const ext of extensions ? children(children(extensions)[0]!) : []) {
     const items = children(ext);
     const oid = forge.asn1.derToOid(bytesOf(items[0]!));
-    const value = fromDer(bytesOf(items[items.length - 1]!));
+    const value = parseDer(bytesOf(items[items.length - 1]!));
     switch (oid) {
       case oids.basicConstraints: {
         fields.basicConstraintsValid = true;

@@ -8,6 +8,7 @@
 // sign). Parsing never throws: a bad request is a value, as the validation that reports it wants.
 import { createPublicKey, sign as cryptoSign, verify as cryptoVerify, constants, type KeyObject } from 'node:crypto';
 import forge from 'node-forge';
+import { asn1Children, asn1Der, asn1String, asn1Value, MalformedDER, parseDer } from './asn1.js';
 import ipaddr from 'ipaddr.js';
 
 /** One attribute of a distinguished name, in the order the request lists them. */
@@ -115,26 +116,12 @@ const pssHashes: Record<string, { hash: string; name: string; saltLength: number
 const T = forge.asn1.Type;
 const C = forge.asn1.Class;
 
-class Malformed extends Error {}
-
-function children(node: forge.asn1.Asn1 | undefined, what = 'x509: malformed certificate request'): forge.asn1.Asn1[] {
-  if (!node || !Array.isArray(node.value)) throw new Malformed(what);
-  return node.value;
-}
-
-function bytesOf(node: forge.asn1.Asn1 | undefined, what = 'x509: malformed certificate request'): string {
-  if (!node || typeof node.value !== 'string') throw new Malformed(what);
-  return node.value;
-}
-
-function derOf(node: forge.asn1.Asn1): Buffer {
-  return Buffer.from(forge.asn1.toDer(node).getBytes(), 'binary');
-}
-
-// decodeBitStrings: false keeps a BIT STRING's bytes even when they happen to parse as DER.
-function fromDer(bytes: string): forge.asn1.Asn1 {
-  return (forge.asn1.fromDer as unknown as (b: string, o: object) => forge.asn1.Asn1)(bytes, { strict: true, decodeBitStrings: false });
-}
+const Malformed = MalformedDER;
+const malformedRequest = 'x509: malformed certificate request';
+const children = (node: forge.asn1.Asn1 | undefined, what = malformedRequest) => asn1Children(node, what);
+const bytesOf = (node: forge.asn1.Asn1 | undefined, what = malformedRequest) => asn1Value(node, what);
+const derOf = asn1Der;
+const fromDer = parseDer;
 
 function derToOid(node: forge.asn1.Asn1 | undefined): string {
   if (!node || node.type !== T.OID) throw new Malformed('x509: malformed certificate request');
@@ -149,28 +136,6 @@ function integer(node: forge.asn1.Asn1 | undefined): number {
   for (let i = 0; i < b.length; i++) n = n * 256 + b.charCodeAt(i);
   if (b.length > 0 && b.charCodeAt(0) & 0x80) n -= 2 ** (8 * b.length);
   return n;
-}
-
-/** Text of a string-typed attribute value, as Go's asn1 decodes it. */
-function stringValue(node: forge.asn1.Asn1): string | undefined {
-  if (node.tagClass !== C.UNIVERSAL || typeof node.value !== 'string') return undefined;
-  const raw = Buffer.from(node.value, 'binary');
-  switch (node.type as number) {
-    case T.UTF8:
-      return raw.toString('utf8');
-    case T.PRINTABLESTRING:
-    case T.IA5STRING:
-    case 18: // NumericString
-    case 20: // T61String: Go reads it as ISO 8859-1
-      return raw.toString('latin1');
-    case T.BMPSTRING: {
-      const swapped = Buffer.from(raw);
-      if (swapped.length % 2 === 0) swapped.swap16();
-      return swapped.toString('utf16le');
-    }
-    default:
-      return undefined;
-  }
 }
 
 const attributeTypeNames: Record<string, string> = {
@@ -240,7 +205,7 @@ function parseSubject(name: forge.asn1.Asn1): Subject {
     for (const atv of children(rdn)) {
       const [type, value] = children(atv);
       if (!type || !value) throw new Malformed('x509: invalid RDNSequence: invalid attribute');
-      names.push({ oid: derToOid(type), value: stringValue(value), der: derOf(value) });
+      names.push({ oid: derToOid(type), value: asn1String(value), der: derOf(value) });
     }
   }
   let commonName = '';

@@ -7,7 +7,8 @@
 import { randomBytes, sign } from 'node:crypto';
 import forge from 'node-forge';
 import ipaddr from 'ipaddr.js';
-import { asn1Children, asn1Der, keyIdentifier, parseDer, type SigningAuthority } from './signing-authority.js';
+import { asn1Children, asn1Der, parseDer } from './asn1.js';
+import { keyIdentifier, type SigningAuthority } from './signing-authority.js';
 import { keyUsagesFromStrings, type Validity } from './signing-policy.js';
 
 const { asn1 } = forge;
@@ -30,7 +31,7 @@ export interface RequestToSign {
 
 /** The subject and public key of a DER PKCS#10 request (CertificationRequestInfo's second and third fields). */
 export function requestSubjectAndKey(csrDer: Buffer): { rawSubject: Buffer; rawPublicKey: Buffer } {
-  const info = asn1Children(asn1Children(parseDer(csrDer), 'certificate request')[0]!, 'certificate request');
+  const info = asn1Children(asn1Children(parseDer(csrDer), 'malformed certificate request')[0]!, 'malformed certificate request');
   const [, subject, spki] = info;
   if (!subject || !spki) throw new Error('malformed certificate request');
   return { rawSubject: asn1Der(subject), rawPublicKey: asn1Der(spki) };
@@ -138,7 +139,7 @@ export function issueCertificate(ca: SigningAuthority, req: RequestToSign, usage
     ...req.uris.map((u) => node(CONTEXT, 6, false, Buffer.from(u, 'utf8').toString('binary'))),
   ];
   // RFC 5280 4.2.1.6: with an empty subject the names live only here, so the extension is critical.
-  const emptySubject = asn1Children(parseDer(req.rawSubject), 'subject').length === 0;
+  const emptySubject = asn1Children(parseDer(req.rawSubject), 'malformed subject').length === 0;
   if (sans.length > 0) exts.push(extension(oids.subjectAltName, emptySubject, seq(sans)));
 
   const tbs = seq([

@@ -4,6 +4,7 @@
 // NotAfter) come from the DER through node-forge's ASN.1 reader.
 import { createHash, createPrivateKey, createPublicKey, X509Certificate, type KeyObject } from 'node:crypto';
 import forge from 'node-forge';
+import { asn1Bytes, asn1Children, asn1Der, parseDer } from './asn1.js';
 
 export interface SigningAuthority {
   certificate: X509Certificate;
@@ -15,31 +16,11 @@ export interface SigningAuthority {
   notAfter: Date;
 }
 
-/** node-forge's DER reader, leaving BIT STRINGs as bytes (else one that happens to parse as DER is replaced by its parse). */
-export function parseDer(der: Buffer): forge.asn1.Asn1 {
-  const fromDer = forge.asn1.fromDer as unknown as (b: string, o: object) => forge.asn1.Asn1;
-  return fromDer(der.toString('binary'), { strict: true, decodeBitStrings: false });
-}
-
-export function asn1Children(node: forge.asn1.Asn1, what: string): forge.asn1.Asn1[] {
-  if (!Array.isArray(node.value)) throw new Error(`malformed ${what}`);
-  return node.value;
-}
-
-export function asn1Bytes(node: forge.asn1.Asn1, what: string): Buffer {
-  if (typeof node.value !== 'string') throw new Error(`malformed ${what}`);
-  return Buffer.from(node.value, 'binary');
-}
-
-export function asn1Der(node: forge.asn1.Asn1): Buffer {
-  return Buffer.from(forge.asn1.toDer(node).getBytes(), 'binary');
-}
-
 /** RFC 5280 4.2.1.2 method 1: SHA-1 of the BIT STRING of a SubjectPublicKeyInfo (without its unused-bits octet). */
 export function keyIdentifier(spkiDer: Buffer): Buffer {
-  const [, bits] = asn1Children(parseDer(spkiDer), 'public key');
+  const [, bits] = asn1Children(parseDer(spkiDer), 'malformed public key');
   if (!bits) throw new Error('malformed public key');
-  return createHash('sha1').update(asn1Bytes(bits, 'public key').subarray(1)).digest();
+  return createHash('sha1').update(asn1Bytes(bits, 'malformed public key').subarray(1)).digest();
 }
 
 const subjectKeyIdOid = '2.5.29.14';
@@ -59,17 +40,17 @@ export function loadSigningAuthority(certPem: string, keyPem: string): SigningAu
   const spki = (k: KeyObject) => k.export({ type: 'spki', format: 'der' });
   if (!spki(createPublicKey(privateKey)).equals(spki(certificate.publicKey))) throw new Error('tls: private key does not match public key');
 
-  const parts = asn1Children(asn1Children(parseDer(certificate.raw), 'certificate')[0]!, 'certificate');
+  const parts = asn1Children(asn1Children(parseDer(certificate.raw), 'malformed certificate')[0]!, 'malformed certificate');
   const offset = parts[0]?.tagClass === forge.asn1.Class.CONTEXT_SPECIFIC && parts[0].type === 0 ? 1 : 0;
   const subject = parts[offset + 4];
   const spkiNode = parts[offset + 5];
   if (!subject || !spkiNode) throw new Error('malformed certificate');
   let keyId: Buffer | undefined;
   const extensions = parts.slice(offset + 6).find((p) => p.tagClass === forge.asn1.Class.CONTEXT_SPECIFIC && p.type === 3);
-  for (const ext of extensions ? asn1Children(asn1Children(extensions, 'certificate')[0]!, 'certificate') : []) {
-    const items = asn1Children(ext, 'certificate');
+  for (const ext of extensions ? asn1Children(asn1Children(extensions, 'malformed certificate')[0]!, 'malformed certificate') : []) {
+    const items = asn1Children(ext, 'malformed certificate');
     if (forge.asn1.derToOid(items[0]!.value as string) !== subjectKeyIdOid) continue;
-    keyId = asn1Bytes(parseDer(asn1Bytes(items[items.length - 1]!, 'certificate')), 'certificate');
+    keyId = asn1Bytes(parseDer(asn1Bytes(items[items.length - 1]!, 'malformed certificate')), 'malformed certificate');
   }
   return {
     certificate,
