@@ -42,8 +42,10 @@ export async function startCluster(cleanup: Cleanup): Promise<BenchCluster> {
   writeFileSync(join(dir, 'tokens.csv'), `${token},bench-admin,bench-admin-uid,"system:masters"\n`, { mode: 0o600 });
   const certDir = join(dir, 'certs');
   const port = await freePort();
+  // BENCH_SERVER_NODE_ARGS (say `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the server under the bench's load.
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
   const server: ChildProcess = spawn(process.execPath, [
-    '--enable-source-maps', serverMain,
+    '--enable-source-maps', ...nodeArgs, serverMain,
     '--etcd-servers', etcd.endpoint,
     '--secure-port', String(port),
     '--bind-address', '127.0.0.1',

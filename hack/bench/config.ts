@@ -53,6 +53,8 @@ export interface BenchConfig {
    * backlog a slow fan-out shows); 1 sends each once the previous one answered.
    */
   watchCreateClients: number;
+  /** Watches of the idle-watch memory figure. */
+  idleWatches: number;
   /** Longest wait for every watcher to have every event before the run fails. */
   watchTimeoutMs: number;
   /** ConfigMaps of the managedFields size figure. */
@@ -83,6 +85,7 @@ export function loadConfig(): BenchConfig {
     watchers: intList('BENCH_WATCHERS', [100, 1000], [10, 100], quick),
     watchEvents: positiveInt('BENCH_WATCH_EVENTS', 200, 50, quick),
     watchCreateClients: positiveInt('BENCH_WATCH_CREATE_CLIENTS', 16, 16, quick),
+    idleWatches: positiveInt('BENCH_IDLE_WATCHES', 10_000, 1000, quick),
     watchTimeoutMs: positiveInt('BENCH_WATCH_TIMEOUT_MS', 60_000, 30_000, quick),
     mfObjects: positiveInt('BENCH_MF_OBJECTS', 1000, 200, quick),
     codecRounds: positiveInt('BENCH_CODEC_ROUNDS', 5000, 500, quick),

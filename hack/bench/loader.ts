@@ -198,6 +198,8 @@ let watchState: {
   wake: () => void;
 } | undefined;
 
+const OPEN_AT_ONCE = 128;
+
 async function watchOpen(t: Extract<Task, { kind: 'watch-open' }>): Promise<number> {
   // Every watch needs its own connection (HTTP/1.1 streams one response per socket).
   const agent = new https.Agent({ keepAlive: true, maxSockets: Infinity });
@@ -217,7 +219,7 @@ async function watchOpen(t: Extract<Task, { kind: 'watch-open' }>): Promise<numb
     state.failure ??= e;
     state.wake();
   };
-  const opened = Array.from({ length: t.count }, () => new Promise<void>((resolve, reject) => {
+  const open = () => new Promise<void>((resolve, reject) => {
     const w: OpenWatch = { req: undefined as unknown as OpenWatch['req'], received: 0 };
     w.req = https.get({ host: init.target.host, port: init.target.port, ca: init.target.ca, agent, path: t.path, headers: { Authorization: `Bearer ${init.target.token}`, Accept: 'application/json' } }, (res: IncomingMessage) => {
       if (res.statusCode !== 200) {
@@ -263,8 +265,15 @@ async function watchOpen(t: Extract<Task, { kind: 'watch-open' }>): Promise<numb
       if (w.received < state.events) fail(e);
     });
     state.watches.push(w);
+  });
+  // At most OPEN_AT_ONCE handshakes in flight: thousands at once overflow the server's accept backlog.
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(OPEN_AT_ONCE, t.count) }, async () => {
+    while (next < t.count) {
+      next++;
+      await open();
+    }
   }));
-  await Promise.all(opened);
   return t.count;
 }
 

@@ -81,10 +81,29 @@ export interface NegotiationOptions {
   domain?: ApiDomain;
 }
 
+/**
+ * Answers of negotiateOutput by Accept header and what the endpoint serves: clients send the same
+ * few headers on every request, so each is parsed once. Bounded, as the headers are the client's to
+ * choose: past the bound the memo starts afresh.
+ */
+const negotiated = new Map<string, Readonly<OutputTarget>>();
+const NEGOTIATED_MAX = 256;
+
 /** Picks the response's format and conversion from an Accept header; 406 when nothing offered is served. */
-export function negotiateOutput(accept: string | undefined, opts: NegotiationOptions): OutputTarget {
+export function negotiateOutput(accept: string | undefined, opts: NegotiationOptions): Readonly<OutputTarget> {
   if (!accept || accept.trim() === '') return { format: 'json' };
   const domain = opts.domain ?? defaultApiDomain;
+  const key = `${domain.name}\u0000${opts.formats.join(',')}\u0000${opts.conversions.join(',')}\u0000${accept}`;
+  let target = negotiated.get(key);
+  if (!target) {
+    target = Object.freeze(negotiate(accept, opts, domain));
+    if (negotiated.size >= NEGOTIATED_MAX) negotiated.clear();
+    negotiated.set(key, target);
+  }
+  return target;
+}
+
+function negotiate(accept: string, opts: NegotiationOptions, domain: ApiDomain): OutputTarget {
   const formats = servedTypes(domain);
   const groups = conversionGroups(domain);
   for (const r of parseAccept(accept)) {

@@ -8,6 +8,7 @@ import type { ResourceInfo } from '../runtime/scheme.js';
 import type { ApiDomain } from '../../api/domain.js';
 import type { Conversion, MediaFormat, OutputTarget } from './negotiation.js';
 import { requestAudit } from './request-audit.js';
+import { encodedOnce } from './watch-encoding.js';
 
 /** The protobuf side of the output (pkg/runtime/protobuf implements it). */
 export interface ProtobufEncoder {
@@ -16,6 +17,12 @@ export interface ProtobufEncoder {
   encodeStatus(status: Status): Buffer;
   /** A length-prefixed watch frame. */
   encodeWatchFrame(info: ResourceInfo, type: string, obj: Record<string, unknown>): Buffer;
+}
+
+/** Encodes a watch stream's events; the bytes may be shared with other watchers and must not be changed. */
+export interface WatchEncoder {
+  contentType: string;
+  encode(type: string, obj: Record<string, unknown>): Buffer;
 }
 
 export interface ListLike {
@@ -114,22 +121,46 @@ export class ResponseWriter {
     this.sendDocument(code, status);
   }
 
-  /** Encoding of a watch stream's events in the negotiated form. */
-  watchEncoder(info: ResourceInfo): { contentType: string; encode(type: string, obj: Record<string, unknown>): string | Buffer } {
+  /**
+   * Encoding of a watch stream's events in the negotiated form. Events are encoded once per object
+   * and form and the same bytes shared by every watcher (watch-encoding.ts); an ERROR's Status is
+   * the watcher's own.
+   */
+  watchEncoder(info: ResourceInfo): WatchEncoder {
     const conversion: Conversion | undefined = this.target.as;
     if (this.target.format === 'protobuf') {
-      return { contentType: `${this.protobufMediaType};stream=watch`, encode: (type, obj) => this.protobuf.encodeWatchFrame(info, type, obj) };
+      const form = `pb\u0000${info.apiVersion}\u0000${info.kind}\u0000`;
+      const encode = (type: string, obj: Record<string, unknown>) => this.protobuf.encodeWatchFrame(info, type, obj);
+      return {
+        contentType: `${this.protobufMediaType};stream=watch`,
+        encode: (type, obj) => (type === 'ERROR' ? encode(type, obj) : encodedOnce(obj, form + type, () => encode(type, obj))),
+      };
     }
+    const line = (type: string, object: unknown) => Buffer.from(JSON.stringify({ type, object }) + '\n');
+    if (!conversion) {
+      return { contentType: 'application/json', encode: (type, obj) => (type === 'ERROR' ? line(type, obj) : encodedOnce(obj, `json\u0000${type}`, () => line(type, obj))) };
+    }
+    const metaAPIVersion = this.metaAPIVersion;
+    if (conversion !== 'Table') {
+      const form = `json\u0000${conversion}\u0000${metaAPIVersion}\u0000`;
+      return {
+        contentType: 'application/json',
+        encode: (type, obj) => (type === 'ERROR' ? line(type, obj) : encodedOnce(obj, form + type, () => line(type, partial(obj as ObjectWithMeta, metaAPIVersion)))),
+      };
+    }
+    // Tables: column definitions with the first event only, as upstream; a bookmark is an empty Table.
+    const form = `json\u0000Table\u0000${metaAPIVersion}\u0000${this.includeObject}\u0000${info.apiVersion}\u0000${info.kind}\u0000`;
     let first = true;
-    const convert = (type: string, obj: Record<string, unknown>): unknown => {
-      if (type === 'ERROR' || !conversion) return obj;
-      const o = obj as ObjectWithMeta;
-      if (conversion === 'PartialObjectMetadata') return partial(o, this.metaAPIVersion);
-      // Tables: column definitions with the first event only, as upstream; a bookmark is an empty Table.
-      const table = this.table(info, type === 'BOOKMARK' ? [] : [o], { resourceVersion: o.metadata.resourceVersion ?? '' }, first);
-      first = false;
-      return table;
+    return {
+      contentType: 'application/json',
+      encode: (type, obj) => {
+        if (type === 'ERROR') return line(type, obj);
+        const withColumns = first;
+        first = false;
+        const o = obj as ObjectWithMeta;
+        return encodedOnce(obj, `${form}${withColumns ? 'columns' : 'rows'}\u0000${type}`,
+          () => line(type, this.table(info, type === 'BOOKMARK' ? [] : [o], { resourceVersion: o.metadata.resourceVersion ?? '' }, withColumns)));
+      },
     };
-    return { contentType: 'application/json', encode: (type, obj) => JSON.stringify({ type, object: convert(type, obj) }) + '\n' };
   }
 }

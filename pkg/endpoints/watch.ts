@@ -1,17 +1,42 @@
-// Serves a watch as a chunked stream of JSON watch events, one per line.
-import type { StatusError } from '../runtime/errors.js';
+// Serves a watch as a chunked stream of watch events (JSON lines or length-prefixed protobuf).
+// Watchers of one resource share the work of an event: the registry prepares it once and the
+// encoder's bytes are shared (watch-encoding.ts), so what is left per watcher is the write.
+import type { Logger } from '../log/logger.js';
+import { qualifiedResource, type StatusError } from '../runtime/errors.js';
 import type { ResourceInfo } from '../runtime/scheme.js';
 import type { StoredObject } from '../storage/interface.js';
 import type { ResourceRequest } from './resource-handlers.js';
+import { bookmarkObject } from './watch-encoding.js';
 
 export interface WatchServerOptions {
   /** The default timeout is randomised between this and twice this, as upstream does. */
   minRequestTimeoutSeconds: number;
   /** Registers the open stream for graceful shutdown; returns the function that unregisters it. */
   track?: (stop: () => void) => () => void;
-  /** Called for every event sent (metrics). */
-  sent?: (info: ResourceInfo) => void;
+  /** The tally of events sent to watchers of a resource (metrics), asked once per watch; one is added per event sent. */
+  eventTally?: (info: ResourceInfo) => { count: number };
+  /**
+   * A watcher whose events wait for its connection to drain beyond this many bytes (for more than
+   * a moment) is closed (default 4 MiB): it does not keep up, and buffering for it without bound
+   * would cost the server its memory. The initial events of a resourceVersion=0 watch come on top.
+   */
+  maxBufferedBytes?: number;
+  /** Likewise a watcher whose connection has not drained for this long while events wait (default 60 s). */
+  maxBlockedMs?: number;
+  /** After such a close, how long the watcher may take to read what its connection already holds before it is cut (default 30 s). */
+  slowDrainMs?: number;
+  logger?: Logger;
 }
+
+const DEFAULT_MAX_BUFFERED_BYTES = 4 << 20;
+const DEFAULT_MAX_BLOCKED_MS = 60_000;
+const DEFAULT_SLOW_DRAIN_MS = 30_000;
+/**
+ * Storage pushes events without waiting (a watcher catching up from etcd gets history in large
+ * batches), so a burst may pass the byte bound for a moment; a watcher is too slow when its
+ * waiting bytes stay above the bound for longer than this.
+ */
+const OVER_BOUND_GRACE_MS = 1000;
 
 export async function serveWatch(r: ResourceRequest, opts: WatchServerOptions): Promise<void> {
   const q = r.query;
@@ -22,19 +47,25 @@ export async function serveWatch(r: ResourceRequest, opts: WatchServerOptions): 
     ...(q.str('resourceVersion') !== undefined ? { resourceVersion: q.str('resourceVersion')! } : {}),
     allowWatchBookmarks: q.bool('allowWatchBookmarks'),
   };
-  const { res, req } = r;
-  const encoder = r.out.watchEncoder(r.resource);
+  const { res, req, resource } = r;
+  const encoder = r.out.watchEncoder(resource);
+  const tally = opts.eventTally?.(resource);
+  let maxBuffered = opts.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
+  const maxBlockedMs = opts.maxBlockedMs ?? DEFAULT_MAX_BLOCKED_MS;
   let ended = false;
-  const pending: (string | Buffer)[] = [];
-  let started = false;
+  /**
+   * Events waiting for the connection: those before the headers went out (the initial ADDED
+   * events, or an early ERROR), then those that came while the socket had not drained. They are
+   * the encoder's shared Buffers, so a waiting watcher holds references, not copies, and TLS
+   * encrypts for it only as fast as it reads.
+   */
+  const queue: Buffer[] = [];
+  let queued = 0;
+  let flowing = false;
+  let blockedSince = 0;
+  /** Since when the waiting bytes are over the bound (0: they are not). */
+  let overSince = 0;
   let failed = false;
-  const send = (type: string, object: Record<string, unknown>) => {
-    if (ended) return;
-    const chunk = encoder.encode(type, object);
-    if (!started) pending.push(chunk);
-    else res.write(chunk);
-    opts.sent?.(r.resource);
-  };
   let stopWatch: (() => Promise<void>) | undefined;
   let untrack: (() => void) | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -44,15 +75,68 @@ export async function serveWatch(r: ResourceRequest, opts: WatchServerOptions): 
     clearTimeout(timer);
     untrack?.();
     void stopWatch?.();
+    queue.length = 0;
     if (!res.writableEnded) res.end();
+  };
+  /**
+   * The watcher does not read fast enough: nothing more is written, so what it receives is a clean
+   * prefix of the stream (whole events, no gap) and it resumes from the last resourceVersion it
+   * saw, as after any end of a watch. It may still read what its connection holds, for a while.
+   */
+  const tooSlow = () => {
+    opts.logger?.warn('Forcing watcher close due to unresponsiveness', {
+      resource: qualifiedResource(resource.groupResource), namespace: r.info.namespace, waitingBytes: queued,
+      blockedMs: Math.round(performance.now() - blockedSince),
+    });
+    finish();
+    const cut = setTimeout(() => res.destroy(), opts.slowDrainMs ?? DEFAULT_SLOW_DRAIN_MS);
+    cut.unref();
+    res.once('close', () => clearTimeout(cut));
+  };
+  /** Writes waiting events until the connection pushes back. */
+  const flush = () => {
+    let i = 0;
+    while (i < queue.length && !ended) {
+      const chunk = queue[i++]!;
+      queued -= chunk.length;
+      if (!res.write(chunk)) break;
+    }
+    queue.splice(0, i);
+    blockedSince = queue.length > 0 ? performance.now() : 0;
+    if (queued <= maxBuffered) overSince = 0;
+  };
+  /** The stream ends with what waits (an ERROR last): handed to the connection whole, whatever it holds. */
+  const endWithQueue = () => {
+    for (const chunk of queue.splice(0)) res.write(chunk);
+    queued = 0;
+    finish();
+  };
+  const send = (type: string, object: Record<string, unknown>) => {
+    if (ended) return;
+    const chunk = encoder.encode(type, object);
+    if (tally) tally.count++;
+    if (flowing && queue.length === 0 && !res.writableNeedDrain) {
+      res.write(chunk);
+      return;
+    }
+    if (flowing) {
+      const now = performance.now();
+      if (blockedSince === 0) blockedSince = now;
+      else if (now - blockedSince > maxBlockedMs) return tooSlow();
+      if (overSince > 0 && now - overSince > OVER_BOUND_GRACE_MS) return tooSlow();
+    }
+    queue.push(chunk);
+    queued += chunk.length;
+    if (flowing && overSince === 0 && queued > maxBuffered) overSince = performance.now();
   };
   stopWatch = await r.store.watch(r.info.namespace, r.info.name || undefined, params, {
     event: (type, obj: StoredObject) => send(type, obj),
-    bookmark: (rv) => send('BOOKMARK', { kind: r.resource.kind, apiVersion: r.resource.apiVersion, metadata: { resourceVersion: rv } }),
+    bookmark: (rv) => send('BOOKMARK', bookmarkObject(resource.kind, resource.apiVersion, rv)),
     error: (err: StatusError) => {
-      send('ERROR', err.status as Record<string, unknown>);
+      if (ended) return;
       failed = true;
-      if (started) finish();
+      queue.push(encoder.encode('ERROR', err.status as Record<string, unknown>));
+      if (flowing) endWithQueue();
     },
   });
   // Errors before this point (bad selectors, bad resourceVersion) are answered as plain Status responses.
@@ -61,12 +145,14 @@ export async function serveWatch(r: ResourceRequest, opts: WatchServerOptions): 
   res.setHeader('Cache-Control', 'no-cache, private');
   res.setHeader('Transfer-Encoding', 'chunked');
   res.flushHeaders();
-  started = true;
-  for (const chunk of pending.splice(0)) res.write(chunk);
+  maxBuffered += queued;
+  flowing = true;
   if (failed) {
-    finish();
+    endWithQueue();
     return;
   }
+  res.on('drain', flush);
+  flush();
   timer = setTimeout(finish, timeoutSeconds * 1000);
   untrack = opts.track?.(finish);
   req.on('close', finish);

@@ -26,7 +26,7 @@ export class APIServerMetrics {
   private readonly durations: Histogram<(typeof requestLabelNames)[number]>;
   private readonly inflight: Gauge<'request_kind'>;
   private readonly longrunning: Gauge<Exclude<(typeof requestLabelNames)[number], 'dry_run'>>;
-  private readonly watchEvents: Counter<'group' | 'version' | 'kind'>;
+  private readonly watchEventCells = new Map<string, { labels: { group: string; version: string; kind: string }; count: number }>();
   private readonly etcdDurations: Histogram<'operation' | 'type'>;
 
   private countObjects: ObjectCounter | undefined;
@@ -57,10 +57,18 @@ export class APIServerMetrics {
       help: 'Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component.',
       labelNames: ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'], registers,
     });
-    this.watchEvents = new Counter({
+    new Counter({
       name: 'apiserver_watch_events_total',
       help: 'Number of events sent in watch clients',
       labelNames: ['group', 'version', 'kind'], registers,
+      // Events are tallied in plain numbers (one event to a thousand watchers is a thousand sends) and added at each scrape.
+      collect() {
+        for (const cell of self.watchEventCells.values()) {
+          if (cell.count === 0) continue;
+          this.inc(cell.labels, cell.count);
+          cell.count = 0;
+        }
+      },
     });
     this.etcdDurations = new Histogram({
       name: 'etcd_request_duration_seconds',
@@ -108,8 +116,12 @@ export class APIServerMetrics {
     };
   }
 
-  watchEvent(group: string, version: string, kind: string): void {
-    this.watchEvents.inc({ group, version, kind });
+  /** The tally of events sent to watchers of one kind (apiserver_watch_events_total): add 1 per event sent. */
+  watchEventTally(group: string, version: string, kind: string): { count: number } {
+    const key = `${group}/${version}/${kind}`;
+    let cell = this.watchEventCells.get(key);
+    if (!cell) this.watchEventCells.set(key, (cell = { labels: { group, version, kind }, count: 0 }));
+    return cell;
   }
 
   etcdRequest(operation: string, type: string, seconds: number): void {

@@ -49,6 +49,11 @@ export interface APIServerOptions {
   admission: AdmissionOptions;
   kubelet: KubeletOptions;
   audit: AuditOptions;
+  /**
+   * Not a flag (kube-apiserver has none): a watcher whose connection holds more unsent bytes than
+   * this is closed as too slow; default 4 MiB. Tests lower it.
+   */
+  watchMaxBufferedBytes?: number;
 }
 
 /** The value `parse` reads from the flags; a malformed flag stops the binary with its message. */

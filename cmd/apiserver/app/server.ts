@@ -315,7 +315,9 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
       watch: {
         minRequestTimeoutSeconds: opts.minRequestTimeout,
         track: (stop) => server.trackLongRunning(stop),
-        sent: (info) => metrics.watchEvent(info.group, info.version, info.kind),
+        eventTally: (info) => metrics.watchEventTally(info.group, info.version, info.kind),
+        logger,
+        ...(opts.watchMaxBufferedBytes ? { maxBufferedBytes: opts.watchMaxBufferedBytes } : {}),
       },
     }),
     openapi: openAPIHandler(buildOpenAPIDocs(scheme, version)),

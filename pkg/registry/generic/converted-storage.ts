@@ -11,6 +11,7 @@ import type {
   ListResult,
   Storage,
   StorageWatch,
+  StorageWatchEvent,
   StoredObject,
   TryUpdate,
   UpdateOptions,
@@ -73,12 +74,24 @@ export class ConvertedStorage implements Storage {
   watch(key: string, opts: WatchOptions, handlers: WatchHandlers): Promise<StorageWatch> {
     return this.inner.watch(key, opts, {
       ...handlers,
-      event: (e) => handlers.event({
-        ...e,
-        object: this.out(e.object),
-        ...(e.prevObject ? { prevObject: this.out(e.prevObject) } : {}),
-      }),
+      event: (e) => handlers.event(this.converted(e)),
     });
+  }
+
+  /**
+   * Storage hands one event object to every watcher of a resource; each is converted once and the
+   * same converted event handed on, so the watchers above share it as well (they prepare and
+   * encode once per event object).
+   */
+  private readonly convertedEvents = new WeakMap<StorageWatchEvent, StorageWatchEvent>();
+
+  private converted(e: StorageWatchEvent): StorageWatchEvent {
+    let c = this.convertedEvents.get(e);
+    if (!c) {
+      c = { ...e, object: this.out(e.object), ...(e.prevObject ? { prevObject: this.out(e.prevObject) } : {}) };
+      this.convertedEvents.set(e, c);
+    }
+    return c;
   }
 
   count(prefix: string): Promise<number> {

@@ -31,6 +31,7 @@ import type { UserInfo } from '../../runtime/user.js';
 import { preconditionFailure } from '../../storage/preconditions.js';
 import type { Strategy } from '../rest/strategy.js';
 import { decodeContinue, encodeContinue } from './continue-token.js';
+import { EVERYTHING, SharedWatchEvents, type WatchFilter } from './watch-events.js';
 
 export interface ListParams {
   labelSelector?: string;
@@ -169,6 +170,8 @@ export class Store {
   private readonly tokenVersion: string;
   /** Passed with every write: objects of resources with a time to live carry a lease. */
   private readonly ttl: { ttlSeconds?: number };
+  /** Watch events prepared once for all of this store's watchers. */
+  private readonly watchEvents = new SharedWatchEvents((obj) => this.withTypeMeta(obj));
 
   constructor(cfg: StoreConfig) {
     this.info = cfg.info;
@@ -563,35 +566,25 @@ export class Store {
   async watch(namespace: string, name: string | undefined, p: WatchParams, sink: WatchSink): Promise<() => Promise<void>> {
     let fieldSelector = p.fieldSelector;
     if (name) fieldSelector = [fieldSelector, `metadata.name=${name}`].filter(Boolean).join(',');
-    const predicate = this.predicate(p.labelSelector, fieldSelector) ?? (() => true);
+    const predicate = this.predicate(p.labelSelector, fieldSelector);
+    // Watchers with the same selectors share each event's verdict (see watch-events.ts).
+    const filter: WatchFilter = predicate ? { key: `${p.labelSelector ?? ''}\u0000${fieldSelector ?? ''}`, matches: predicate } : EVERYTHING;
     const rv = parseResourceVersion(p.resourceVersion);
     let from = rv;
     const prefix = name ? this.key(namespace, name) : this.collectionPrefix(namespace);
     if (rv === 0) {
       const initial = name
         ? await this.storage.list(prefix, {}).then((r) => ({ ...r, items: r.items.filter((o) => o.metadata.name === name) }))
-        : await this.storage.list(prefix, { predicate });
+        : await this.storage.list(prefix, predicate ? { predicate } : {});
       from = initial.revision;
-      for (const item of initial.items) if (predicate(item)) sink.event('ADDED', this.withTypeMeta(item));
+      for (const item of initial.items) if (filter.matches(item)) sink.event('ADDED', this.withTypeMeta(item));
     }
     let lastRV = from;
     const w = await this.storage.watch(prefix, { afterRevision: from, recursive: !name }, {
       event: (e) => {
         lastRV = e.revision;
-        const now = e.type !== 'DELETED' && predicate(e.object);
-        const before = e.prevObject !== undefined && predicate(e.prevObject);
-        const obj = this.withTypeMeta(e.object);
-        if (e.type === 'ADDED') {
-          if (now) sink.event('ADDED', obj);
-        } else if (e.type === 'DELETED') {
-          if (before) sink.event('DELETED', obj);
-        } else if (now && before) sink.event('MODIFIED', obj);
-        else if (now) sink.event('ADDED', obj);
-        else if (before) {
-          // Leaving the selector: the watcher last saw the old state, so that is what goes away.
-          const prev = this.withTypeMeta(e.prevObject!);
-          sink.event('DELETED', { ...prev, metadata: { ...prev.metadata, resourceVersion: String(e.revision) } });
-        }
+        const d = this.watchEvents.delivery(e, filter);
+        if (d) sink.event(d.type, d.object);
       },
       progress: (revision) => {
         // etcd vouches that everything up to `revision` was delivered: each notification is a bookmark.

@@ -1,6 +1,6 @@
 // A plain HTTPS client for tests, verifying the server's certificate like a real client does.
 import { request as httpsRequest, type RequestOptions } from 'node:https';
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 
 /** Response bodies are whatever JSON the server sent; tests assert on their shape. */
 type Json = any;
@@ -112,6 +112,18 @@ export class Client {
   }
 
   get(path: string, opts?: RequestOpts) { return this.request('GET', path, opts); }
+
+  /** A GET whose response is handed over unread, paused: the caller reads it (or not) as it likes. */
+  openStream(path: string, headers: Record<string, string> = {}): Promise<IncomingMessage> {
+    return new Promise((resolve, reject) => {
+      const req = httpsRequest(this.options('GET', path, { Accept: 'application/json', ...headers }), (res) => {
+        res.pause();
+        resolve(res);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
 
   /** A GET whose body is kept as bytes (protobuf, watch streams that end). */
   getRaw(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
