@@ -53,6 +53,7 @@ export function testOptions(etcd: TestEtcd, certDir: string, overrides: Partial<
     admission: defaultAdmissionOptions(),
     kubelet: defaultKubeletOptions(),
     audit: defaultAuditOptions(),
+    workers: 1,
     ...overrides,
   };
 }
