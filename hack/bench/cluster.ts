@@ -42,6 +42,9 @@ export async function startCluster(cleanup: Cleanup): Promise<BenchCluster> {
   writeFileSync(join(dir, 'tokens.csv'), `${token},bench-admin,bench-admin-uid,"system:masters"\n`, { mode: 0o600 });
   const certDir = join(dir, 'certs');
   const port = await freePort();
+  // BENCH_WORKERS: the server's --workers (its own default, the number of cores, when unset).
+  const workers = process.env.BENCH_WORKERS ?? '';
+  if (workers !== '' && !/^[1-9]\d*$/.test(workers)) throw new Error(`BENCH_WORKERS=${JSON.stringify(workers)}: want a positive integer`);
   const server: ChildProcess = spawn(process.execPath, [
     '--enable-source-maps', serverMain,
     '--etcd-servers', etcd.endpoint,
@@ -50,6 +53,7 @@ export async function startCluster(cleanup: Cleanup): Promise<BenchCluster> {
     '--cert-dir', certDir,
     '--token-auth-file', join(dir, 'tokens.csv'),
     '--authorization-mode', 'RBAC',
+    ...(workers ? ['--workers', workers] : []),
   ], { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   const keep = (d: Buffer) => (log = (log + d.toString()).slice(-16_000));
@@ -72,7 +76,8 @@ export async function startCluster(cleanup: Cleanup): Promise<BenchCluster> {
   });
   if (server.pid === undefined) throw new Error(`cannot start ${serverMain}`);
 
-  // Ready means its post-start hooks (system namespaces, bootstrap RBAC) are done, as it logs.
+  // Ready means its post-start hooks (system namespaces, bootstrap RBAC) are done, as it logs (with
+  // --workers, the supervisor logs it once every worker is).
   const deadline = Date.now() + 60_000;
   while (!log.includes('"the API server is ready"')) {
     if (!alive()) throw new Error(`the API server exited (${server.exitCode ?? server.signalCode}):\n${log}`);
