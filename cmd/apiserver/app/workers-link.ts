@@ -134,6 +134,14 @@ export async function runWorker(): Promise<void> {
   const { parseOptions } = await import('./options.js');
   const { runAPIServer } = await import('./server.js');
   let link: WorkerLink | undefined;
+  let started = false;
+  let shutdown: (() => void) | undefined;
+  // A supervisor that died (kill -9) leaves its workers without a channel: they stop too, gracefully
+  // once serving, at once while still starting.
+  process.on('disconnect', () => {
+    if (shutdown) shutdown();
+    else if (!started) process.exit(1);
+  });
   const { logger, stopping } = await runProcess({
     name: 'apiserver',
     what: 'API server worker',
@@ -155,10 +163,11 @@ export async function runWorker(): Promise<void> {
     stop: (server) => server.stop(),
     logFields: { worker: id },
   });
-  // A supervisor that died (kill -9) leaves its workers without a channel: they shut down too.
-  process.on('disconnect', () => {
+  started = true;
+  shutdown = () => {
     if (stopping()) return;
     logger.error('the supervisor is gone; shutting down');
     process.kill(process.pid, 'SIGTERM');
-  });
+  };
+  if (!process.connected) shutdown();
 }

@@ -47,12 +47,16 @@ export interface BinaryServerOptions {
   args?: string[];
   /** A running etcd to use (kept at stop); else one is started for the server. */
   etcd?: TestEtcd;
+  /** The --cert-dir to use (kept at stop, so a restart serves the same certificate); else a temporary one. */
+  certDir?: string;
+  /** Each log line is also pushed here. */
+  lines?: string[];
 }
 
 /** Starts the binary and waits until the supervisor says the whole server is ready. */
 export async function startBinaryServer(o: BinaryServerOptions = {}): Promise<BinaryServer> {
   const etcd = o.etcd ?? (await startEtcd());
-  const certDir = mkdtempSync(join(tmpdir(), 'orch-bin-certs-'));
+  const certDir = o.certDir ?? mkdtempSync(join(tmpdir(), 'orch-bin-certs-'));
   const port = o.port ?? (await freePort());
   const { cmd, args } = command();
   const proc: ChildProcess = spawn(cmd, [
@@ -66,8 +70,15 @@ export async function startBinaryServer(o: BinaryServerOptions = {}): Promise<Bi
   ], { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   const listeners = new Set<() => void>();
+  let partial = '';
   const keep = (d: Buffer) => {
     log += d.toString();
+    if (o.lines) {
+      const parts = (partial + d.toString()).split('\n');
+      partial = parts.pop()!;
+      for (const l of parts) o.lines.push(`${l}\n`);
+      if (o.lines.length > 5000) o.lines.splice(0, o.lines.length - 5000);
+    }
     if (process.env.ORCH_TEST_LOG) process.stderr.write(d);
     for (const l of [...listeners]) l();
   };
@@ -101,7 +112,7 @@ export async function startBinaryServer(o: BinaryServerOptions = {}): Promise<Bi
       clearTimeout(timer);
     }
     if (!o.etcd) await etcd.stop();
-    rmSync(certDir, { recursive: true, force: true });
+    if (!o.certDir) rmSync(certDir, { recursive: true, force: true });
   };
   try {
     await waitForLog((l) => l.includes('"the API server is ready"'), 60_000, 'the API server is ready');
