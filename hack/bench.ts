@@ -7,7 +7,7 @@
 // Sizes shrink with BENCH_QUICK=1 (see bench/config.ts for each knob).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { availableParallelism, cpus } from 'node:os';
 import { ApiClient } from './bench/api-client.js';
 import { Cleanup } from './bench/cleanup.js';
 import { nowMs, sleep } from './bench/clock.js';
@@ -56,7 +56,8 @@ async function main(): Promise<void> {
 
     cluster = await startCluster(cleanup);
     const c = cluster;
-    report.line(`server: separate process pid ${c.serverPid} (RBAC, admin token in system:masters), etcd pid ${c.etcd.pid() ?? '?'} at ${c.etcd.endpoint}`);
+    const workers = process.env.BENCH_WORKERS || `default (${availableParallelism()})`;
+    report.line(`server: separate process pid ${c.serverPid}, --workers ${workers} (CPU and RSS include its worker processes; NODE_CLUSTER_SCHED_POLICY=${process.env.NODE_CLUSTER_SCHED_POLICY ?? 'unset'}) (RBAC, admin token in system:masters), etcd pid ${c.etcd.pid() ?? '?'} at ${c.etcd.endpoint}`);
     const rss = new RssSampler(() => (c.serverAlive() ? c.serverPid : undefined), config.rssSampleMs);
     // Idle: after start, once the post-start work has settled.
     await sleep(1000);

@@ -12,17 +12,22 @@ export interface ProcessSpec<O extends { verbosity: number }, R> {
   validate(opts: O): string[];
   start(opts: O, logger: Logger): Promise<R>;
   stop(running: R): Promise<void>;
+  /** Pairs every log line carries (a worker process's id). */
+  logFields?: Record<string, unknown>;
+}
+
+/** Stops the binary with every complaint about its options and the hint to --help. */
+export function exitOnInvalid(name: string, errs: string[]): void {
+  if (errs.length === 0) return;
+  process.stderr.write(errs.map((e) => `Error: ${e}\n`).join('') + `\nRun '${name} --help' for usage.\n`);
+  process.exit(1);
 }
 
 /** Runs the process; resolves with what started (and its logger) once it is up. */
 export async function runProcess<O extends { verbosity: number }, R>(spec: ProcessSpec<O, R>): Promise<{ running: R; logger: Logger; stopping(): boolean }> {
   const opts = spec.parse(process.argv.slice(2));
-  const errs = spec.validate(opts);
-  if (errs.length > 0) {
-    process.stderr.write(errs.map((e) => `Error: ${e}\n`).join('') + `\nRun '${spec.name} --help' for usage.\n`);
-    process.exit(1);
-  }
-  const logger = new Logger(opts.verbosity);
+  exitOnInvalid(spec.name, spec.validate(opts));
+  const logger = new Logger(opts.verbosity, undefined, spec.logFields);
   process.on('uncaughtException', (err) => logger.error('uncaught exception', { err: err.stack ?? err.message }));
   process.on('unhandledRejection', (err) => logger.error('unhandled rejection', { err: err instanceof Error ? err.stack ?? err.message : String(err) }));
   let running: R;

@@ -44,6 +44,9 @@ export async function startCluster(cleanup: Cleanup): Promise<BenchCluster> {
   const port = await freePort();
   // BENCH_SERVER_NODE_ARGS (say `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the server under the bench's load.
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
+  // BENCH_WORKERS: the server's --workers (its own default, the number of cores, when unset).
+  const workers = process.env.BENCH_WORKERS ?? '';
+  if (workers !== '' && !/^[1-9]\d*$/.test(workers)) throw new Error(`BENCH_WORKERS=${JSON.stringify(workers)}: want a positive integer`);
   const server: ChildProcess = spawn(process.execPath, [
     '--enable-source-maps', ...nodeArgs, serverMain,
     '--etcd-servers', etcd.endpoint,
@@ -52,6 +55,7 @@ export async function startCluster(cleanup: Cleanup): Promise<BenchCluster> {
     '--cert-dir', certDir,
     '--token-auth-file', join(dir, 'tokens.csv'),
     '--authorization-mode', 'RBAC',
+    ...(workers ? ['--workers', workers] : []),
   ], { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   const keep = (d: Buffer) => (log = (log + d.toString()).slice(-16_000));
@@ -74,7 +78,8 @@ export async function startCluster(cleanup: Cleanup): Promise<BenchCluster> {
   });
   if (server.pid === undefined) throw new Error(`cannot start ${serverMain}`);
 
-  // Ready means its post-start hooks (system namespaces, bootstrap RBAC) are done, as it logs.
+  // Ready means its post-start hooks (system namespaces, bootstrap RBAC) are done, as it logs (with
+  // --workers, the supervisor logs it once every worker is).
   const deadline = Date.now() + 60_000;
   while (!log.includes('"the API server is ready"')) {
     if (!alive()) throw new Error(`the API server exited (${server.exitCode ?? server.signalCode}):\n${log}`);

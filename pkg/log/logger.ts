@@ -25,10 +25,15 @@ function fmt(kv: Record<string, unknown>): string {
 }
 
 export class Logger {
-  constructor(private readonly verbosity = 0, private readonly out: (line: string) => void = (l) => process.stderr.write(l)) {}
+  /** Pairs every line ends with (a worker process's `worker="2"`), formatted once. */
+  private readonly suffix: string;
+
+  constructor(private readonly verbosity = 0, private readonly out: (line: string) => void = (l) => process.stderr.write(l), fields: Record<string, unknown> = {}) {
+    this.suffix = fmt(fields);
+  }
 
   private write(level: Level, msg: string, kv: Record<string, unknown>): void {
-    this.out(`${level}${stamp(new Date())} ${process.pid}] ${JSON.stringify(msg)}${fmt(kv)}\n`);
+    this.out(`${level}${stamp(new Date())} ${process.pid}] ${JSON.stringify(msg)}${fmt(kv)}${this.suffix}\n`);
   }
 
   info(msg: string, kv: Record<string, unknown> = {}): void {

@@ -78,7 +78,21 @@ export interface ServerConfig {
   impersonation?: Impersonation;
   /** The audit policy and log (--audit-policy-file, --audit-log-path); without it nothing is audited. */
   audit?: AuditServerConfig;
+  /**
+   * Checks added to one health endpoint beside this process's own: with --workers, one per worker
+   * process, so any worker answers for the whole server.
+   */
+  peerHealthChecks?: (endpoint: HealthEndpoint) => HealthCheck[];
+  /** What /metrics serves instead of this process's registry (the sum over worker processes). */
+  renderMetrics?: () => Promise<{ body: string; contentType: string }>;
+  /** Sent as `X-Orch-Worker` on every answer: which worker process served the request. */
+  servedBy?: string;
 }
+
+export type HealthEndpoint = 'livez' | 'readyz' | 'healthz';
+
+/** This process's own health per endpoint: undefined when passing, else the failing checks' names. */
+export type HealthSummary = Record<HealthEndpoint, string | undefined>;
 
 export interface ShutdownOptions {
   /** Keep serving this long after readyz starts failing, so load balancers can notice. */
@@ -188,9 +202,10 @@ export class APIServer {
     if (cfg.audit) app.use(withAudit(cfg.audit, requestInfoOf));
     if (cfg.impersonation) app.use(withImpersonation(cfg.impersonation));
     if (cfg.authorizer) app.use(withAuthorization(cfg.authorizer, requestInfoOf, cfg.logger, cfg.audit?.authorizationAnnotations));
-    const livez = () => [...cfg.healthChecks, ...cfg.lifecycle.hookChecks(true)];
-    const readyz = () => [...cfg.healthChecks, ...cfg.lifecycle.hookChecks(false), cfg.lifecycle.shutdownCheck()];
-    const healthz = () => [...cfg.healthChecks, ...cfg.lifecycle.hookChecks(false)];
+    const peers = (endpoint: HealthEndpoint) => cfg.peerHealthChecks?.(endpoint) ?? [];
+    const livez = () => [...this.localChecks('livez'), ...peers('livez')];
+    const readyz = () => [...this.localChecks('readyz'), ...peers('readyz')];
+    const healthz = () => [...this.localChecks('healthz'), ...peers('healthz')];
     app.get(['/healthz', '/healthz/*check'], healthHandler('healthz', healthz));
     app.get(['/livez', '/livez/*check'], healthHandler('livez', livez));
     app.get(['/readyz', '/readyz/*check'], healthHandler('readyz', readyz));
@@ -199,7 +214,7 @@ export class APIServer {
       writeJSON(res, 200, cfg.version, true);
     });
     app.get('/metrics', async (_req, res) => {
-      const { body, contentType } = await cfg.metrics.render();
+      const { body, contentType } = await (cfg.renderMetrics ?? (() => cfg.metrics.render()))();
       res.status(200).setHeader('Content-Type', contentType);
       res.end(body);
     });
@@ -236,6 +251,33 @@ export class APIServer {
     return app;
   }
 
+  /** This process's own checks of one health endpoint. */
+  private localChecks(endpoint: HealthEndpoint): HealthCheck[] {
+    const { healthChecks, lifecycle } = this.cfg;
+    switch (endpoint) {
+      case 'livez':
+        return [...healthChecks, ...lifecycle.hookChecks(true)];
+      case 'readyz':
+        return [...healthChecks, ...lifecycle.hookChecks(false), lifecycle.shutdownCheck()];
+      case 'healthz':
+        return [...healthChecks, ...lifecycle.hookChecks(false)];
+    }
+  }
+
+  /** Runs this process's own checks of every endpoint (each check once), as a worker reports them. */
+  async healthSummary(): Promise<HealthSummary> {
+    const { healthChecks, lifecycle } = this.cfg;
+    const run = async (checks: HealthCheck[]) => {
+      const failed = await Promise.all(checks.map((c) => c.check().then((err) => err !== undefined, () => true)));
+      return checks.filter((_, i) => failed[i]).map((c) => c.name);
+    };
+    const [shared, hooksLive, hooksReady, shutdown] = await Promise.all([
+      run(healthChecks), run(lifecycle.hookChecks(true)), run(lifecycle.hookChecks(false)), run([lifecycle.shutdownCheck()]),
+    ]);
+    const names = (...lists: string[][]) => (lists.flat().length > 0 ? lists.flat().join(',') : undefined);
+    return { livez: names(shared, hooksLive), readyz: names(shared, hooksReady, shutdown), healthz: names(shared, hooksReady) };
+  }
+
   /** Every 5xx answer is an error line for the operator; slow requests are noted (watches are long by design). */
   private logRequest(req: Request, res: Response, verb: string, seconds: number, longRunning: boolean): void {
     const slow = !longRunning && seconds * 1000 >= (this.cfg.slowRequestMs ?? 500);
@@ -259,6 +301,7 @@ export class APIServer {
    */
   private readonly serveRequest = (req: IncomingMessage, res: ServerResponse): void => {
     this.responses.track(req, res);
+    if (this.cfg.servedBy) res.setHeader('X-Orch-Worker', this.cfg.servedBy);
     const refusal = protocolViolation(req, maxRequestHeadBytes);
     if (refusal) {
       writePlainAnswer(res, refusal);

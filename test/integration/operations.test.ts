@@ -30,7 +30,10 @@ describe('health and metrics', () => {
       '[+]poststarthook/bootstrap-cluster-info ok',
       '[+]poststarthook/scheduling/bootstrap-system-priority-classes ok',
       '[+]poststarthook/start-storage-compaction ok',
-      '[+]shutdown ok', 'readyz check passed', '',
+      '[+]shutdown ok',
+      // With --workers (ORCH_TEST_WORKERS), one check per worker process.
+      ...Array.from({ length: t.options.workers > 1 ? t.options.workers : 0 }, (_, i) => `[+]worker-${i + 1} ok`),
+      'readyz check passed', '',
     ].join('\n'));
     const live = await t.client.get('/livez?verbose');
     assert.match(live.text, /\[\+\]etcd ok\n/);

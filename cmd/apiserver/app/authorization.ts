@@ -145,30 +145,44 @@ interface Named {
 async function reconcileEach<T extends Named>(
   store: Store, expected: readonly T[], reconcile: (e: T, x: T | undefined, key: string) => ReconcileResult<T>, key: string, logger: Logger,
 ): Promise<void> {
+  for (const e of expected) {
+    // Other API servers (other --workers processes) reconcile the same objects at the same time:
+    // losing a race (created or deleted meanwhile) means reading the object again, not failing.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await reconcileOne(store, e, reconcile, key, logger);
+        break;
+      } catch (err) {
+        const code = (err as { code?: number }).code;
+        if ((code !== 409 && code !== 404) || attempt >= 5) throw err;
+      }
+    }
+  }
+}
+
+async function reconcileOne<T extends Named>(store: Store, e: T, reconcile: (e: T, x: T | undefined, key: string) => ReconcileResult<T>, key: string, logger: Logger): Promise<void> {
   // The store holds objects decoded and validated as its kind, which is what makes the casts sound.
   const toStored = (o: T) => o as unknown as StoredObject;
   const resource = store.info.resource;
-  for (const e of expected) {
-    const ns = e.metadata?.namespace ?? '';
-    const name = e.metadata?.name ?? '';
-    const existing = await store.get(ns, name).then((o) => o as unknown as T, (err: unknown) => ((err as { code?: number }).code === 404 ? undefined : Promise.reject(err)));
-    const r = reconcile(e, existing, key);
-    switch (r.operation) {
-      case 'create':
-        await store.create(ns, toStored(r.object));
-        logger.v(2).info('created bootstrap RBAC object', { resource, namespace: ns, name });
-        break;
-      case 'update':
-        await store.update(ns, name, async () => toStored(r.object));
-        logger.info('updated bootstrap RBAC object', { resource, namespace: ns, name });
-        break;
-      case 'recreate':
-        await store.delete(ns, name);
-        await store.create(ns, toStored(r.object));
-        logger.info('recreated bootstrap RBAC object (its roleRef changed)', { resource, namespace: ns, name });
-        break;
-      case 'none':
-        break;
-    }
+  const ns = e.metadata?.namespace ?? '';
+  const name = e.metadata?.name ?? '';
+  const existing = await store.get(ns, name).then((o) => o as unknown as T, (err: unknown) => ((err as { code?: number }).code === 404 ? undefined : Promise.reject(err)));
+  const r = reconcile(e, existing, key);
+  switch (r.operation) {
+    case 'create':
+      await store.create(ns, toStored(r.object));
+      logger.v(2).info('created bootstrap RBAC object', { resource, namespace: ns, name });
+      break;
+    case 'update':
+      await store.update(ns, name, async () => toStored(r.object));
+      logger.info('updated bootstrap RBAC object', { resource, namespace: ns, name });
+      break;
+    case 'recreate':
+      await store.delete(ns, name);
+      await store.create(ns, toStored(r.object));
+      logger.info('recreated bootstrap RBAC object (its roleRef changed)', { resource, namespace: ns, name });
+      break;
+    case 'none':
+      break;
   }
 }

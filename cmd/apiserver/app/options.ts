@@ -1,5 +1,6 @@
 // Command-line flags of the API server, named as kube-apiserver names them.
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import yargs from 'yargs';
 import { IPRange, PortRange } from '../../../pkg/registry/core/service/ranges.js';
 import { apiDomain, invalidApiDomain } from '../../../api/domain.js';
@@ -54,6 +55,8 @@ export interface APIServerOptions {
    * this is closed as too slow; default 4 MiB. Tests lower it.
    */
   watchMaxBufferedBytes?: number;
+  /** --workers: server processes sharing the listening port; 1 serves from this process alone. */
+  workers: number;
 }
 
 /** The value `parse` reads from the flags; a malformed flag stops the binary with its message. */
@@ -91,6 +94,7 @@ export function parseOptions(argv: string[]): APIServerOptions {
     .option('advertise-address', { type: 'string', default: '', describe: 'The IP address on which to advertise the apiserver to members of the cluster (the endpoints of the kubernetes Service). This address must be reachable by the rest of the cluster. If blank, the --bind-address will be used; if that is 0.0.0.0, the first non-loopback IPv4 address of the host, else 127.0.0.1.', group: 'Generic:' })
     .option('service-cluster-ip-range', { type: 'string', default: '10.0.0.0/24', describe: 'A CIDR notation IP range from which to assign service cluster IPs. This must not overlap with any IP ranges assigned to nodes or pods.', group: 'Networking:' })
     .option('service-node-port-range', { type: 'string', default: '30000-32767', describe: 'A port range to reserve for services with NodePort visibility. This must not overlap with the ephemeral port range on nodes. Example: \'30000-32767\'. Inclusive at both ends of the range.', group: 'Networking:' })
+    .option('workers', { type: 'number', default: availableParallelism(), defaultDescription: 'the number of cores', describe: 'The number of server processes sharing the secure port, each a full API server with its own caches on the same etcd; with more than 1 this process supervises them (restarting any that crash) and aggregates their health and metrics. 1 serves from this process alone.', group: 'Generic:' })
     .option('v', { type: 'number', default: 0, describe: 'Number for the log level verbosity.', group: 'Logging:' })
     .strictOptions()
     .help('help')
@@ -137,6 +141,7 @@ export function parseOptions(argv: string[]): APIServerOptions {
     admission: admissionOptionsFrom(parsed),
     kubelet: kubeletOptionsFrom(parsed),
     audit: flagged(() => auditOptionsFrom(parsed)),
+    workers: parsed.workers,
   };
   return opts;
 }
@@ -173,6 +178,7 @@ export function validateOptions(o: APIServerOptions): string[] {
   } catch (e) {
     errs.push(`--runtime-config: ${(e as Error).message}`);
   }
+  if (!Number.isInteger(o.workers) || o.workers < 1) errs.push('--workers must be a positive integer');
   for (const [name, v] of [['--max-requests-inflight', o.maxRequestsInflight], ['--max-mutating-requests-inflight', o.maxMutatingRequestsInflight], ['--min-request-timeout', o.minRequestTimeout]] as const) {
     if (!Number.isInteger(v) || v < 0) errs.push(`${name} must be a non-negative integer`);
   }

@@ -1,7 +1,7 @@
 // Assembles the API server from its options: certificate, etcd storage, scheme, registry stores,
 // API handler and HTTPS server; then runs the post-start steps.
 import { readFileSync } from 'node:fs';
-import { hostname, networkInterfaces } from 'node:os';
+import { networkInterfaces } from 'node:os';
 import { apiDomain } from '../../../api/domain.js';
 import { groupVersions } from '../../../api/index.js';
 import { newAPIHandler } from '../../../pkg/endpoints/api-handler.js';
@@ -24,9 +24,10 @@ import { Scheme, storagePrefix } from '../../../pkg/runtime/scheme.js';
 import { SchemaValidator } from '../../../pkg/runtime/schema-validator.js';
 import type { HealthCheck } from '../../../pkg/server/healthz.js';
 import { Lifecycle } from '../../../pkg/server/lifecycle.js';
-import { APIServer, type VersionInfo } from '../../../pkg/server/server.js';
+import { APIServer, type HealthEndpoint, type HealthSummary, type VersionInfo } from '../../../pkg/server/server.js';
 import { APIServerMetrics } from '../../../pkg/metrics/apiserver-metrics.js';
-import { ensureSelfSignedCert, loadServingCert, type ServingCert } from '../../../pkg/server/serving-cert.js';
+import type { ServingCert } from '../../../pkg/server/serving-cert.js';
+import { servingCertificate } from './serving.js';
 import { compatibleKubernetes, orchVersion } from '../../../pkg/version/version.js';
 import type { Storage } from '../../../pkg/storage/interface.js';
 import { Etcd3Storage } from '../../../pkg/storage/etcd3/store.js';
@@ -54,6 +55,20 @@ import type { APIServerOptions } from './options.js';
 const MAX_BODY_BYTES = 3 * 1024 * 1024;
 /** How long in-flight requests may run on after the listener closes at shutdown. */
 const REQUEST_DRAIN_MS = 60_000;
+
+/**
+ * What a worker process of `--workers N` adds to the server: its identity on every log line and
+ * answer, the other workers' health in its health endpoints, and /metrics summed over all workers.
+ */
+export interface WorkerRole {
+  /** 1..count, kept across restarts of the worker. */
+  id: number;
+  count: number;
+  peerHealthChecks(endpoint: HealthEndpoint): HealthCheck[];
+  renderMetrics(): Promise<{ body: string; contentType: string }>;
+  /** Hands the link what it reports: this process's own health, and its own metrics registry. */
+  serving(own: { health(): Promise<HealthSummary>; metrics: APIServerMetrics }): void;
+}
 
 export interface RunningAPIServer {
   port: number;
@@ -164,14 +179,8 @@ function advertiseAddress(opts: APIServerOptions): string {
 }
 
 /** Starts the API server; resolves once it serves and its post-start hooks are done. */
-export async function runAPIServer(opts: APIServerOptions, logger: Logger): Promise<RunningAPIServer> {
-  const cert = opts.tlsCertFile
-    ? loadServingCert(opts.tlsCertFile, opts.tlsPrivateKeyFile)
-    : (() => {
-        const c = ensureSelfSignedCert({ certDir: opts.certDir, hosts: [opts.bindAddress, hostname()] });
-        logger.info(c.generated ? 'generated self-signed serving certificate' : 'using self-signed serving certificate', { cert: c.certFile, key: c.keyFile });
-        return c;
-      })();
+export async function runAPIServer(opts: APIServerOptions, logger: Logger, worker?: WorkerRole): Promise<RunningAPIServer> {
+  const cert = servingCertificate(opts, logger, !worker);
   const domain = apiDomain(opts.apiDomain);
   logger.info('starting the API server', { version: versionInfo().gitVersion, apiDomain: domain.name, etcdServers: opts.etcdServers.join(','), etcdPrefix: opts.etcdPrefix });
   const scheme = new Scheme(applyRuntimeConfig(groupVersions(domain), parseRuntimeConfig(opts.runtimeConfig)), domain);
@@ -336,11 +345,14 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
     clientCAs: authentication.clientCAs,
     documents: authentication.documents,
     ...(audit.server ? { audit: audit.server } : {}),
+    ...(worker ? { peerHealthChecks: (e: HealthEndpoint) => worker.peerHealthChecks(e), renderMetrics: () => worker.renderMetrics(), servedBy: String(worker.id) } : {}),
   });
+  worker?.serving({ health: () => server.healthSummary(), metrics });
   port = await server.start();
   logger.info('serving securely', { address: `${opts.bindAddress}:${port}` });
   await lifecycle.runPostStartHooks((name, err) => logger.error('post-start hook failed', { hook: name, err: err instanceof Error ? err.message : String(err) }));
-  logger.info('the API server is ready', { address: `${opts.bindAddress}:${port}` });
+  // With workers the supervisor says when the whole server is ready.
+  logger.info(worker ? 'the worker is ready' : 'the API server is ready', { address: `${opts.bindAddress}:${port}` });
   return {
     port,
     cert,

@@ -13,6 +13,7 @@ import { defaultAuditOptions } from '../../../cmd/apiserver/app/audit-options.js
 import { Logger } from '../../../pkg/log/logger.js';
 import { Client } from './client.js';
 import { startEtcd, type TestEtcd } from './etcd.js';
+import type { BinaryServer } from './binary-server.js';
 
 export interface TestServer {
   client: Client;
@@ -53,6 +54,7 @@ export function testOptions(etcd: TestEtcd, certDir: string, overrides: Partial<
     admission: defaultAdmissionOptions(),
     kubelet: defaultKubeletOptions(),
     audit: defaultAuditOptions(),
+    workers: 1,
     ...overrides,
   };
 }
@@ -66,6 +68,69 @@ function testLogger(lines: string[]): Logger {
   });
 }
 
+/**
+ * With ORCH_TEST_WORKERS=N (N > 1) a test's server is the built binary with `--workers N` whenever
+ * what the test asks of it can be said with flags (no overrides, or the plain ones below); other
+ * tests run in process as always. This runs the generic suites against several processes.
+ */
+const testWorkers = Number(process.env.ORCH_TEST_WORKERS ?? '1');
+const asFlags: { [K in keyof APIServerOptions]?: (v: APIServerOptions[K]) => string[] } = {
+  etcdCompactionIntervalMs: (v) => ['--etcd-compaction-interval', `${v}ms`],
+  eventTTLMs: (v) => ['--event-ttl', `${v}ms`],
+  minRequestTimeout: (v) => ['--min-request-timeout', String(v)],
+  runtimeConfig: (v) => ['--runtime-config', v],
+  serviceClusterIPRange: (v) => ['--service-cluster-ip-range', v],
+  serviceNodePortRange: (v) => ['--service-node-port-range', v],
+};
+
+function flagsFor(overrides: Partial<APIServerOptions>): string[] | undefined {
+  // As testOptions: no compaction unless the test asks for it.
+  const flags: string[] = overrides.etcdCompactionIntervalMs === undefined ? ['--etcd-compaction-interval', '0s'] : [];
+  for (const [k, v] of Object.entries(overrides)) {
+    const f = asFlags[k as keyof APIServerOptions] as ((x: unknown) => string[]) | undefined;
+    if (!f) return undefined;
+    flags.push(...f(v));
+  }
+  return flags;
+}
+
+/** The binary with --workers, shaped as a TestServer (see testWorkers). */
+async function startWorkersServer(overrides: Partial<APIServerOptions>, args: string[]): Promise<TestServer> {
+  const { startBinaryServer } = await import('./binary-server.js');
+  const etcd = await startEtcd();
+  const certDir = mkdtempSync(join(tmpdir(), 'orch-certs-'));
+  const logs: string[] = [];
+  const start = (port?: number) => startBinaryServer({ workers: testWorkers, etcd, certDir, lines: logs, args, ...(port ? { port } : {}) });
+  let b: BinaryServer;
+  try {
+    b = await start();
+  } catch (e) {
+    await etcd.stop();
+    rmSync(certDir, { recursive: true, force: true });
+    throw e;
+  }
+  const running = (): RunningAPIServer => ({ port: b.server.port, cert: { cert: b.server.cert.cert, key: '', certFile: join(certDir, 'apiserver.crt'), keyFile: join(certDir, 'apiserver.key') }, stop: () => b.stop() });
+  const t: TestServer = {
+    etcd,
+    server: running(),
+    options: testOptions(etcd, certDir, { ...overrides, workers: testWorkers }),
+    logs,
+    client: b.client,
+    restart: async () => {
+      await b.stop();
+      b = await start(b.server.port);
+      t.server = running();
+    },
+    stop: async () => {
+      await b.stop();
+      await etcd.stop();
+      rmSync(certDir, { recursive: true, force: true });
+    },
+  };
+  await ensureDefaultServiceAccount(t.client, 'default');
+  return t;
+}
+
 export interface TestServerExtras {
   /** The CA bundle `client` trusts; default the serving certificate file (right for the self-signed one). */
   trustedCA?: string;
@@ -73,6 +138,8 @@ export interface TestServerExtras {
 
 /** Starts etcd and the API server; call stop() when done. */
 export async function startTestServer(overrides: Partial<APIServerOptions> = {}, extras: TestServerExtras = {}): Promise<TestServer> {
+  const flags = testWorkers > 1 && !extras.trustedCA ? flagsFor(overrides) : undefined;
+  if (flags) return startWorkersServer(overrides, flags);
   const etcd = await startEtcd();
   const certDir = mkdtempSync(join(tmpdir(), 'orch-certs-'));
   const options = testOptions(etcd, certDir, overrides);

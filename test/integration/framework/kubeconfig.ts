@@ -4,7 +4,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import type { TestServer } from './apiserver.js';
 
 export interface Kubeconfig {
   /** A private temporary directory: the kubeconfig, and the clients' caches beside it. */
@@ -16,7 +15,8 @@ export interface Kubeconfig {
   remove(): void;
 }
 
-export function writeKubeconfig(t: TestServer, token = 'orch-test-token'): Kubeconfig {
+/** For a server in this process (TestServer) or a binary (BinaryServer): its port and certificate. */
+export function writeKubeconfig(t: { server: { port: number; cert: { cert: string } } }, token = 'orch-test-token'): Kubeconfig {
   const dir = mkdtempSync(join(tmpdir(), 'orch-kubeconfig-'));
   const path = join(dir, 'config');
   const server = `https://127.0.0.1:${t.server.port}`;
