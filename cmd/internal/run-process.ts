@@ -27,6 +27,10 @@ export function exitOnInvalid(name: string, errs: string[]): void {
 export async function runProcess<O extends { verbosity: number }, R>(spec: ProcessSpec<O, R>): Promise<{ running: R; logger: Logger; stopping(): boolean }> {
   const opts = spec.parse(process.argv.slice(2));
   exitOnInvalid(spec.name, spec.validate(opts));
+  // When whoever reads our output goes away (a killed supervisor or shell), every write fails with
+  // EPIPE; unhandled, each failure would be logged as an uncaught exception, itself a failing write,
+  // and the process would spin. Nobody can hear us any more: drop the output and keep serving.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
   const logger = new Logger(opts.verbosity, undefined, spec.logFields);
   process.on('uncaughtException', (err) => logger.error('uncaught exception', { err: err.stack ?? err.message }));
   process.on('unhandledRejection', (err) => logger.error('unhandled rejection', { err: err instanceof Error ? err.stack ?? err.message : String(err) }));
