@@ -29,6 +29,8 @@ import type { Storage } from '../../../pkg/storage/interface.js';
 import { Etcd3Storage } from '../../../pkg/storage/etcd3/store.js';
 import { jsonStorageCodec } from '../../../pkg/storage/json-codec.js';
 import { WatchHub } from '../../../pkg/storage/watch-hub.js';
+import { Cacher } from '../../../pkg/storage/cacher/cacher.js';
+import { parseWatchCacheSizes, watchCacheSizesByPrefix } from './watch-cache-options.js';
 import type { Store } from '../../../pkg/registry/generic/store.js';
 import { buildAuthentication } from './authentication.js';
 import { buildAuthorization } from './authorization.js';
@@ -187,8 +189,18 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
       watchResumed: (key, revision) => logger.info('an etcd watch resumed', { prefix: key, revision }),
     },
   });
-  // One etcd watch per resource, fanned out in process (ARCHITECTURE section 3).
-  const storage = new WatchHub(etcd);
+  // One etcd watch per resource, fanned out in process (ARCHITECTURE section 3); with the watch
+  // cache, that watch also keeps the resource in memory for reads.
+  const cacheSizes = watchCacheSizesByPrefix(scheme.resources(), parseWatchCacheSizes(opts.watchCacheSizes));
+  const storage = opts.watchCache
+    ? new Cacher(etcd, {
+      cacheSize: (prefix) => cacheSizes.get(prefix),
+      events: {
+        ready: (prefix, revision, objects, ms) => logger.v(2).info('watch cache ready', { prefix, revision, objects, ms }),
+        failed: (prefix, err) => logger.warn('watch cache failed; its reads go to etcd until it has listed again', { prefix, err: err instanceof Error ? err.message : String(err) }),
+      },
+    })
+    : new WatchHub(etcd);
   metrics.countObjectsWith(async () => {
     const counts = new Map<string, number>();
     for (const r of scheme.resources()) counts.set(r.group ? `${r.resource}.${r.group}` : r.resource, await storage.count(r.storagePrefix));
