@@ -30,6 +30,7 @@ import { Etcd3Storage } from '../../../pkg/storage/etcd3/store.js';
 import { jsonStorageCodec } from '../../../pkg/storage/json-codec.js';
 import { WatchHub } from '../../../pkg/storage/watch-hub.js';
 import { Cacher } from '../../../pkg/storage/cacher/cacher.js';
+import { WatchCacheMetrics } from '../../../pkg/metrics/watch-cache-metrics.js';
 import { parseWatchCacheSizes, watchCacheSizesByPrefix } from './watch-cache-options.js';
 import type { Store } from '../../../pkg/registry/generic/store.js';
 import { buildAuthentication } from './authentication.js';
@@ -192,11 +193,20 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
   // One etcd watch per resource, fanned out in process (ARCHITECTURE section 3); with the watch
   // cache, that watch also keeps the resource in memory for reads.
   const cacheSizes = watchCacheSizesByPrefix(scheme.resources(), parseWatchCacheSizes(opts.watchCacheSizes));
+  const cacheMetrics = new WatchCacheMetrics(metrics.registry);
+  // Metrics name a cached resource as upstream does: resource[.group] of the prefix's owner.
+  const resourceOf = new Map<string, string>();
+  for (const r of scheme.resources()) if (r.storagePrefix === storagePrefix(r.group, r.resource)) resourceOf.set(r.storagePrefix, r.group ? `${r.resource}.${r.group}` : r.resource);
   const storage = opts.watchCache
     ? new Cacher(etcd, {
       cacheSize: (prefix) => cacheSizes.get(prefix),
       events: {
-        ready: (prefix, revision, objects, ms) => logger.v(2).info('watch cache ready', { prefix, revision, objects, ms }),
+        ready: (prefix, revision, objects, ms) => {
+          cacheMetrics.initialized(resourceOf.get(prefix) ?? prefix, cacheSizes.get(prefix) ?? 0);
+          logger.v(2).info('watch cache ready', { prefix, revision, objects, ms });
+        },
+        received: (prefix) => cacheMetrics.received(resourceOf.get(prefix) ?? prefix),
+        listed: (resourcePrefix, prefix, fetched, returned) => cacheMetrics.listed(resourcePrefix, prefix === resourcePrefix ? '' : 'namespace', fetched, returned),
         failed: (prefix, err) => logger.warn('watch cache failed; its reads go to etcd until it has listed again', { prefix, err: err instanceof Error ? err.message : String(err) }),
       },
     })

@@ -50,8 +50,11 @@ export interface CacherEvents {
   ready?(prefix: string, revision: number, objects: number, ms: number): void;
   /** A resource's cache failed (its watch ended, or it could not list); reads go to etcd until it is back. */
   failed?(prefix: string, err: unknown): void;
-  /** A list was answered from memory (`fetched` objects looked at, `returned` passed the filter) or by etcd. */
-  listed?(prefix: string, from: 'cache' | 'etcd', fetched: number, returned: number): void;
+  /**
+   * A list of `prefix` (of the resource at `resourcePrefix`) was answered from memory: `fetched`
+   * objects looked at, `returned` passed the filter.
+   */
+  listed?(resourcePrefix: string, prefix: string, fetched: number, returned: number): void;
   /** An event reached the cache of a resource. */
   received?(prefix: string): void;
 }
@@ -197,16 +200,14 @@ export class Cacher implements Storage {
   }
 
   private fromEtcd(prefix: string, opts: ListOptions): Promise<ListResult> {
-    return this.inner.list(prefix, opts).then((res) => {
-      this.opts.events?.listed?.(prefix, 'etcd', res.items.length, res.items.length);
-      return res;
-    });
+    return this.inner.list(prefix, opts);
   }
 
   /** The list of `prefix` as the store holds it now, reported at `revision` (which the caller vouches for). */
   private fromMemory(prefix: string, store: CacheStore, revision: number, predicate: ListOptions['predicate']): ListResult {
     const items = store.list(prefix, predicate);
-    this.opts.events?.listed?.(prefix, 'cache', predicate ? store.count(prefix) : items.length, items.length);
+    const listed = this.opts.events?.listed;
+    if (listed) listed(this.resourcePrefix(prefix)!, prefix, predicate ? store.count(prefix) : items.length, items.length);
     return { items, revision };
   }
 
