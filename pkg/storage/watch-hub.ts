@@ -186,6 +186,11 @@ class Feed {
     return this.state === 'running' && this.ring!.covers(revision);
   }
 
+  /** Whether a subscriber that has seen everything up to `revision` would be replayed events from the ring. */
+  replays(revision: number): boolean {
+    return this.ring!.firstSeqAfter(revision) < this.ring!.nextSeq;
+  }
+
   /** Replays what the ring holds after `sub.after` at once, then delivers live events (the caller acquired). */
   attach(sub: Subscriber): void {
     const ring = this.ring!;
@@ -565,8 +570,28 @@ export class WatchHub implements Storage {
       if (!sub.closed) await this.serveOnItsOwn(sub);
       return;
     }
+    if (feed.canServe(sub.after) && feed.replays(sub.after) && !(await this.historyHeld(sub))) {
+      // etcd no longer holds what the ring would replay: the watch fails as a direct one does (410).
+      void feed.release();
+      if (!sub.closed) await this.serveOnItsOwn(sub);
+      return;
+    }
+    if (feed.state !== 'running' || sub.closed) {
+      void feed.release();
+      if (!sub.closed) await this.serve(sub); // the feed ended meanwhile
+      return;
+    }
     if (feed.canServe(sub.after)) feed.attach(sub);
     else await this.catchUp(feed, sub);
+  }
+
+  /**
+   * Whether etcd still holds the history after `sub.after`. A watch is answered 410 only for
+   * versions etcd no longer holds (compaction is followed, whoever compacted), even when the ring
+   * still has the events: a client told 410 once is told 410 again, from any server.
+   */
+  private async historyHeld(sub: Subscriber): Promise<boolean> {
+    return this.inner.list(sub.key, { revision: sub.after + 1, limit: 1 }).then(() => true, (e: unknown) => !isStorageError(e, 'Expired'));
   }
 
   /**

@@ -105,6 +105,23 @@ export class CacheStore {
     return items;
   }
 
+  /**
+   * The first `limit` objects under `prefix` that pass `predicate`, in key order, with the key to
+   * continue after and how many keys follow it (before filtering) when there are more.
+   */
+  page(prefix: string, limit: number, predicate?: (obj: StoredObject) => boolean): { items: StoredObject[]; continueKey?: string; remaining?: number } {
+    const [from, to] = this.range(prefix);
+    const items: StoredObject[] = [];
+    for (let i = from; i < to; i++) {
+      const key = this.keys[i]!;
+      const obj = this.objects.get(key)!;
+      if (predicate && !predicate(obj)) continue;
+      items.push(obj);
+      if (items.length === limit) return i + 1 < to ? { items, continueKey: key + '\x00', remaining: to - i - 1 } : { items };
+    }
+    return { items };
+  }
+
   /** How many keys lie under `prefix`. */
   count(prefix: string): number {
     const [from, to] = this.range(prefix);

@@ -3,9 +3,12 @@
 // (watch-hub.ts) whose window of recent events also serves watches. It answers from memory the
 // reads that allow it (spec 000 section 4.6, as kube-apiserver's cacher does):
 //
-//   - lists and gets with resourceVersion=0 (any state): at once, `limit` ignored as upstream's
-//     cacher ignores it for resourceVersion=0 (k8s.io/apiserver storage/cacher shouldDelegateList:
-//     only a limit with a resourceVersion other than "0" is delegated);
+//   - lists and gets with resourceVersion=0 (any state): at once. Upstream's cacher (1.30) serves
+//     resourceVersion=0 with a limit from memory too (shouldDelegateList delegates only a limit
+//     with another resourceVersion) but ignores the limit; the spec (000 section 4.6) makes limit
+//     the most items of a chunk, so here the first chunk comes from memory and its continue token
+//     carries the cache's revision: the rest is read from etcd at exactly that revision, whose
+//     state the cache had (an Exact read), so the chunks still form one snapshot;
 //   - NotOlderThan reads of revision N: at once when the cache has reached N, otherwise as a
 //     consistent read (whose answer is at least as new);
 //   - consistent lists (resourceVersion unset, no limit, no continue): once the cache is confirmed
@@ -148,7 +151,7 @@ export class Cacher implements Storage {
     if (!cache || !store || opts.revision || opts.startKey) return this.fromEtcd(prefix, opts);
     if (opts.consistency === 'notOlderThan') {
       const min = opts.minRevision ?? 0;
-      if (min === 0) return this.fromMemory(prefix, store, store.revision, opts.predicate);
+      if (min === 0) return this.fromMemory(prefix, store, store.revision, opts.predicate, opts.limit);
       if (opts.limit) return this.fromEtcd(prefix, opts);
       if (store.revision >= min) return this.fromMemory(prefix, store, store.revision, opts.predicate);
       // Not there yet: a consistent read is at least as new as N.
@@ -204,7 +207,12 @@ export class Cacher implements Storage {
   }
 
   /** The list of `prefix` as the store holds it now, reported at `revision` (which the caller vouches for). */
-  private fromMemory(prefix: string, store: CacheStore, revision: number, predicate: ListOptions['predicate']): ListResult {
+  private fromMemory(prefix: string, store: CacheStore, revision: number, predicate: ListOptions['predicate'], limit?: number): ListResult {
+    if (limit) {
+      const page = store.page(prefix, limit, predicate);
+      this.opts.events?.listed?.(this.resourcePrefix(prefix)!, prefix, page.items.length, page.items.length);
+      return { ...page, revision };
+    }
     const items = store.list(prefix, predicate);
     const listed = this.opts.events?.listed;
     if (listed) listed(this.resourcePrefix(prefix)!, prefix, predicate ? store.count(prefix) : items.length, items.length);
