@@ -77,6 +77,27 @@ describe('watch cache', () => {
     if (t.options.watchCache) assert.ok((await cacheLists()) > before, 'the lists were answered from memory');
   });
 
+  test('objects from memory go out in every representation (they are shared and frozen: nothing may change them)', async () => {
+    const accepts = [
+      'application/json', 'application/yaml', 'application/vnd.orch.protobuf',
+      'application/json;as=Table;g=meta.orch.io;v=v1', 'application/json;as=PartialObjectMetadata;g=meta.orch.io;v=v1',
+      'application/json;as=PartialObjectMetadataList;g=meta.orch.io;v=v1',
+    ];
+    for (const accept of accepts) {
+      for (const path of ['/api/v1/namespaces/wc-a/configmaps?resourceVersion=0', '/api/v1/namespaces/wc-a/configmaps', '/api/v1/namespaces/wc-a/configmaps/a?resourceVersion=0']) {
+        if (accept.includes('PartialObjectMetadataList') && path.includes('/a?')) continue;
+        if (accept.includes('as=PartialObjectMetadata;') && !path.includes('/a?')) continue;
+        for (let i = 0; i < 2; i++) {
+          const r = await c.get(path, { headers: { Accept: accept } });
+          assert.equal(r.status, 200, `${accept} ${path}: ${r.text}`);
+        }
+      }
+    }
+    // A list of objects written with managed fields still shows them after other readers had them.
+    const full = await c.get('/api/v1/namespaces/wc-a/configmaps/a?resourceVersion=0');
+    assert.ok(full.body.metadata.managedFields?.length > 0);
+  });
+
   test('a resourceVersion=0 list with a limit is chunked, and its chunks are one snapshot', async () => {
     const ns = 'wc-a';
     let token = '';
