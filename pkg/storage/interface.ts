@@ -29,6 +29,11 @@ export interface ListOptions extends ReadOptions {
   startKey?: string;
   /** Items not passing are skipped (and do not count against limit). */
   predicate?: (obj: StoredObject) => boolean;
+  /**
+   * Field values every item passing `predicate` has (the equality terms of a field selector): a
+   * cache with an index on one of the fields may look only at the objects with that value.
+   */
+  fieldEquals?: { field: string; value: string }[];
 }
 
 export interface ListResult {

@@ -98,6 +98,32 @@ describe('watch cache', () => {
     assert.ok(full.body.metadata.managedFields?.length > 0);
   });
 
+  test('pods are indexed by spec.nodeName, as upstream: field selectors on it answer from the index', async () => {
+    const pods = '/api/v1/namespaces/default/pods';
+    for (const [name, node] of [['p-1', 'n1'], ['p-2', 'n2'], ['p-3', 'n1'], ['p-4', '']] as const) {
+      const r = await c.post(pods, { metadata: { name }, spec: { ...(node ? { nodeName: node } : {}), containers: [{ name: 'c', image: 'img' }] } });
+      assert.equal(r.status, 201, r.text);
+    }
+    const indexed = async () => {
+      const text = (await c.get('/metrics')).text;
+      return Number(/^apiserver_cache_list_total\{index="f:spec.nodeName",resource_prefix="\/core\/pods\/"\} (\d+)/m.exec(text)?.[1] ?? 0);
+    };
+    await c.get(`${pods}?resourceVersion=0`); // starts the pods cache
+    const deadline = Date.now() + 10_000;
+    const before = await indexed();
+    for (const q of ['resourceVersion=0&', '', 'resourceVersion=1&resourceVersionMatch=NotOlderThan&']) {
+      for (const [sel, want] of [['spec.nodeName%3Dn1', ['p-1', 'p-3']], ['spec.nodeName%3D', ['p-4']], ['spec.nodeName%3Dn2,metadata.name%21%3Dp-2', []]] as const) {
+        for (;;) {
+          const r = await listChecked(`${pods}?${q}fieldSelector=${sel}`, `${pods}?fieldSelector=${sel}`);
+          assert.deepEqual(r.items.map((i) => i.metadata.name), want, sel);
+          if (!t.options.watchCache || (await indexed()) > before || q) break;
+          assert.ok(Date.now() < deadline, 'the pods cache starts');
+        }
+      }
+    }
+    if (t.options.watchCache) assert.ok((await indexed()) > before, 'lists were answered through the index');
+  });
+
   test('a resourceVersion=0 list with a limit is chunked, and its chunks are one snapshot', async () => {
     const ns = 'wc-a';
     let token = '';

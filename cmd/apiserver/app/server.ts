@@ -25,7 +25,7 @@ import { APIServer, type VersionInfo } from '../../../pkg/server/server.js';
 import { APIServerMetrics } from '../../../pkg/metrics/apiserver-metrics.js';
 import { ensureSelfSignedCert, loadServingCert, type ServingCert } from '../../../pkg/server/serving-cert.js';
 import { compatibleKubernetes, orchVersion } from '../../../pkg/version/version.js';
-import type { Storage } from '../../../pkg/storage/interface.js';
+import type { Storage, StoredObject } from '../../../pkg/storage/interface.js';
 import { Etcd3Storage } from '../../../pkg/storage/etcd3/store.js';
 import { jsonStorageCodec } from '../../../pkg/storage/json-codec.js';
 import { WatchHub } from '../../../pkg/storage/watch-hub.js';
@@ -197,16 +197,20 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
   // Metrics name a cached resource as upstream does: resource[.group] of the prefix's owner.
   const resourceOf = new Map<string, string>();
   for (const r of scheme.resources()) if (r.storagePrefix === storagePrefix(r.group, r.resource)) resourceOf.set(r.storagePrefix, r.group ? `${r.resource}.${r.group}` : r.resource);
+  const podIndexers = new Map([['spec.nodeName', (o: StoredObject) => (o as { spec?: { nodeName?: string } }).spec?.nodeName ?? '']]);
   const storage = opts.watchCache
     ? new Cacher(etcd, {
       cacheSize: (prefix) => cacheSizes.get(prefix),
+      // As upstream: pods by spec.nodeName, what every node agent lists and watches.
+      indexers: (prefix) => (prefix === storagePrefix('', 'pods') ? podIndexers : undefined),
       events: {
         ready: (prefix, revision, objects, ms) => {
           cacheMetrics.initialized(resourceOf.get(prefix) ?? prefix, cacheSizes.get(prefix) ?? 0);
           logger.v(2).info('watch cache ready', { prefix, revision, objects, ms });
         },
         received: (prefix) => cacheMetrics.received(resourceOf.get(prefix) ?? prefix),
-        listed: (resourcePrefix, prefix, fetched, returned) => cacheMetrics.listed(resourcePrefix, prefix === resourcePrefix ? '' : 'namespace', fetched, returned),
+        // Upstream's index label: the field index used, else "namespace" for a namespaced list (ours: the key order).
+        listed: (resourcePrefix, prefix, index, fetched, returned) => cacheMetrics.listed(resourcePrefix, index || (prefix === resourcePrefix ? '' : 'namespace'), fetched, returned),
         failed: (prefix, err) => logger.warn('watch cache failed; its reads go to etcd until it has listed again', { prefix, err: err instanceof Error ? err.message : String(err) }),
       },
     })

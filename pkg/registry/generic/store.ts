@@ -259,6 +259,10 @@ export class Store {
 
   async list(namespace: string, p: ListParams): Promise<ListObject> {
     const predicate = this.predicate(p.labelSelector, p.fieldSelector);
+    // The selector's equality terms, which a cache's field index (pods by spec.nodeName) can use.
+    const fieldEquals = predicate && p.fieldSelector
+      ? parseFieldSelector(p.fieldSelector, this.strategy.selectableFieldNames).filter((r) => r.op === '=').map(({ field, value }) => ({ field, value }))
+      : [];
     const limit = p.limit && p.limit > 0 ? p.limit : 0;
     const rv = parseResourceVersion(p.resourceVersion);
     const match = p.resourceVersionMatch ?? '';
@@ -289,7 +293,7 @@ export class Store {
         await this.waitForRevision(rv); // Not older than: the latest state is
         notOlderThan = { consistency: 'notOlderThan', minRevision: rv };
       }
-    } else if (p.resourceVersion === '0') {
+    } else if (p.resourceVersion) {
       notOlderThan = { consistency: 'notOlderThan', minRevision: 0 }; // any state
     }
     if (revision > 0) await this.waitForRevision(revision);
@@ -300,6 +304,7 @@ export class Store {
         ...(limit ? { limit } : {}),
         ...(startKey ? { startKey } : {}),
         ...(predicate ? { predicate } : {}),
+        ...(fieldEquals.length ? { fieldEquals } : {}),
         ...notOlderThan,
       });
     } catch (e) {

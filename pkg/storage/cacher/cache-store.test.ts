@@ -96,3 +96,25 @@ test('a read waiting for freshness is answered on exactly the state that confirm
   const late = await answerWhenFresh(new CacheStore(1), '/p/', { revision: 5, newestModRevision: 4, count: 1 }, 20, () => 'read');
   assert.equal(late, undefined, 'never confirmed: left to etcd');
 });
+
+test('a field index finds the objects with a value, in key order, following changes', () => {
+  const node = (o: StoredObject) => (o as { spec?: { nodeName?: string } }).spec?.nodeName ?? '';
+  const pod = (key: string, revision: number, nodeName?: string, type: 'ADDED' | 'MODIFIED' = 'ADDED'): StorageWatchEvent => ({
+    type, key, revision, object: { metadata: { name: key.split('/').pop()!, resourceVersion: String(revision) }, ...(nodeName ? { spec: { nodeName } } : {}) } as StoredObject,
+  });
+  const store = new CacheStore(1, [['/core/pods/b/p', pod('/core/pods/b/p', 1, 'n1').object]], new Map([['spec.nodeName', node]]));
+  store.apply(pod('/core/pods/a/q', 2, 'n1'));
+  store.apply(pod('/core/pods/a/r', 3));
+  store.apply(pod('/core/pods/a/s', 4, 'n2'));
+  assert.ok(store.hasIndex('spec.nodeName') && !store.hasIndex('spec.other'));
+  assert.deepEqual(names(store.listIndexed('/core/pods/', 'spec.nodeName', 'n1')), ['q', 'p']);
+  assert.deepEqual(names(store.listIndexed('/core/pods/', 'spec.nodeName', '')), ['r'], 'unscheduled pods');
+  assert.deepEqual(names(store.listIndexed('/core/pods/b/', 'spec.nodeName', 'n1')), ['p'], 'within a namespace');
+  store.apply(pod('/core/pods/a/r', 5, 'n1', 'MODIFIED')); // scheduled
+  store.apply(pod('/core/pods/a/q', 6, 'n2', 'MODIFIED')); // moved (as a test)
+  store.apply(del('/core/pods/b/p', 7));
+  assert.deepEqual(names(store.listIndexed('/core/pods/', 'spec.nodeName', 'n1')), ['r']);
+  assert.deepEqual(names(store.listIndexed('/core/pods/', 'spec.nodeName', 'n2')), ['q', 's']);
+  assert.deepEqual(store.listIndexed('/core/pods/', 'spec.nodeName', ''), []);
+  assert.deepEqual(names(store.listIndexed('/core/pods/', 'spec.nodeName', 'n2', (o) => o.metadata.name === 's')), ['s'], 'the predicate still decides');
+});

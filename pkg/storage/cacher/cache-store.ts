@@ -35,6 +35,9 @@ function lowerBound(keys: readonly string[], key: string): number {
   return lo;
 }
 
+/** The value of an indexed field of an object (upstream's IndexFunc); undefined leaves it out of the index. */
+export type FieldIndexer = (obj: StoredObject) => string | undefined;
+
 /** Something waiting for the store to reach a state; `check` runs after each change and returns true when done. */
 interface Waiter {
   check(): boolean;
@@ -51,13 +54,18 @@ export class CacheStore {
   private rev: number;
   private readonly waiters = new Set<Waiter>();
   private checking = false;
+  /** Per indexed field: its indexer, and the keys of the objects by the field's value. */
+  private readonly indexes = new Map<string, { of: FieldIndexer; keys: Map<string, Set<string>> }>();
 
-  /** `items`: the state at `revision` (keys and objects, in any order). */
-  constructor(revision: number, items: Iterable<[string, StoredObject]> = []) {
+  /** `items`: the state at `revision` (keys and objects, in any order); `indexers`: fields to index. */
+  constructor(revision: number, items: Iterable<[string, StoredObject]> = [], indexers: ReadonlyMap<string, FieldIndexer> = new Map()) {
     this.rev = revision;
+    for (const [field, of] of indexers) this.indexes.set(field, { of, keys: new Map() });
     for (const [key, obj] of items) {
-      if (!this.objects.has(key)) this.keys.push(key);
+      const old = this.objects.get(key);
+      if (!old) this.keys.push(key);
       this.objects.set(key, obj);
+      this.reindex(key, old, obj);
     }
     this.keys.sort(compareKeys);
   }
@@ -73,16 +81,53 @@ export class CacheStore {
 
   /** Applies one watch event (revisions never decrease). */
   apply(e: StorageWatchEvent): void {
+    const old = this.objects.get(e.key);
     if (e.type === 'DELETED') {
-      if (this.objects.delete(e.key)) {
-        const i = lowerBound(this.keys, e.key);
-        this.keys.splice(i, 1);
+      if (old) {
+        this.objects.delete(e.key);
+        this.keys.splice(lowerBound(this.keys, e.key), 1);
+        this.reindex(e.key, old, undefined);
       }
     } else {
-      if (!this.objects.has(e.key)) this.keys.splice(lowerBound(this.keys, e.key), 0, e.key);
+      if (!old) this.keys.splice(lowerBound(this.keys, e.key), 0, e.key);
       this.objects.set(e.key, e.object);
+      this.reindex(e.key, old, e.object);
     }
     this.advance(e.revision);
+  }
+
+  /** Whether `field` is indexed. */
+  hasIndex(field: string): boolean {
+    return this.indexes.has(field);
+  }
+
+  /** The objects under `prefix` whose indexed `field` is `value` and that pass `predicate`, in key order. */
+  listIndexed(prefix: string, field: string, value: string, predicate?: (obj: StoredObject) => boolean): StoredObject[] {
+    const keys = [...(this.indexes.get(field)?.keys.get(value) ?? [])].filter((k) => k.startsWith(prefix)).sort(compareKeys);
+    const items: StoredObject[] = [];
+    for (const key of keys) {
+      const obj = this.objects.get(key)!;
+      if (!predicate || predicate(obj)) items.push(obj);
+    }
+    return items;
+  }
+
+  private reindex(key: string, old: StoredObject | undefined, obj: StoredObject | undefined): void {
+    for (const index of this.indexes.values()) {
+      const before = old && index.of(old);
+      const after = obj && index.of(obj);
+      if (before === after) continue;
+      if (before !== undefined) {
+        const set = index.keys.get(before)!;
+        set.delete(key);
+        if (set.size === 0) index.keys.delete(before);
+      }
+      if (after !== undefined) {
+        let set = index.keys.get(after);
+        if (!set) index.keys.set(after, (set = new Set()));
+        set.add(key);
+      }
+    }
   }
 
   /** Nothing changed up to `revision` beyond what was applied (an etcd progress notification). */

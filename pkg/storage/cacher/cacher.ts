@@ -39,7 +39,7 @@ import type {
   WatchOptions,
 } from '../interface.js';
 import { defaultResourcePrefix, WatchHub, type FeedPin, type WatchHubOptions, type WatchHubStats } from '../watch-hub.js';
-import { CacheStore } from './cache-store.js';
+import { CacheStore, type FieldIndexer } from './cache-store.js';
 import { answerWhenFresh } from './freshness.js';
 
 /** The storage the cache is in front of: etcd, which can also say how current a prefix is. */
@@ -54,10 +54,11 @@ export interface CacherEvents {
   /** A resource's cache failed (its watch ended, or it could not list); reads go to etcd until it is back. */
   failed?(prefix: string, err: unknown): void;
   /**
-   * A list of `prefix` (of the resource at `resourcePrefix`) was answered from memory: `fetched`
-   * objects looked at, `returned` passed the filter.
+   * A list of `prefix` (of the resource at `resourcePrefix`) was answered from memory through
+   * `index` ('f:<field>' for a field index, else ''): `fetched` objects looked at, `returned`
+   * passed the filter.
    */
-  listed?(resourcePrefix: string, prefix: string, fetched: number, returned: number): void;
+  listed?(resourcePrefix: string, prefix: string, index: string, fetched: number, returned: number): void;
   /** An event reached the cache of a resource. */
   received?(prefix: string): void;
 }
@@ -68,6 +69,8 @@ export interface CacherOptions {
    * cache: its reads go to etcd and its watches are only shared (--watch-cache-sizes).
    */
   cacheSize(prefix: string): number | undefined;
+  /** The field indexes of a resource prefix's cache, by field selector name (upstream indexes pods by spec.nodeName). */
+  indexers?: (prefix: string) => ReadonlyMap<string, FieldIndexer> | undefined;
   resourcePrefix?: (key: string) => string | undefined;
   /** Options of the watch hub inside (ring age, progress interval). */
   hub?: Omit<WatchHubOptions, 'resourcePrefix' | 'ringCapacityFor'>;
@@ -151,16 +154,16 @@ export class Cacher implements Storage {
     if (!cache || !store || opts.revision || opts.startKey) return this.fromEtcd(prefix, opts);
     if (opts.consistency === 'notOlderThan') {
       const min = opts.minRevision ?? 0;
-      if (min === 0) return this.fromMemory(prefix, store, store.revision, opts.predicate, opts.limit);
+      if (min === 0) return this.fromMemory(prefix, store, store.revision, opts, opts.limit);
       if (opts.limit) return this.fromEtcd(prefix, opts);
-      if (store.revision >= min) return this.fromMemory(prefix, store, store.revision, opts.predicate);
+      if (store.revision >= min) return this.fromMemory(prefix, store, store.revision, opts);
       // Not there yet: a consistent read is at least as new as N.
     } else if (opts.limit) {
       return this.fromEtcd(prefix, opts);
     }
     const probe = await this.inner.probe(prefix);
     // The store may be replaced meanwhile (a relist); the one confirmed answers as well as any.
-    const res = await answerWhenFresh(store, prefix, probe, this.freshnessTimeoutMs, (revision) => this.fromMemory(prefix, store, revision, opts.predicate));
+    const res = await answerWhenFresh(store, prefix, probe, this.freshnessTimeoutMs, (revision) => this.fromMemory(prefix, store, revision, opts));
     return res ?? this.fromEtcd(prefix, opts);
   }
 
@@ -207,15 +210,22 @@ export class Cacher implements Storage {
   }
 
   /** The list of `prefix` as the store holds it now, reported at `revision` (which the caller vouches for). */
-  private fromMemory(prefix: string, store: CacheStore, revision: number, predicate: ListOptions['predicate'], limit?: number): ListResult {
+  private fromMemory(prefix: string, store: CacheStore, revision: number, opts: ListOptions, limit?: number): ListResult {
+    const { predicate } = opts;
+    const listed = this.opts.events?.listed;
     if (limit) {
       const page = store.page(prefix, limit, predicate);
-      this.opts.events?.listed?.(this.resourcePrefix(prefix)!, prefix, page.items.length, page.items.length);
+      listed?.(this.resourcePrefix(prefix)!, prefix, '', page.items.length, page.items.length);
       return { ...page, revision };
     }
+    const indexed = opts.fieldEquals?.find((f) => store.hasIndex(f.field));
+    if (indexed) {
+      const items = store.listIndexed(prefix, indexed.field, indexed.value, predicate);
+      listed?.(this.resourcePrefix(prefix)!, prefix, `f:${indexed.field}`, items.length, items.length);
+      return { items, revision };
+    }
     const items = store.list(prefix, predicate);
-    const listed = this.opts.events?.listed;
-    if (listed) listed(this.resourcePrefix(prefix)!, prefix, predicate ? store.count(prefix) : items.length, items.length);
+    if (listed) listed(this.resourcePrefix(prefix)!, prefix, '', predicate ? store.count(prefix) : items.length, items.length);
     return { items, revision };
   }
 
@@ -239,7 +249,7 @@ export class Cacher implements Storage {
       const keys = list.keys;
       if (!keys || keys.length !== list.items.length) throw new Error(`the storage did not name the keys of ${prefix}`);
       for (const obj of list.items) deepFreeze(obj);
-      const store = new CacheStore(list.revision, keys.map((k, i) => [k, list.items[i]!]));
+      const store = new CacheStore(list.revision, keys.map((k, i) => [k, list.items[i]!]), this.opts.indexers?.(prefix));
       let failed = false;
       const pin = await this.hub.pin(prefix, list.revision, {
         event: (e) => {
