@@ -392,7 +392,10 @@ export class Etcd3Storage implements Storage {
           const revision = Number(ev.kv.mod_revision);
           delivered = revision;
           if (ev.type === 'Delete') {
-            if (!ev.prev_kv) continue; // the previous value was compacted away; nothing to report
+            // The previous value was compacted away (a watch that lagged behind a compaction): the
+            // deletion cannot be reported, and skipping it would leave watchers and the watch cache
+            // holding a deleted object. The history is gone, as for any compacted revision: 410.
+            if (!ev.prev_kv) throw new StorageError('Expired', evKey, 'The resourceVersion for the provided list is too old.');
             const prev = this.decode(ev.prev_kv, evKey);
             handlers.event({ type: 'DELETED', key: evKey, object: { ...prev, metadata: { ...prev.metadata, resourceVersion: String(revision) } }, prevObject: prev, revision });
           } else {
