@@ -25,13 +25,10 @@ import { APIServer, type VersionInfo } from '../../../pkg/server/server.js';
 import { APIServerMetrics } from '../../../pkg/metrics/apiserver-metrics.js';
 import { ensureSelfSignedCert, loadServingCert, type ServingCert } from '../../../pkg/server/serving-cert.js';
 import { compatibleKubernetes, orchVersion } from '../../../pkg/version/version.js';
-import type { Storage, StoredObject } from '../../../pkg/storage/interface.js';
+import type { Storage } from '../../../pkg/storage/interface.js';
 import { Etcd3Storage } from '../../../pkg/storage/etcd3/store.js';
 import { jsonStorageCodec } from '../../../pkg/storage/json-codec.js';
-import { WatchHub } from '../../../pkg/storage/watch-hub.js';
-import { Cacher } from '../../../pkg/storage/cacher/cacher.js';
-import { WatchCacheMetrics } from '../../../pkg/metrics/watch-cache-metrics.js';
-import { parseWatchCacheSizes, watchCacheSizesByPrefix } from './watch-cache-options.js';
+import { cachedStorage } from './storage.js';
 import type { Store } from '../../../pkg/registry/generic/store.js';
 import { buildAuthentication } from './authentication.js';
 import { buildAuthorization } from './authorization.js';
@@ -190,31 +187,9 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger): Prom
       watchResumed: (key, revision) => logger.info('an etcd watch resumed', { prefix: key, revision }),
     },
   });
-  // One etcd watch per resource, fanned out in process (ARCHITECTURE section 3); with the watch
-  // cache, that watch also keeps the resource in memory for reads.
-  const cacheSizes = watchCacheSizesByPrefix(scheme.resources(), parseWatchCacheSizes(opts.watchCacheSizes));
-  const cacheMetrics = new WatchCacheMetrics(metrics.registry);
-  // Metrics name a cached resource as upstream does: resource[.group] of the prefix's owner.
-  const resourceOf = new Map<string, string>();
-  for (const r of scheme.resources()) if (r.storagePrefix === storagePrefix(r.group, r.resource)) resourceOf.set(r.storagePrefix, r.group ? `${r.resource}.${r.group}` : r.resource);
-  const podIndexers = new Map([['spec.nodeName', (o: StoredObject) => (o as { spec?: { nodeName?: string } }).spec?.nodeName ?? '']]);
-  const storage = opts.watchCache
-    ? new Cacher(etcd, {
-      cacheSize: (prefix) => cacheSizes.get(prefix),
-      // As upstream: pods by spec.nodeName, what every node agent lists and watches.
-      indexers: (prefix) => (prefix === storagePrefix('', 'pods') ? podIndexers : undefined),
-      events: {
-        ready: (prefix, revision, objects, ms) => {
-          cacheMetrics.initialized(resourceOf.get(prefix) ?? prefix, cacheSizes.get(prefix) ?? 0);
-          logger.v(2).info('watch cache ready', { prefix, revision, objects, ms });
-        },
-        received: (prefix) => cacheMetrics.received(resourceOf.get(prefix) ?? prefix),
-        // Upstream's index label: the field index used, else "namespace" for a namespaced list (ours: the key order).
-        listed: (resourcePrefix, prefix, index, fetched, returned) => cacheMetrics.listed(resourcePrefix, index || (prefix === resourcePrefix ? '' : 'namespace'), fetched, returned),
-        failed: (prefix, err) => logger.warn('watch cache failed; its reads go to etcd until it has listed again', { prefix, err: err instanceof Error ? err.message : String(err) }),
-      },
-    })
-    : new WatchHub(etcd);
+  // One etcd watch per resource, fanned out in process (ARCHITECTURE section 3), and with
+  // --watch-cache the resource kept in memory for reads.
+  const storage = cachedStorage(opts, etcd, scheme, metrics, logger);
   metrics.countObjectsWith(async () => {
     const counts = new Map<string, number>();
     for (const r of scheme.resources()) counts.set(r.group ? `${r.resource}.${r.group}` : r.resource, await storage.count(r.storagePrefix));
