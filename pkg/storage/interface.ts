@@ -9,8 +9,19 @@ export interface Preconditions {
   resourceVersion?: string;
 }
 
-export interface ListOptions {
-  /** Read the snapshot at this etcd revision; 0 or absent reads the latest (quorum) state. */
+/**
+ * How fresh a read must be (upstream's resourceVersion semantics, spec 000 section 4.6). 'latest'
+ * (the default): the newest state, as a quorum read of etcd gives it. 'notOlderThan': any state at
+ * `minRevision` or later (0: any state at all), which a watch cache may answer from memory.
+ */
+export interface ReadOptions {
+  consistency?: 'latest' | 'notOlderThan';
+  /** With 'notOlderThan': the oldest revision the answer may reflect. */
+  minRevision?: number;
+}
+
+export interface ListOptions extends ReadOptions {
+  /** Read the snapshot at this etcd revision (Exact); 0 or absent reads as `consistency` says. */
   revision?: number;
   /** At most this many items that pass `predicate`; 0 or absent means all. */
   limit?: number;
@@ -18,10 +29,17 @@ export interface ListOptions {
   startKey?: string;
   /** Items not passing are skipped (and do not count against limit). */
   predicate?: (obj: StoredObject) => boolean;
+  /**
+   * Field values every item passing `predicate` has (the equality terms of a field selector): a
+   * cache with an index on one of the fields may look only at the objects with that value.
+   */
+  fieldEquals?: { field: string; value: string }[];
 }
 
 export interface ListResult {
   items: StoredObject[];
+  /** The storage key of each item, when the storage read them from keys (etcd does). */
+  keys?: string[];
   /** The etcd revision the range was read at. */
   revision: number;
   /** The key to continue from when the list was cut by `limit`. */
@@ -107,8 +125,8 @@ export interface DeleteOptions {
 export interface Storage {
   /** Stores a new object; fails with KeyExists when the key is taken. */
   create(key: string, obj: StoredObject, opts?: CreateOptions): Promise<StoredObject>;
-  /** Reads one object at the latest revision; fails with KeyNotFound. */
-  get(key: string): Promise<StoredObject>;
+  /** Reads one object (at the latest revision unless `opts` allow older); fails with KeyNotFound. */
+  get(key: string, opts?: ReadOptions): Promise<StoredObject>;
   /** Reads the objects under a prefix from one snapshot. */
   list(prefix: string, opts?: ListOptions): Promise<ListResult>;
   /** Read-modify-write with optimistic concurrency, retried on concurrent changes. */
@@ -126,6 +144,16 @@ export interface Storage {
   /** Whether the backing store answers. */
   healthy(): Promise<boolean>;
   close(): Promise<void>;
+}
+
+/** The state of a prefix in the backing store now, in three numbers (see cacher/freshness.ts). */
+export interface PrefixProbe {
+  /** The store's revision when it answered. */
+  revision: number;
+  /** The highest mod_revision of a key under the prefix (0 when there is none). */
+  newestModRevision: number;
+  /** How many keys the prefix holds. */
+  count: number;
 }
 
 /** Encodes stored objects; JSON keeps etcd readable with etcdctl. */

@@ -4,12 +4,14 @@
 // events are handed out here. The hub is a Storage that wraps another: everything but `watch`
 // passes through, and `watch` keeps the contract (in order, no gaps, no duplicates, progress,
 // errors) while sharing one underlying watch per resource prefix.
+import { deepFreeze } from './deep-freeze.js';
 import { EventRing } from './event-ring.js';
 import { isStorageError } from './errors.js';
 import type {
   DeleteOptions,
   ListOptions,
   ListResult,
+  ReadOptions,
   Storage,
   StorageWatch,
   StorageWatchEvent,
@@ -34,6 +36,24 @@ export interface WatchHubOptions {
   progressIntervalMs?: number;
   /** The resource prefix a watched key belongs to; default `/<group>/<resource>/`. */
   resourcePrefix?: (key: string) => string | undefined;
+  /** The event window of one resource prefix, when it differs from `ringCapacity` (--watch-cache-sizes). */
+  ringCapacityFor?: (prefix: string) => number | undefined;
+}
+
+/**
+ * Told of everything a pinned feed's underlying watch reports, before any watcher is (a watch
+ * cache keeps its copy of the resource current this way, see cacher/cacher.ts).
+ */
+export interface FeedObserver {
+  event(e: StorageWatchEvent): void;
+  progress(revision: number): void;
+  /** The underlying watch ended; the feed serves nobody new. Not told when the pin is released. */
+  failed(err: Error): void;
+}
+
+/** A feed held open by its owner whether or not anyone watches (WatchHub.pin). */
+export interface FeedPin {
+  release(): Promise<void>;
 }
 
 /** What the hub holds, for tests and metrics. */
@@ -51,13 +71,6 @@ export interface WatchHubStats {
 /** `/<group>/<resource>/` of a storage key (ARCHITECTURE section 3). */
 export function defaultResourcePrefix(key: string): string | undefined {
   return /^\/[^/]+\/[^/]+\//.exec(key)?.[0];
-}
-
-/** Events are shared by every watcher of a resource: frozen, so one cannot change what another sends. */
-function deepFreeze(value: unknown): void {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value) || ArrayBuffer.isView(value)) return;
-  Object.freeze(value);
-  for (const v of Object.values(value)) deepFreeze(v);
 }
 
 /** One watch as the hub serves it: from the shared feed, catching up on its own, or passed through. */
@@ -108,7 +121,8 @@ const ROUND_PAUSE_MAX_MS = 200;
 
 interface FeedContext {
   inner: Storage;
-  opts: Required<Omit<WatchHubOptions, 'resourcePrefix'>>;
+  opts: Required<Omit<WatchHubOptions, 'resourcePrefix' | 'ringCapacityFor'>>;
+  ringCapacity(prefix: string): number;
   /** The feed stopped or failed: later watchers need a new one. */
   ended(feed: Feed): void;
   /** Serves a subscriber anew from `sub.after` (its feed failed, or it fell behind the ring). */
@@ -144,8 +158,12 @@ class Feed {
   private busy = false;
   private watch: StorageWatch | undefined;
   private timer: NodeJS.Timeout | undefined;
+  /** Why the underlying watch could not start. */
+  startError: unknown;
 
-  constructor(readonly prefix: string, private readonly ctx: FeedContext) {
+  /** With `pin`, the feed starts right after `pin.afterRevision` and has one user until its owner releases it. */
+  constructor(readonly prefix: string, private readonly ctx: FeedContext, private readonly pin?: { afterRevision: number; observer: FeedObserver }) {
+    if (pin) this.users = 1;
     this.ready = this.start();
   }
 
@@ -166,6 +184,11 @@ class Feed {
   /** Whether a subscriber that has seen everything up to `revision` can be served from here. */
   canServe(revision: number): boolean {
     return this.state === 'running' && this.ring!.covers(revision);
+  }
+
+  /** Whether a subscriber that has seen everything up to `revision` would be replayed events from the ring. */
+  replays(revision: number): boolean {
+    return this.ring!.firstSeqAfter(revision) < this.ring!.nextSeq;
   }
 
   /** Replays what the ring holds after `sub.after` at once, then delivers live events (the caller acquired). */
@@ -200,12 +223,13 @@ class Feed {
     try {
       // From the current revision: a start etcd has certainly not compacted, so no watcher can be
       // failed by another's too old resourceVersion. Watchers from before it catch up on their own.
-      const revision = await this.ctx.inner.currentRevision();
+      // A pinned feed starts where its owner's snapshot was read.
+      const revision = this.pin ? this.pin.afterRevision : await this.ctx.inner.currentRevision();
       if (this.users === 0 || this.state !== 'starting') {
         await this.stop();
         return false;
       }
-      this.ring = new EventRing(revision, { capacity: this.ctx.opts.ringCapacity, maxAgeMs: this.ctx.opts.ringMaxAgeMs });
+      this.ring = new EventRing(revision, { capacity: this.ctx.ringCapacity(this.prefix), maxAgeMs: this.ctx.opts.ringMaxAgeMs });
       this.position = revision;
       watch = await this.ctx.inner.watch(this.prefix, { afterRevision: revision, recursive: true }, {
         event: (e) => this.onEvent(e),
@@ -213,7 +237,8 @@ class Feed {
         error: (err) => this.fail(err),
       });
       this.watch = watch;
-    } catch {
+    } catch (e) {
+      this.startError = e;
       if (this.state === 'starting') {
         this.state = 'failed';
         this.end();
@@ -239,6 +264,7 @@ class Feed {
   private onEvent(e: StorageWatchEvent): void {
     if (!this.ring || this.state === 'stopped' || this.state === 'failed') return;
     deepFreeze(e);
+    this.pin?.observer.event(e);
     this.ring.push(e);
     this.position = Math.max(this.position, e.revision);
     this.busy = true;
@@ -249,6 +275,7 @@ class Feed {
     if (!this.ring || this.state === 'stopped' || this.state === 'failed') return;
     this.position = Math.max(this.position, revision);
     this.progressRevision = Math.max(this.progressRevision, revision);
+    this.pin?.observer.progress(revision);
     this.schedule();
   }
 
@@ -383,6 +410,7 @@ class Feed {
         this.ctx.reserve(sub);
       }
     }
+    this.pin?.observer.failed(err);
   }
 
   /** A subscriber's callback threw: its watch ends with that error, as a direct watch's does. */
@@ -419,6 +447,7 @@ export class WatchHub implements Storage {
         ringMaxAgeMs: opts.ringMaxAgeMs ?? 120_000,
         progressIntervalMs: opts.progressIntervalMs ?? 60_000,
       },
+      ringCapacity: (prefix) => opts.ringCapacityFor?.(prefix) || this.ctx.opts.ringCapacity,
       ended: (f) => {
         if (this.feeds.get(f.prefix) === f) this.feeds.delete(f.prefix);
       },
@@ -441,8 +470,8 @@ export class WatchHub implements Storage {
     return this.inner.create(key, obj, opts);
   }
 
-  get(key: string): Promise<StoredObject> {
-    return this.inner.get(key);
+  get(key: string, opts?: ReadOptions): Promise<StoredObject> {
+    return this.inner.get(key, opts);
   }
 
   list(prefix: string, opts?: ListOptions): Promise<ListResult> {
@@ -476,6 +505,29 @@ export class WatchHub implements Storage {
   async close(): Promise<void> {
     await Promise.all([...this.feeds.values()].map((f) => f.stop()));
     await this.inner.close();
+  }
+
+  /**
+   * Starts the shared watch of a resource prefix right after `afterRevision` (which etcd must still
+   * hold), telling `observer` of everything it reports; the feed stays until released. Watchers of
+   * the prefix are served from it from now on (those of an earlier feed stay there until they go).
+   * Fails as the underlying watch does when it cannot start.
+   */
+  async pin(prefix: string, afterRevision: number, observer: FeedObserver): Promise<FeedPin> {
+    const feed = new Feed(prefix, this.ctx, { afterRevision, observer });
+    this.feeds.set(prefix, feed);
+    if (!(await feed.ready)) {
+      void feed.release();
+      throw feed.startError instanceof Error ? feed.startError : new Error(`the watch of ${prefix} did not start`);
+    }
+    let released = false;
+    return {
+      release: async () => {
+        if (released) return;
+        released = true;
+        await feed.release();
+      },
+    };
   }
 
   /** Streams changes after a revision, in order, without gaps, from the resource's shared watch. */
@@ -518,8 +570,28 @@ export class WatchHub implements Storage {
       if (!sub.closed) await this.serveOnItsOwn(sub);
       return;
     }
+    if (feed.canServe(sub.after) && feed.replays(sub.after) && !(await this.historyHeld(sub))) {
+      // etcd no longer holds what the ring would replay: the watch fails as a direct one does (410).
+      void feed.release();
+      if (!sub.closed) await this.serveOnItsOwn(sub);
+      return;
+    }
+    if (feed.state !== 'running' || sub.closed) {
+      void feed.release();
+      if (!sub.closed) await this.serve(sub); // the feed ended meanwhile
+      return;
+    }
     if (feed.canServe(sub.after)) feed.attach(sub);
     else await this.catchUp(feed, sub);
+  }
+
+  /**
+   * Whether etcd still holds the history after `sub.after`. A watch is answered 410 only for
+   * versions etcd no longer holds (compaction is followed, whoever compacted), even when the ring
+   * still has the events: a client told 410 once is told 410 again, from any server.
+   */
+  private async historyHeld(sub: Subscriber): Promise<boolean> {
+    return this.inner.list(sub.key, { revision: sub.after + 1, limit: 1 }).then(() => true, (e: unknown) => !isStorageError(e, 'Expired'));
   }
 
   /**

@@ -13,6 +13,7 @@ import { authorizationFlags, authorizationOptionsFrom } from './authorization-op
 import { admissionFlags, admissionOptionsFrom, type AdmissionOptions } from './admission-options.js';
 import { validateAdmissionOptions } from './admission.js';
 import { kubeletFlags, kubeletOptionsFrom, validateKubeletOptions, type KubeletOptions } from './kubelet-options.js';
+import { parseWatchCacheSizes } from './watch-cache-options.js';
 import { auditFlags, auditOptionsFrom, validateAuditOptions, type AuditOptions } from './audit-options.js';
 
 export interface APIServerOptions {
@@ -25,6 +26,10 @@ export interface APIServerOptions {
   etcdPrefix: string;
   /** Milliseconds between compactions of etcd history; 0 disables. */
   etcdCompactionIntervalMs: number;
+  /** --watch-cache: reads that allow it are served from memory (pkg/storage/cacher). */
+  watchCache: boolean;
+  /** --watch-cache-sizes as given: resource[.group]#size entries (0 keeps a resource out of the cache). */
+  watchCacheSizes: string[];
   /** Milliseconds events are kept after their last write (--event-ttl). */
   eventTTLMs: number;
   maxRequestsInflight: number;
@@ -83,6 +88,8 @@ export function parseOptions(argv: string[]): APIServerOptions {
     .option('etcd-servers', { type: 'string', array: true, default: [] as string[], describe: 'List of etcd servers to connect with (scheme://ip:port), comma separated.', group: 'Etcd:' })
     .option('etcd-prefix', { type: 'string', default: '/registry', describe: 'The prefix to prepend to all resource paths in etcd.', group: 'Etcd:' })
     .option('etcd-compaction-interval', { type: 'string', default: '5m0s', describe: 'The interval of compaction requests. If 0, the compaction request from apiserver is disabled.', group: 'Etcd:' })
+    .option('watch-cache', { type: 'boolean', default: true, describe: 'Keep each resource in memory, fed by its etcd watch, and answer watches, resourceVersion=0 and not-older-than reads, and consistent lists once confirmed current, from there.', group: 'Etcd:' })
+    .option('watch-cache-sizes', { type: 'string', array: true, default: [] as string[], describe: 'Per-resource watch cache settings, comma separated, each resource[.group]#size: resource is the lowercase plural, group is left out for the core (v1) group, and size is how many recent events of the resource are kept for watches that start behind. A size of 0 keeps that resource out of the cache.', group: 'Etcd:' })
     .option('event-ttl', { type: 'string', default: '1h0m0s', describe: 'Amount of time to retain events.', group: 'Etcd:' })
     .option('max-requests-inflight', { type: 'number', default: 400, describe: 'The maximum number of non-mutating requests in flight at a given time; above it the server answers 429. Zero for no limit.', group: 'Generic:' })
     .option('max-mutating-requests-inflight', { type: 'number', default: 200, describe: 'The maximum number of mutating requests in flight at a given time; above it the server answers 429. Zero for no limit.', group: 'Generic:' })
@@ -125,6 +132,8 @@ export function parseOptions(argv: string[]): APIServerOptions {
     etcdPrefix: parsed['etcd-prefix'],
     etcdCompactionIntervalMs: duration('etcd-compaction-interval'),
     eventTTLMs: duration('event-ttl'),
+    watchCache: parsed['watch-cache'],
+    watchCacheSizes: parsed['watch-cache-sizes'].flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean),
     maxRequestsInflight: parsed['max-requests-inflight'],
     maxMutatingRequestsInflight: parsed['max-mutating-requests-inflight'],
     minRequestTimeout: parsed['min-request-timeout'],
@@ -156,6 +165,11 @@ export function validateOptions(o: APIServerOptions): string[] {
   if (!o.etcdPrefix.startsWith('/')) errs.push('--etcd-prefix must start with /');
   if (o.etcdCompactionIntervalMs < 0) errs.push('--etcd-compaction-interval must not be negative');
   if (o.eventTTLMs <= 0) errs.push('--event-ttl must be greater than 0');
+  try {
+    parseWatchCacheSizes(o.watchCacheSizes);
+  } catch (e) {
+    errs.push(`--watch-cache-sizes: ${(e as Error).message}`);
+  }
   if (o.livezGracePeriodMs < 0) errs.push('--livez-grace-period must not be negative');
   if (o.shutdownDelayMs < 0) errs.push('--shutdown-delay-duration must not be negative');
   for (const [flag, parse] of [['--service-cluster-ip-range', () => IPRange.parse(o.serviceClusterIPRange)], ['--service-node-port-range', () => PortRange.parse(o.serviceNodePortRange)]] as const) {

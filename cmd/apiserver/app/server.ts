@@ -32,7 +32,7 @@ import { compatibleKubernetes, orchVersion } from '../../../pkg/version/version.
 import type { Storage } from '../../../pkg/storage/interface.js';
 import { Etcd3Storage } from '../../../pkg/storage/etcd3/store.js';
 import { jsonStorageCodec } from '../../../pkg/storage/json-codec.js';
-import { WatchHub } from '../../../pkg/storage/watch-hub.js';
+import { cachedStorage } from './storage.js';
 import type { Store } from '../../../pkg/registry/generic/store.js';
 import { buildAuthentication } from './authentication.js';
 import { buildAuthorization } from './authorization.js';
@@ -199,8 +199,9 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger, worke
       watchResumed: (key, revision) => logger.info('an etcd watch resumed', { prefix: key, revision }),
     },
   });
-  // One etcd watch per resource, fanned out in process (ARCHITECTURE section 3).
-  const storage = new WatchHub(etcd);
+  // One etcd watch per resource, fanned out in process (ARCHITECTURE section 3), and with
+  // --watch-cache the resource kept in memory for reads.
+  const storage = cachedStorage(opts, etcd, scheme, metrics, logger);
   metrics.countObjectsWith(async () => {
     const counts = new Map<string, number>();
     for (const r of scheme.resources()) counts.set(r.group ? `${r.resource}.${r.group}` : r.resource, await storage.count(r.storagePrefix));

@@ -9,6 +9,7 @@ import type {
   DeleteOptions,
   ListOptions,
   ListResult,
+  ReadOptions,
   Storage,
   StorageWatch,
   StorageWatchEvent,
@@ -41,8 +42,8 @@ export class ConvertedStorage implements Storage {
     return this.out(await this.inner.create(key, this.in(obj), opts));
   }
 
-  async get(key: string): Promise<StoredObject> {
-    return this.out(await this.inner.get(key));
+  async get(key: string, opts?: ReadOptions): Promise<StoredObject> {
+    return this.out(await this.inner.get(key, opts));
   }
 
   async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {

@@ -245,7 +245,9 @@ export class Store {
   async get(namespace: string, name: string, resourceVersion?: string): Promise<StoredObject> {
     const rv = parseResourceVersion(resourceVersion);
     if (rv > 0) await this.waitForRevision(rv);
-    const obj = await this.storage.get(this.key(namespace, name)).catch((e: unknown) => this.interpret(e, name));
+    // With a resourceVersion (even "0") any state not older than it will do: a cache may answer.
+    const fresh = resourceVersion ? { consistency: 'notOlderThan' as const, minRevision: rv } : {};
+    const obj = await this.storage.get(this.key(namespace, name), fresh).catch((e: unknown) => this.interpret(e, name));
     return this.withTypeMeta(obj);
   }
 
@@ -260,6 +262,10 @@ export class Store {
 
   async list(namespace: string, p: ListParams): Promise<ListObject> {
     const predicate = this.predicate(p.labelSelector, p.fieldSelector);
+    // The selector's equality terms, which a cache's field index (pods by spec.nodeName) can use.
+    const fieldEquals = predicate && p.fieldSelector
+      ? parseFieldSelector(p.fieldSelector, this.strategy.selectableFieldNames).filter((r) => r.op === '=').map(({ field, value }) => ({ field, value }))
+      : [];
     const limit = p.limit && p.limit > 0 ? p.limit : 0;
     const rv = parseResourceVersion(p.resourceVersion);
     const match = p.resourceVersionMatch ?? '';
@@ -272,6 +278,8 @@ export class Store {
     }
     let revision = 0;
     let startKey: string | undefined;
+    /** Set when a state not older than `minRevision` will do (a cache may answer). */
+    let notOlderThan: { consistency: 'notOlderThan'; minRevision: number } | undefined;
     if (p.continue) {
       if (match) throw newBadRequest('resourceVersionMatch is forbidden when continue is provided');
       if (rv > 0) throw newBadRequest('specifying resource version is not allowed when using continue');
@@ -284,7 +292,12 @@ export class Store {
       revision = rv;
     } else if (rv > 0) {
       if (limit && !match) revision = rv; // Exact, as the table of section 4.6 says
-      else await this.waitForRevision(rv); // Not older than: the latest state is
+      else {
+        await this.waitForRevision(rv); // Not older than: the latest state is
+        notOlderThan = { consistency: 'notOlderThan', minRevision: rv };
+      }
+    } else if (p.resourceVersion) {
+      notOlderThan = { consistency: 'notOlderThan', minRevision: 0 }; // any state
     }
     if (revision > 0) await this.waitForRevision(revision);
     let res;
@@ -294,6 +307,8 @@ export class Store {
         ...(limit ? { limit } : {}),
         ...(startKey ? { startKey } : {}),
         ...(predicate ? { predicate } : {}),
+        ...(fieldEquals.length ? { fieldEquals } : {}),
+        ...notOlderThan,
       });
     } catch (e) {
       if (isStorageError(e, 'Expired') && startKey) {

@@ -21,6 +21,7 @@ import type {
   GuardedWrite,
   WatchHandlers,
   WatchOptions,
+  PrefixProbe,
 } from '../interface.js';
 
 /** Told how long each etcd request took; `key` is the storage key or prefix it was about. */
@@ -257,6 +258,7 @@ export class Etcd3Storage implements Storage {
     const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
     let revision = opts.revision && opts.revision > 0 ? opts.revision : 0;
     const items: StoredObject[] = [];
+    const keys: string[] = [];
     let from = start;
     for (;;) {
       const batch = limit ? Math.max(limit - items.length, 1) : LIST_BATCH;
@@ -270,15 +272,16 @@ export class Etcd3Storage implements Storage {
         const obj = this.decode(kv, key);
         if (opts.predicate && !opts.predicate(obj)) continue;
         items.push(obj);
+        keys.push(key);
         if (limit && items.length === limit) {
           const rest = Number(res.count) - (i + 1);
           if (rest > 0) {
-            return { items, revision, continueKey: key + '\x00', remaining: rest };
+            return { items, keys, revision, continueKey: key + '\x00', remaining: rest };
           }
-          return { items, revision };
+          return { items, keys, revision };
         }
       }
-      if (!res.more || res.kvs.length === 0) return { items, revision };
+      if (!res.more || res.kvs.length === 0) return { items, keys, revision };
       from = Buffer.concat([res.kvs[res.kvs.length - 1]!.key, Buffer.from([0])]);
     }
   }
@@ -389,7 +392,10 @@ export class Etcd3Storage implements Storage {
           const revision = Number(ev.kv.mod_revision);
           delivered = revision;
           if (ev.type === 'Delete') {
-            if (!ev.prev_kv) continue; // the previous value was compacted away; nothing to report
+            // The previous value was compacted away (a watch that lagged behind a compaction): the
+            // deletion cannot be reported, and skipping it would leave watchers and the watch cache
+            // holding a deleted object. The history is gone, as for any compacted revision: 410.
+            if (!ev.prev_kv) throw new StorageError('Expired', evKey, 'The resourceVersion for the provided list is too old.');
             const prev = this.decode(ev.prev_kv, evKey);
             handlers.event({ type: 'DELETED', key: evKey, object: { ...prev, metadata: { ...prev.metadata, resourceVersion: String(revision) } }, prevObject: prev, revision });
           } else {
@@ -437,6 +443,20 @@ export class Etcd3Storage implements Storage {
       watcher!.once('end', () => resolve());
     }).catch((e: unknown) => fail(e));
     return { stop };
+  }
+
+  /**
+   * What a watch cache needs to confirm it is current (see cacher/freshness.ts): one keys-only
+   * range over the prefix, cut to the key changed last, gives etcd's revision now, the newest
+   * mod_revision under the prefix and how many keys it holds. etcd counts the whole range whatever
+   * the limit, and the etcd3 client cannot send a watch progress request, which upstream uses here.
+   */
+  async probe(prefix: string): Promise<PrefixProbe> {
+    const p = this.fullKey(prefix);
+    const res = await this.timed('probe', prefix, () => this.client.kv
+      .range({ key: p, range_end: prefixEnd(p), keys_only: true, limit: 1, sort_order: 'Descend', sort_target: 'Mod' })
+      .catch((e: unknown) => translate(e, prefix)));
+    return { revision: Number(res.header.revision), newestModRevision: Number(res.kvs[0]?.mod_revision ?? 0), count: Number(res.count) };
   }
 
   async count(prefix: string): Promise<number> {

@@ -38,6 +38,9 @@ export function testOptions(etcd: TestEtcd, certDir: string, overrides: Partial<
     etcdPrefix: '/registry',
     etcdCompactionIntervalMs: 0,
     eventTTLMs: 3_600_000,
+    // ORCH_TEST_WATCH_CACHE=false runs a suite with the watch cache off (the watch hub alone).
+    watchCache: process.env.ORCH_TEST_WATCH_CACHE !== 'false',
+    watchCacheSizes: [],
     maxRequestsInflight: 400,
     maxMutatingRequestsInflight: 200,
     minRequestTimeout: 1800,

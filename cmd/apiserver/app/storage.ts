@@ -1,0 +1,39 @@
+// The storage the registry is built on: etcd behind one shared watch per resource (the watch hub)
+// and, with --watch-cache, the watch cache keeping each resource in memory for reads.
+import type { Logger } from '../../../pkg/log/logger.js';
+import type { APIServerMetrics } from '../../../pkg/metrics/apiserver-metrics.js';
+import { WatchCacheMetrics } from '../../../pkg/metrics/watch-cache-metrics.js';
+import { storagePrefix, type Scheme } from '../../../pkg/runtime/scheme.js';
+import { Cacher } from '../../../pkg/storage/cacher/cacher.js';
+import type { Etcd3Storage } from '../../../pkg/storage/etcd3/store.js';
+import type { Storage, StoredObject } from '../../../pkg/storage/interface.js';
+import { WatchHub } from '../../../pkg/storage/watch-hub.js';
+import type { APIServerOptions } from './options.js';
+import { parseWatchCacheSizes, watchCacheSizesByPrefix } from './watch-cache-options.js';
+
+/** The watch hub over etcd, inside the watch cache unless --watch-cache=false. */
+export function cachedStorage(opts: APIServerOptions, etcd: Etcd3Storage, scheme: Scheme, metrics: APIServerMetrics, logger: Logger): Storage {
+  const cacheSizes = watchCacheSizesByPrefix(scheme.resources(), parseWatchCacheSizes(opts.watchCacheSizes));
+  const cacheMetrics = new WatchCacheMetrics(metrics.registry);
+  // Metrics name a cached resource as upstream does: resource[.group] of the prefix's owner.
+  const resourceOf = new Map<string, string>();
+  for (const r of scheme.resources()) if (r.storagePrefix === storagePrefix(r.group, r.resource)) resourceOf.set(r.storagePrefix, r.group ? `${r.resource}.${r.group}` : r.resource);
+  const podIndexers = new Map([['spec.nodeName', (o: StoredObject) => (o as { spec?: { nodeName?: string } }).spec?.nodeName ?? '']]);
+  return opts.watchCache
+    ? new Cacher(etcd, {
+      cacheSize: (prefix) => cacheSizes.get(prefix),
+      // As upstream: pods by spec.nodeName, what every node agent lists and watches.
+      indexers: (prefix) => (prefix === storagePrefix('', 'pods') ? podIndexers : undefined),
+      events: {
+        ready: (prefix, revision, objects, ms) => {
+          cacheMetrics.initialized(resourceOf.get(prefix) ?? prefix, cacheSizes.get(prefix) ?? 0);
+          logger.v(2).info('watch cache ready', { prefix, revision, objects, ms });
+        },
+        received: (prefix) => cacheMetrics.received(resourceOf.get(prefix) ?? prefix),
+        // Upstream's index label: the field index used, else "namespace" for a namespaced list (ours: the key order).
+        listed: (resourcePrefix, prefix, index, fetched, returned) => cacheMetrics.listed(resourcePrefix, index || (prefix === resourcePrefix ? '' : 'namespace'), fetched, returned),
+        failed: (prefix, err) => logger.warn('watch cache failed; its reads go to etcd until it has listed again', { prefix, err: err instanceof Error ? err.message : String(err) }),
+      },
+    })
+    : new WatchHub(etcd);
+}

@@ -1,0 +1,216 @@
+// The watch cache (pkg/storage/cacher) through the real server: every list it answers is the
+// collection exactly as etcd had it at the list's resourceVersion (checked against an Exact read,
+// which etcd answers), consistent lists include every write that finished before them,
+// resourceVersion=0 lists never go back in time, NotOlderThan lists include the write they name,
+// selectors and namespaces filter as etcd's lists do, and chunks still form one snapshot. Run with
+// ORCH_TEST_WATCH_CACHE=false as well: the same answers without the cache.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startTestServer, type TestServer } from './framework/apiserver.js';
+import type { Client } from './framework/client.js';
+
+type Item = { metadata: { name: string; namespace?: string; resourceVersion: string; labels?: Record<string, string> } };
+const summary = (items: Item[]) => items.map((i) => `${i.metadata.namespace ?? ''}/${i.metadata.name}@${i.metadata.resourceVersion}`);
+
+describe('watch cache', () => {
+  let t: TestServer;
+  let c: Client;
+  before(async () => {
+    t = await startTestServer();
+    c = t.client;
+    for (const ns of ['wc-a', 'wc-b', 'wc-race']) assert.equal((await c.post('/api/v1/namespaces', { metadata: { name: ns } })).status, 201);
+  });
+  after(async () => t?.stop());
+
+  /** Lists answered from memory so far (apiserver_cache_list_total over every label set). */
+  const cacheLists = async () => {
+    const text = (await c.get('/metrics')).text;
+    let n = 0;
+    for (const m of text.matchAll(/^apiserver_cache_list_total\{[^}]*resource_prefix="\/core\/configmaps\/"[^}]*\} (\d+)/gm)) n += Number(m[1]);
+    return n;
+  };
+
+  /** Lists `path`, then checks the items are exactly what etcd held at the list's resourceVersion. */
+  const listChecked = async (path: string, exactPath = path.split('?')[0]!) => {
+    const r = await c.get(path);
+    assert.equal(r.status, 200, r.text);
+    const rv = r.body.metadata.resourceVersion as string;
+    const sep = exactPath.includes('?') ? '&' : '?';
+    const exact = await c.get(`${exactPath}${sep}resourceVersion=${rv}&resourceVersionMatch=Exact`);
+    assert.equal(exact.status, 200, exact.text);
+    assert.deepEqual(summary(r.body.items), summary(exact.body.items), `${path}: the items are etcd's at ${rv}`);
+    return { rv: Number(rv), items: r.body.items as Item[] };
+  };
+
+  test('lists from memory are etcd\'s state at their resourceVersion, with selectors and namespaces, in key order', async () => {
+    for (const ns of ['wc-a', 'wc-b']) {
+      for (const [i, name] of ['m', 'b', 'z', 'a-1', 'a'].entries()) {
+        const r = await c.post(`/api/v1/namespaces/${ns}/configmaps`, { metadata: { name, labels: { tier: i % 2 ? 'web' : 'db' } }, data: { v: '1' } });
+        assert.equal(r.status, 201, r.text);
+      }
+    }
+    assert.equal((await c.delete('/api/v1/namespaces/wc-b/configmaps/z')).status, 200);
+    // The first read starts the cache; later ones are answered from it once it is ready.
+    await c.get('/api/v1/namespaces/wc-a/configmaps?resourceVersion=0');
+    const before = await cacheLists();
+    const deadline = Date.now() + 10_000;
+    while (t.options.watchCache && (await cacheLists()) === before) {
+      assert.ok(Date.now() < deadline, 'a resourceVersion=0 list is answered from memory once the cache is ready');
+      await c.get('/api/v1/namespaces/wc-a/configmaps?resourceVersion=0');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    for (const q of ['resourceVersion=0', '', 'resourceVersion=1&resourceVersionMatch=NotOlderThan']) {
+      for (const sel of ['', 'labelSelector=tier%3Dweb', 'fieldSelector=metadata.name%3Da', 'labelSelector=tier%21%3Dweb&fieldSelector=metadata.name%21%3Da']) {
+        const query = [q, sel].filter(Boolean).join('&');
+        const a = await listChecked(`/api/v1/namespaces/wc-a/configmaps?${query}`, `/api/v1/namespaces/wc-a/configmaps${sel ? `?${sel}` : ''}`);
+        assert.ok(a.items.every((i) => i.metadata.namespace === 'wc-a'), 'only the namespace listed');
+        const all = await listChecked(`/api/v1/configmaps?${query}`, `/api/v1/configmaps${sel ? `?${sel}` : ''}`);
+        assert.ok(all.items.some((i) => i.metadata.namespace === 'wc-b'), 'every namespace');
+      }
+    }
+    const a = await listChecked('/api/v1/namespaces/wc-a/configmaps?resourceVersion=0');
+    assert.deepEqual(a.items.map((i) => i.metadata.name), ['a', 'a-1', 'b', 'm', 'z'], 'in key order, as etcd returns them');
+    const b = await listChecked('/api/v1/namespaces/wc-b/configmaps');
+    assert.deepEqual(b.items.map((i) => i.metadata.name), ['a', 'a-1', 'b', 'm'], 'the deleted one is gone');
+    const web = await listChecked('/api/v1/namespaces/wc-b/configmaps?resourceVersion=0&labelSelector=tier%3Dweb', '/api/v1/namespaces/wc-b/configmaps?labelSelector=tier%3Dweb');
+    assert.deepEqual(web.items.map((i) => i.metadata.name), ['a-1', 'b']);
+    if (t.options.watchCache) assert.ok((await cacheLists()) > before, 'the lists were answered from memory');
+  });
+
+  test('objects from memory go out in every representation (they are shared and frozen: nothing may change them)', async () => {
+    const accepts = [
+      'application/json', 'application/yaml', 'application/vnd.orch.protobuf',
+      'application/json;as=Table;g=meta.orch.io;v=v1', 'application/json;as=PartialObjectMetadata;g=meta.orch.io;v=v1',
+      'application/json;as=PartialObjectMetadataList;g=meta.orch.io;v=v1',
+    ];
+    for (const accept of accepts) {
+      for (const path of ['/api/v1/namespaces/wc-a/configmaps?resourceVersion=0', '/api/v1/namespaces/wc-a/configmaps', '/api/v1/namespaces/wc-a/configmaps/a?resourceVersion=0']) {
+        if (accept.includes('PartialObjectMetadataList') && path.includes('/a?')) continue;
+        if (accept.includes('as=PartialObjectMetadata;') && !path.includes('/a?')) continue;
+        for (let i = 0; i < 2; i++) {
+          const r = await c.get(path, { headers: { Accept: accept } });
+          assert.equal(r.status, 200, `${accept} ${path}: ${r.text}`);
+        }
+      }
+    }
+    // A list of objects written with managed fields still shows them after other readers had them.
+    const full = await c.get('/api/v1/namespaces/wc-a/configmaps/a?resourceVersion=0');
+    assert.ok(full.body.metadata.managedFields?.length > 0);
+  });
+
+  test('pods are indexed by spec.nodeName, as upstream: field selectors on it answer from the index', async () => {
+    const pods = '/api/v1/namespaces/default/pods';
+    for (const [name, node] of [['p-1', 'n1'], ['p-2', 'n2'], ['p-3', 'n1'], ['p-4', '']] as const) {
+      const r = await c.post(pods, { metadata: { name }, spec: { ...(node ? { nodeName: node } : {}), containers: [{ name: 'c', image: 'img' }] } });
+      assert.equal(r.status, 201, r.text);
+    }
+    const indexed = async () => {
+      const text = (await c.get('/metrics')).text;
+      return Number(/^apiserver_cache_list_total\{index="f:spec.nodeName",resource_prefix="\/core\/pods\/"\} (\d+)/m.exec(text)?.[1] ?? 0);
+    };
+    await c.get(`${pods}?resourceVersion=0`); // starts the pods cache
+    const deadline = Date.now() + 10_000;
+    const before = await indexed();
+    for (const q of ['resourceVersion=0&', '', 'resourceVersion=1&resourceVersionMatch=NotOlderThan&']) {
+      for (const [sel, want] of [['spec.nodeName%3Dn1', ['p-1', 'p-3']], ['spec.nodeName%3D', ['p-4']], ['spec.nodeName%3Dn2,metadata.name%21%3Dp-2', []]] as const) {
+        for (;;) {
+          const r = await listChecked(`${pods}?${q}fieldSelector=${sel}`, `${pods}?fieldSelector=${sel}`);
+          assert.deepEqual(r.items.map((i) => i.metadata.name), want, sel);
+          if (!t.options.watchCache || (await indexed()) > before || q) break;
+          assert.ok(Date.now() < deadline, 'the pods cache starts');
+        }
+      }
+    }
+    if (t.options.watchCache) assert.ok((await indexed()) > before, 'lists were answered through the index');
+  });
+
+  test('a resourceVersion=0 list with a limit is chunked, and its chunks are one snapshot', async () => {
+    const ns = 'wc-a';
+    let token = '';
+    let rv = '';
+    const got: Item[] = [];
+    for (let i = 0; i < 10; i++) {
+      const r = await c.get(`/api/v1/namespaces/${ns}/configmaps?limit=2${token ? `&continue=${encodeURIComponent(token)}` : '&resourceVersion=0'}`);
+      assert.equal(r.status, 200, r.text);
+      assert.ok(r.body.items.length <= 2);
+      if (rv) assert.equal(r.body.metadata.resourceVersion, rv, 'every chunk has the first one\'s resourceVersion');
+      rv = r.body.metadata.resourceVersion;
+      got.push(...r.body.items);
+      token = r.body.metadata.continue ?? '';
+      if (!token) break;
+      // A change between chunks is not seen by the later ones.
+      if (i === 0) assert.equal((await c.post(`/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'zz-between' } })).status, 201);
+    }
+    assert.equal(token, '', 'the chunks end');
+    const exact = await c.get(`/api/v1/namespaces/${ns}/configmaps?resourceVersion=${rv}&resourceVersionMatch=Exact`);
+    assert.deepEqual(summary(got), summary(exact.body.items));
+    assert.ok(!got.some((i) => i.metadata.name === 'zz-between'));
+  });
+
+  test('gets with a resourceVersion see at least that version; NotOlderThan lists include the write they name', async () => {
+    const base = '/api/v1/namespaces/wc-b/configmaps';
+    for (let i = 0; i < 20; i++) {
+      const w = await c.put(`${base}/m`, { metadata: { name: 'm' }, data: { v: String(i) } });
+      assert.equal(w.status, 200, w.text);
+      const rv = w.body.metadata.resourceVersion;
+      const g = await c.get(`${base}/m?resourceVersion=${rv}`);
+      assert.equal(g.status, 200, g.text);
+      assert.ok(Number(g.body.metadata.resourceVersion) >= Number(rv), 'a get not older than the write');
+      const l = await c.get(`${base}?resourceVersion=${rv}&resourceVersionMatch=NotOlderThan`);
+      assert.equal(l.status, 200, l.text);
+      assert.ok(Number(l.body.metadata.resourceVersion) >= Number(rv));
+      assert.equal(l.body.items.find((o: Item) => o.metadata.name === 'm')?.metadata.resourceVersion, rv, 'the write is in the list');
+      const g0 = await c.get(`${base}/m?resourceVersion=0`);
+      assert.equal(g0.status, 200, g0.text);
+    }
+    assert.equal((await c.get(`${base}/none?resourceVersion=0`)).status, 404);
+  });
+
+  test('with writers and deleters running, consistent lists include every finished write and rv=0 lists never go back', async (tc) => {
+    const ns = 'wc-race';
+    const base = `/api/v1/namespaces/${ns}/configmaps`;
+    let stop = false;
+    const errors: string[] = [];
+    // Background churn in the same namespace: creates and deletes of other keys.
+    const churn = async (w: number) => {
+      for (let i = 0; !stop; i++) {
+        const name = `churn-${w}-${i % 5}`;
+        const r = await c.post(base, { metadata: { name } });
+        if (r.status !== 201 && r.status !== 409) errors.push(`create ${name}: ${r.status}`);
+        const d = await c.delete(`${base}/${name}`);
+        if (d.status !== 200 && d.status !== 404) errors.push(`delete ${name}: ${d.status}`);
+      }
+    };
+    const writers = [churn(0), churn(1)];
+    let lastZero = 0;
+    const fromMemoryBefore = await cacheLists();
+    try {
+      for (let round = 0; round < 40; round++) {
+        const name = `probe-${round}`;
+        const created = await c.post(base, { metadata: { name } });
+        assert.equal(created.status, 201, created.text);
+        const after = await c.get(base);
+        assert.equal(after.status, 200, after.text);
+        assert.ok(Number(after.body.metadata.resourceVersion) >= Number(created.body.metadata.resourceVersion), 'a consistent list is not older than a finished write');
+        assert.equal(after.body.items.find((o: Item) => o.metadata.name === name)?.metadata.resourceVersion, created.body.metadata.resourceVersion, `round ${round}: a consistent list includes the create that finished before it`);
+        assert.equal((await c.delete(`${base}/${name}`)).status, 200);
+        const gone = await c.get(base);
+        assert.ok(!gone.body.items.some((o: Item) => o.metadata.name === name), `round ${round}: a consistent list right after a delete does not have the object`);
+        const zero = await c.get(`${base}?resourceVersion=0`);
+        assert.equal(zero.status, 200, zero.text);
+        const zrv = Number(zero.body.metadata.resourceVersion);
+        assert.ok(zrv >= lastZero, `round ${round}: a resourceVersion=0 list (${zrv}) is not older than an earlier one (${lastZero})`);
+        lastZero = zrv;
+      }
+    } finally {
+      stop = true;
+      await Promise.all(writers);
+    }
+    assert.deepEqual(errors, []);
+    // 40 resourceVersion=0 lists and 80 consistent ones: the consistent ones too are answered from
+    // memory, unless the cache could not confirm it was current in time (then etcd answers).
+    const fromMemory = (await cacheLists()) - fromMemoryBefore;
+    tc.diagnostic(`${fromMemory} of 120 lists answered from memory`);
+    if (t.options.watchCache) assert.ok(fromMemory > 40, `consistent lists are answered from memory (${fromMemory} of 120 lists were)`);
+  });
+});
