@@ -115,7 +115,18 @@ export function capUpdateManagers(sets: Managers, times: Map<string, string | un
   }
 }
 
+/** The last second formatted: every write stamps its managedFields entry, mostly within the same second. */
+let lastSecond = NaN;
+let lastFormatted = '';
+
 /** metav1.Time's form: RFC 3339 to the second, UTC. */
 export function formatTime(now: Date | string): string {
-  return typeof now === 'string' ? now : now.toISOString().replace(/\.\d+Z$/, 'Z');
+  if (typeof now === 'string') return now;
+  const second = Math.floor(now.getTime() / 1000);
+  if (second !== lastSecond) {
+    // toISOString throws on an invalid Date, as before; years past 9999 keep its extended form.
+    lastFormatted = now.toISOString().replace(/\.\d+Z$/, 'Z');
+    lastSecond = second;
+  }
+  return lastFormatted;
 }
