@@ -1,6 +1,7 @@
 // Who owns what after a write (upstream's Updater core): fields a write changed leave every other
 // manager, fields it removed leave everyone, and an apply that would change another manager's
 // fields fails with the conflicts unless forced.
+import { formatTime as formatMetaTime } from '../../api/meta/v1/primitives.js';
 import { FieldSet } from './field-set.js';
 import { ApplyConflictError, type Conflict } from './conflict.js';
 import { compare, type Comparison } from './fields-of.js';
@@ -115,18 +116,7 @@ export function capUpdateManagers(sets: Managers, times: Map<string, string | un
   }
 }
 
-/** The last second formatted: every write stamps its managedFields entry, mostly within the same second. */
-let lastSecond = NaN;
-let lastFormatted = '';
-
 /** metav1.Time's form: RFC 3339 to the second, UTC. */
 export function formatTime(now: Date | string): string {
-  if (typeof now === 'string') return now;
-  const second = Math.floor(now.getTime() / 1000);
-  if (second !== lastSecond) {
-    // toISOString throws on an invalid Date, as before; years past 9999 keep its extended form.
-    lastFormatted = now.toISOString().replace(/\.\d+Z$/, 'Z');
-    lastSecond = second;
-  }
-  return lastFormatted;
+  return typeof now === 'string' ? now : formatMetaTime(now);
 }
