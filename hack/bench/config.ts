@@ -65,6 +65,11 @@ export interface BenchConfig {
   rssSampleMs: number;
   /** The whole run is abandoned (and everything stopped) past this. */
   deadlineSeconds: number;
+  /**
+   * BENCH_PROFILE_WINDOWS: a file the crud figures write their measured windows of the server to
+   * (label create/get/update, monotonic ms), for slicing a server profile with profile-top.js.
+   */
+  profileWindows: string | undefined;
 }
 
 export function loadConfig(): BenchConfig {
@@ -91,5 +96,6 @@ export function loadConfig(): BenchConfig {
     codecRounds: positiveInt('BENCH_CODEC_ROUNDS', 5000, 500, quick),
     rssSampleMs: positiveInt('BENCH_RSS_SAMPLE_MS', 150, 150, quick),
     deadlineSeconds: positiveInt('BENCH_DEADLINE_SECONDS', 295, 120, quick),
+    profileWindows: process.env.BENCH_PROFILE_WINDOWS || undefined,
   };
 }

@@ -4,6 +4,8 @@
 import { nowMs } from './clock.js';
 import type { BenchContext } from './context.js';
 import type { Backend, CrudResult, Op } from './protocol.js';
+import { writeFileSync } from 'node:fs';
+import type { ProfileWindow } from './profile-top.js';
 import { coresBetween, formatCores, type CpuSnapshot, type Roles } from './proc-stats.js';
 import { fmtMs, fmtRate, fmtRatio } from './report.js';
 import { quantile } from './stats.js';
@@ -17,6 +19,9 @@ interface CellResult {
 
 const opNames: Record<Op, string> = { create: 'creates', get: 'gets', update: 'updates' };
 
+/** The measured windows of the server's cells, for BENCH_PROFILE_WINDOWS. */
+const windows: ProfileWindow[] = [];
+
 async function cell(ctx: BenchContext, backend: Backend, op: Op, clients: number, warmupMs = ctx.config.warmupMs, measureMs = ctx.config.cellSeconds * 1000): Promise<CellResult> {
   // A common start on the shared clock, so every thread's window is the same window.
   const startAt = nowMs() + 50;
@@ -26,6 +31,7 @@ async function cell(ctx: BenchContext, backend: Backend, op: Op, clients: number
   const results = await Promise.all(ctx.pool.split(clients).map(({ loader, share }) =>
     loader.run<CrudResult>({ kind: 'crud', backend, op, clients: share, startAt, warmupMs, measureMs })));
   const [from, to] = await snapshots;
+  if (backend === 'orch' && measureMs > 1) windows.push({ label: op, fromMs: measureFrom, toMs: measureFrom + measureMs });
   const latencies = new Float64Array(results.reduce((n, r) => n + r.count, 0));
   let at = 0;
   for (const r of results) {
@@ -53,4 +59,5 @@ export async function crudFigures(ctx: BenchContext): Promise<void> {
       report.add({ figure: `  ${op} p50 / p99 (ms), ${clients} client${clients === 1 ? '' : 's'}`, orch: `${fmtMs(orch.p50)} / ${fmtMs(orch.p99)}`, etcd: `${fmtMs(raw.p50)} / ${fmtMs(raw.p99)}`, ratio: `${fmtRatio(orch.p50 / raw.p50)} / ${fmtRatio(orch.p99 / raw.p99)}`, cpu: orch.cpu, etcdCpu: raw.cpu });
     }
   }
+  if (ctx.config.profileWindows) writeFileSync(ctx.config.profileWindows, JSON.stringify(windows));
 }

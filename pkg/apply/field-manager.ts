@@ -24,8 +24,14 @@ export function fieldManagerFor(schema: object, apiVersion: string, opts: { subr
     apiVersion,
     ...(opts.subresource ? { subresource: opts.subresource } : {}),
     ...(opts.ignoredFields ? { ignoredFields: opts.ignoredFields } : {}),
-    empty: () => emptyObject(schema),
+    empty: emptyOf(schema),
   };
+}
+
+/** The kind's empty object, worked out once; each caller gets its own copy (apply merges into it). */
+function emptyOf(schema: object): () => unknown {
+  let template: unknown;
+  return () => structuredClone((template ??= emptyObject(schema)));
 }
 
 /**

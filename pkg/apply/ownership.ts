@@ -1,6 +1,7 @@
 // Who owns what after a write (upstream's Updater core): fields a write changed leave every other
 // manager, fields it removed leave everyone, and an apply that would change another manager's
 // fields fails with the conflicts unless forced.
+import { formatTime as formatMetaTime } from '../../api/meta/v1/primitives.js';
 import { FieldSet } from './field-set.js';
 import { ApplyConflictError, type Conflict } from './conflict.js';
 import { compare, type Comparison } from './fields-of.js';
@@ -117,5 +118,5 @@ export function capUpdateManagers(sets: Managers, times: Map<string, string | un
 
 /** metav1.Time's form: RFC 3339 to the second, UTC. */
 export function formatTime(now: Date | string): string {
-  return typeof now === 'string' ? now : now.toISOString().replace(/\.\d+Z$/, 'Z');
+  return typeof now === 'string' ? now : formatMetaTime(now);
 }

@@ -13,7 +13,7 @@ import { update as recordUpdate } from '../apply/update.js';
 import { path } from '../apply/path.js';
 import { newBadRequest } from '../runtime/errors.js';
 import type { ResourceInfo } from '../runtime/scheme.js';
-import { shapedCopy } from '../runtime/wire-shape.js';
+import { shapedCopy, shapedView } from '../runtime/wire-shape.js';
 import type { StoredObject } from '../storage/interface.js';
 import { conflictsFromLastApplied, lastAppliedKeys, updateLastApplied } from './last-applied.js';
 import { FIELD_MANAGER_MAX_BYTES, GO_PRINTABLE } from './query.js';
@@ -90,6 +90,14 @@ function comparable(info: ResourceInfo, obj: StoredObject): StoredObject {
   return shapedCopy(info.schema, withoutManagedFields(obj)) as StoredObject;
 }
 
+/**
+ * The same for the engine's update step, which only reads both objects: what is already in
+ * written form (all of a stored object, most of a decoded request) is shared, not copied.
+ */
+function comparableView(info: ResourceInfo, obj: StoredObject): StoredObject {
+  return shapedView(info.schema, withoutManagedFields(obj)) as StoredObject;
+}
+
 /** The field manager of one write request. */
 export class RequestFieldManager {
   private readonly ctx: FieldManagerContext;
@@ -101,7 +109,7 @@ export class RequestFieldManager {
   /** `next` (the object a create writes, or an update over `current`) with its managedFields recorded for this manager. */
   update(current: StoredObject | null, next: StoredObject): StoredObject {
     const managed = managedForUpdate(current ?? undefined, next, { ignoreRequest: this.subresource !== '' });
-    const result = recordUpdate(this.ctx, current ? comparable(this.info, current) : undefined, comparable(this.info, next), managed, this.manager, new Date());
+    const result = recordUpdate(this.ctx, current ? comparableView(this.info, current) : undefined, comparableView(this.info, next), managed, this.manager, new Date());
     return withManagedFields(next, result);
   }
 

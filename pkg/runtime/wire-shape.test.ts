@@ -6,7 +6,7 @@ import { intOrString, quantity, time } from '../../api/meta/v1/primitives.js';
 import { StatefulSet } from '../../api/apps/v1/stateful-set.js';
 import { ClusterRoleBinding } from '../../api/rbac/v1/cluster-role-binding.js';
 import { CSIDriver } from '../../api/storage/v1/csi-driver.js';
-import { dropEmpty, sameOnWire, shapeForWrite, shapedCopy } from './wire-shape.js';
+import { dropEmpty, sameOnWire, shapeForWrite, shapedCopy, shapedView } from './wire-shape.js';
 
 const Inner = object('io.orch.test.v1.Inner', {
   name: str(1),
@@ -139,6 +139,32 @@ test('sameOnWire: fill-ins and dropped empties are no difference, real changes a
   const sent = { id: 'a', requiredButOmitted: 'y' };
   shapedCopy(Shape, sent);
   assert.deepEqual(sent, { id: 'a', requiredButOmitted: 'y' }, 'the compared values are not changed');
+});
+
+test('shapedView gives what shapedCopy gives, byte for byte, sharing what is already written and changing nothing', () => {
+  const samples: Record<string, unknown>[] = [
+    { id: 'a', requiredButOmitted: 'y', n: 0, text: '', tags: [], labels: {}, flag: false },
+    {
+      id: 'a', requiredButOmitted: 'y', inner: { name: 'i', count: 0 }, alwaysInner: { name: 'j' },
+      items: [{ name: 'x', count: 0 }, { name: 'y', count: 2 }], byName: { a: { name: 'a', count: 0 }, b: { name: '' } },
+      free: { n: 0, s: '', l: [] },
+    },
+    { id: 'a', requiredButOmitted: 'y', ...fills },
+  ];
+  for (const sample of samples) {
+    const before = structuredClone(sample);
+    const view = shapedView(Shape, sample);
+    assert.equal(JSON.stringify(view), JSON.stringify(shapedCopy(Shape, sample)), 'same bytes, same key order');
+    assert.deepEqual(sample, before, 'the input is not changed');
+  }
+  const written = structuredClone(samples[1]!);
+  shapeForWrite(Shape, written);
+  assert.equal(shapedView(Shape, written), written, 'an object in written form is the view itself');
+  const partly = { ...written, n: 0 };
+  const view = shapedView(Shape, partly) as Record<string, unknown>;
+  assert.notEqual(view, partly);
+  assert.equal(view.items, written.items, 'parts already written are shared');
+  assert.deepEqual(shapedView(Inner, undefined), { name: '', at: null });
 });
 
 test('a new StatefulSet is written with upstream zero values: status counts, template creationTimestamp null', () => {

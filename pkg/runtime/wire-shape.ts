@@ -174,7 +174,66 @@ export function shapedCopy(schema: object, value: unknown): unknown {
   return copy;
 }
 
+/** `value` as `plan` writes it, sharing every part already in that form; `value` itself when all of it is. */
+function view(plan: Plan, value: unknown): unknown {
+  switch (plan.kind) {
+    case 'struct': {
+      if (!isPlainObject(value)) return value;
+      let out: Record<string, unknown> | undefined;
+      for (const f of plan.fields) {
+        const v = value[f.key];
+        if (v === undefined) {
+          if (f.mode === 'always') {
+            const z = zeroOf(f.node);
+            if (z !== ABSENT) (out ??= { ...value })[f.key] = z;
+          }
+          continue;
+        }
+        if (f.mode === 'omitempty' && isEmpty(f.node, v)) {
+          delete (out ??= { ...value })[f.key];
+          continue;
+        }
+        if (f.node.kind === 'leaf') continue;
+        const shaped = view(f.node, v);
+        if (shaped !== v) (out ??= { ...value })[f.key] = shaped;
+      }
+      return out ?? value;
+    }
+    case 'list': {
+      if (!plan.item || plan.item.kind === 'leaf' || !Array.isArray(value)) return value;
+      let out: unknown[] | undefined;
+      for (let i = 0; i < value.length; i++) {
+        const shaped = view(plan.item, value[i]);
+        if (shaped !== value[i]) (out ??= value.slice())[i] = shaped;
+      }
+      return out ?? value;
+    }
+    case 'map': {
+      if (!plan.value || plan.value.kind === 'leaf' || !isPlainObject(value)) return value;
+      let out: Record<string, unknown> | undefined;
+      for (const k of Object.keys(value)) {
+        const shaped = view(plan.value, value[k]);
+        if (shaped !== value[k]) (out ??= { ...value })[k] = shaped;
+      }
+      return out ?? value;
+    }
+    case 'leaf':
+      return value;
+  }
+}
+
+/**
+ * What shapedCopy gives, for a reader that never changes it: the parts of `value` already in
+ * written form are shared rather than copied, so an object read from storage (written in that
+ * form) costs one walk and no copy. Neither `value` nor the result may be changed afterwards.
+ */
+export function shapedView(schema: object, value: unknown): unknown {
+  const plan = planOf(schema as SchemaNode);
+  if (value === undefined || value === null) return plan.kind === 'struct' ? zeroOf(plan) : undefined;
+  return view(plan, value);
+}
+
 /** Whether `a` and `b` are written the same: a fill-in or a dropped empty value is no difference. */
 export function sameOnWire(schema: object, a: unknown, b: unknown): boolean {
-  return isDeepStrictEqual(shapedCopy(schema, a), shapedCopy(schema, b));
+  return isDeepStrictEqual(shapedView(schema, a), shapedView(schema, b));
 }

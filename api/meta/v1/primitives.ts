@@ -3,8 +3,18 @@ import { Type, type SchemaOptions } from '@sinclair/typebox';
 
 /** A metav1.Time value: RFC 3339 in UTC with whole seconds, e.g. 2026-01-02T03:04:05Z. */
 export function formatTime(d: Date): string {
-  return d.toISOString().replace(/\.\d+Z$/, 'Z');
+  // Every write stamps a time (creationTimestamp, managedFields), mostly within the same second.
+  const second = Math.floor(d.getTime() / 1000);
+  if (second !== lastSecond) {
+    // An invalid Date (NaN) never matches and throws in toISOString, as before.
+    lastFormatted = d.toISOString().replace(/\.\d+Z$/, 'Z');
+    lastSecond = second;
+  }
+  return lastFormatted;
 }
+
+let lastSecond = NaN;
+let lastFormatted = '';
 
 /** RFC 3339 timestamp with second precision (metav1.Time). */
 export const Time = Type.String({ format: 'date-time', 'x-orch-type': 'io.orch.apimachinery.pkg.apis.meta.v1.Time' });

@@ -38,6 +38,11 @@ export function parseResourceQuotaConfiguration(raw: unknown): ResourceQuotaConf
   };
 }
 
+/** Whether the configuration names `group`/`resource` among the resources that need a covering quota. */
+export function hasLimitedResources(config: ResourceQuotaConfiguration, group: string, resource: string): boolean {
+  return config.limitedResources.some((l) => l.apiGroup === group && l.resource === resource);
+}
+
 /** The usage names of `usageNames` that the configuration says need a covering quota for `<group>/<resource>`. */
 export function limitedNames(config: ResourceQuotaConfiguration, group: string, resource: string, usageNames: Iterable<string>): string[] {
   const limits = config.limitedResources.filter((l) => l.apiGroup === group && l.resource === resource);

@@ -9,7 +9,7 @@ import { handlesOperations, type AdmissionObject, type Attributes, type PluginDe
 import { checkQuota } from '../../quota/check.js';
 import { quotaEvaluatorFor } from '../../quota/evaluators.js';
 import { quotaMatches } from '../../quota/scopes.js';
-import { limitedNames, parseResourceQuotaConfiguration } from './config.js';
+import { hasLimitedResources, limitedNames, parseResourceQuotaConfiguration } from './config.js';
 
 const quotaName = (q: ResourceQuota) => q.metadata?.name ?? '';
 
@@ -26,9 +26,12 @@ export function resourceQuotaFactory(configuration: unknown, deps: PluginDeps): 
       const { group, resource } = attrs.resource;
       const evaluator = quotaEvaluatorFor(resource, group, deps.domain);
       if (!evaluator.handles(operation)) return;
+      let current = quotas.list(namespace) as unknown as ResourceQuota[];
+      // No quota in the namespace and none required by the configuration: nothing to charge or refuse,
+      // so the write's usage is not even computed (the common case, on every create).
+      if (current.length === 0 && !hasLimitedResources(config, group, resource)) return;
       const now = new Date();
       const limited = limitedNames(config, group, resource, evaluator.usage(attrs.object, now).keys());
-      let current = quotas.list(namespace) as unknown as ResourceQuota[];
       if (current.length === 0 && limited.length === 0) return;
       if (attrs.retrying) {
         const fresh = await Promise.all(current.map((q) => quotas.fetch(namespace, quotaName(q))));

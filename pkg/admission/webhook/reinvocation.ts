@@ -19,7 +19,9 @@ export class WebhookReinvokeContext {
   }
 
   setLastWebhookInvocationOutput(object: AdmissionObject | undefined): void {
-    this.lastOutput = object === undefined ? undefined : structuredClone(object);
+    // The copy is only ever compared to decide whether previously invoked webhooks run again; with
+    // none (no webhook matched, the usual case) that decision changes nothing, so no copy is made.
+    this.lastOutput = object === undefined || this.previouslyInvoked.size === 0 ? undefined : structuredClone(object);
   }
 
   addReinvocableWebhookToPreviouslyInvoked(uid: string): void {
