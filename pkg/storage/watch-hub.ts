@@ -6,19 +6,12 @@
 // errors) while sharing one underlying watch per resource prefix.
 import { deepFreeze } from './deep-freeze.js';
 import { EventRing } from './event-ring.js';
+import { ForwardingStorage } from './forwarding.js';
 import { isStorageError } from './errors.js';
 import type {
-  DeleteOptions,
-  ListOptions,
-  ListResult,
-  ReadOptions,
   Storage,
   StorageWatch,
   StorageWatchEvent,
-  StoredObject,
-  TryUpdate,
-  UpdateOptions,
-  CreateOptions,
   WatchHandlers,
   WatchOptions,
 } from './interface.js';
@@ -432,14 +425,15 @@ class Feed {
 }
 
 /** A Storage whose watches share one underlying watch per resource prefix. */
-export class WatchHub implements Storage {
+export class WatchHub extends ForwardingStorage {
   private readonly feeds = new Map<string, Feed>();
   private readonly ctx: FeedContext;
   private readonly resourcePrefix: (key: string) => string | undefined;
   private catchingUp = 0;
   private direct = 0;
 
-  constructor(private readonly inner: Storage, opts: WatchHubOptions = {}) {
+  constructor(inner: Storage, opts: WatchHubOptions = {}) {
+    super(inner);
     this.ctx = {
       inner,
       opts: {
@@ -466,43 +460,7 @@ export class WatchHub implements Storage {
     return { feeds, shared, catchingUp: this.catchingUp, direct: this.direct };
   }
 
-  create(key: string, obj: StoredObject, opts?: CreateOptions): Promise<StoredObject> {
-    return this.inner.create(key, obj, opts);
-  }
-
-  get(key: string, opts?: ReadOptions): Promise<StoredObject> {
-    return this.inner.get(key, opts);
-  }
-
-  list(prefix: string, opts?: ListOptions): Promise<ListResult> {
-    return this.inner.list(prefix, opts);
-  }
-
-  guaranteedUpdate(key: string, tryUpdate: TryUpdate, opts?: UpdateOptions): Promise<StoredObject> {
-    return this.inner.guaranteedUpdate(key, tryUpdate, opts);
-  }
-
-  delete(key: string, opts?: DeleteOptions): Promise<StoredObject> {
-    return this.inner.delete(key, opts);
-  }
-
-  count(prefix: string): Promise<number> {
-    return this.inner.count(prefix);
-  }
-
-  currentRevision(): Promise<number> {
-    return this.inner.currentRevision();
-  }
-
-  compact(revision: number): Promise<void> {
-    return this.inner.compact(revision);
-  }
-
-  healthy(): Promise<boolean> {
-    return this.inner.healthy();
-  }
-
-  async close(): Promise<void> {
+  override async close(): Promise<void> {
     await Promise.all([...this.feeds.values()].map((f) => f.stop()));
     await this.inner.close();
   }
@@ -531,7 +489,7 @@ export class WatchHub implements Storage {
   }
 
   /** Streams changes after a revision, in order, without gaps, from the resource's shared watch. */
-  async watch(key: string, opts: WatchOptions, handlers: WatchHandlers): Promise<StorageWatch> {
+  override async watch(key: string, opts: WatchOptions, handlers: WatchHandlers): Promise<StorageWatch> {
     const prefix = this.resourcePrefix(key);
     if (!prefix || !key.startsWith(prefix) || (!opts.recursive && key === prefix)) return this.passThrough(key, opts, handlers);
     const sub: Subscriber = {

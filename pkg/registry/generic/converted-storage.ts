@@ -4,6 +4,7 @@
 // stored shape, reads, list items, watch events and the objects update and delete callbacks see
 // to this kind's shape. Filters (list predicates) run on the converted objects, so field selectors
 // name this kind's fields.
+import { ForwardingStorage } from '../../storage/forwarding.js';
 import type {
   CreateOptions,
   DeleteOptions,
@@ -27,8 +28,10 @@ export interface StorageConversion {
   fromStorage(obj: StoredObject): StoredObject;
 }
 
-export class ConvertedStorage implements Storage {
-  constructor(private readonly inner: Storage, private readonly conv: StorageConversion) {}
+export class ConvertedStorage extends ForwardingStorage {
+  constructor(inner: Storage, private readonly conv: StorageConversion) {
+    super(inner);
+  }
 
   private in(obj: StoredObject): StoredObject {
     return this.conv.toStorage(obj);
@@ -38,15 +41,15 @@ export class ConvertedStorage implements Storage {
     return this.conv.fromStorage(obj);
   }
 
-  async create(key: string, obj: StoredObject, opts?: CreateOptions): Promise<StoredObject> {
+  override async create(key: string, obj: StoredObject, opts?: CreateOptions): Promise<StoredObject> {
     return this.out(await this.inner.create(key, this.in(obj), opts));
   }
 
-  async get(key: string, opts?: ReadOptions): Promise<StoredObject> {
+  override async get(key: string, opts?: ReadOptions): Promise<StoredObject> {
     return this.out(await this.inner.get(key, opts));
   }
 
-  async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
+  override async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
     // Convert once per item, whether or not a predicate looks at it.
     const converted = new WeakMap<StoredObject, StoredObject>();
     const view = (o: StoredObject) => {
@@ -59,7 +62,7 @@ export class ConvertedStorage implements Storage {
     return { ...res, items: res.items.map(view) };
   }
 
-  async guaranteedUpdate(key: string, tryUpdate: TryUpdate, opts?: UpdateOptions): Promise<StoredObject> {
+  override async guaranteedUpdate(key: string, tryUpdate: TryUpdate, opts?: UpdateOptions): Promise<StoredObject> {
     const stored = await this.inner.guaranteedUpdate(key, async (current) => {
       const updated = await tryUpdate(current ? this.out(current) : null);
       return updated ? this.in(updated) : null;
@@ -67,12 +70,12 @@ export class ConvertedStorage implements Storage {
     return this.out(stored);
   }
 
-  async delete(key: string, opts: DeleteOptions = {}): Promise<StoredObject> {
+  override async delete(key: string, opts: DeleteOptions = {}): Promise<StoredObject> {
     const { validateDeletion, ...rest } = opts;
     return this.out(await this.inner.delete(key, { ...rest, ...(validateDeletion ? { validateDeletion: (o) => validateDeletion(this.out(o)) } : {}) }));
   }
 
-  watch(key: string, opts: WatchOptions, handlers: WatchHandlers): Promise<StorageWatch> {
+  override watch(key: string, opts: WatchOptions, handlers: WatchHandlers): Promise<StorageWatch> {
     return this.inner.watch(key, opts, {
       ...handlers,
       event: (e) => handlers.event(this.converted(e)),
@@ -95,22 +98,6 @@ export class ConvertedStorage implements Storage {
     return c;
   }
 
-  count(prefix: string): Promise<number> {
-    return this.inner.count(prefix);
-  }
-
-  currentRevision(): Promise<number> {
-    return this.inner.currentRevision();
-  }
-
-  compact(revision: number): Promise<void> {
-    return this.inner.compact(revision);
-  }
-
-  healthy(): Promise<boolean> {
-    return this.inner.healthy();
-  }
-
   // The shared storage belongs to the server; closing one view must not close it.
-  async close(): Promise<void> {}
+  override async close(): Promise<void> {}
 }

@@ -22,10 +22,9 @@
 // reads costs neither memory nor an etcd watch, and each of several server processes holds only
 // what its clients use. The read that starts it is served by etcd; a watch waits for the start.
 import { StorageError } from '../errors.js';
+import { ForwardingStorage } from '../forwarding.js';
 import { deepFreeze } from '../deep-freeze.js';
 import type {
-  CreateOptions,
-  DeleteOptions,
   ListOptions,
   ListResult,
   PrefixProbe,
@@ -33,8 +32,6 @@ import type {
   Storage,
   StorageWatch,
   StoredObject,
-  TryUpdate,
-  UpdateOptions,
   WatchHandlers,
   WatchOptions,
 } from '../interface.js';
@@ -93,7 +90,7 @@ class ResourceCache {
   constructor(readonly prefix: string) {}
 }
 
-export class Cacher implements Storage {
+export class Cacher extends ForwardingStorage<ProbedStorage> {
   private readonly hub: WatchHub;
   private readonly caches = new Map<string, ResourceCache>();
   private readonly resourcePrefix: (key: string) => string | undefined;
@@ -101,7 +98,8 @@ export class Cacher implements Storage {
   private readonly retryMs: number;
   private closed = false;
 
-  constructor(private readonly inner: ProbedStorage, private readonly opts: CacherOptions) {
+  constructor(inner: ProbedStorage, private readonly opts: CacherOptions) {
+    super(inner);
     this.resourcePrefix = opts.resourcePrefix ?? defaultResourcePrefix;
     this.hub = new WatchHub(inner, {
       ...opts.hub,
@@ -131,12 +129,8 @@ export class Cacher implements Storage {
     return prefix ? this.caches.get(prefix)?.store?.revision : undefined;
   }
 
-  create(key: string, obj: StoredObject, opts?: CreateOptions): Promise<StoredObject> {
-    return this.inner.create(key, obj, opts);
-  }
-
   /** Reads one object; from memory when `opts` allow a state the cache has. */
-  async get(key: string, opts?: ReadOptions): Promise<StoredObject> {
+  override async get(key: string, opts?: ReadOptions): Promise<StoredObject> {
     if (opts?.consistency === 'notOlderThan') {
       const store = this.cacheOf(key)?.store;
       if (store && store.revision >= (opts.minRevision ?? 0)) {
@@ -148,7 +142,7 @@ export class Cacher implements Storage {
     return this.inner.get(key);
   }
 
-  async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
+  override async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
     const cache = this.cacheOf(prefix);
     const store = cache?.store;
     if (!cache || !store || opts.revision || opts.startKey) return this.fromEtcd(prefix, opts);
@@ -167,39 +161,15 @@ export class Cacher implements Storage {
     return res ?? this.fromEtcd(prefix, opts);
   }
 
-  guaranteedUpdate(key: string, tryUpdate: TryUpdate, opts?: UpdateOptions): Promise<StoredObject> {
-    return this.inner.guaranteedUpdate(key, tryUpdate, opts);
-  }
-
-  delete(key: string, opts?: DeleteOptions): Promise<StoredObject> {
-    return this.inner.delete(key, opts);
-  }
-
   /** Streams changes from the resource's shared watch, whose window the cache keeps. */
-  async watch(key: string, opts: WatchOptions, handlers: WatchHandlers): Promise<StorageWatch> {
+  override async watch(key: string, opts: WatchOptions, handlers: WatchHandlers): Promise<StorageWatch> {
     const cache = this.cacheOf(key);
     // The first watch waits for the cache to start, so its resource gets one shared watch, not two.
     if (cache?.starting) await cache.starting;
     return this.hub.watch(key, opts, handlers);
   }
 
-  count(prefix: string): Promise<number> {
-    return this.inner.count(prefix);
-  }
-
-  currentRevision(): Promise<number> {
-    return this.inner.currentRevision();
-  }
-
-  compact(revision: number): Promise<void> {
-    return this.inner.compact(revision);
-  }
-
-  healthy(): Promise<boolean> {
-    return this.inner.healthy();
-  }
-
-  async close(): Promise<void> {
+  override async close(): Promise<void> {
     this.closed = true;
     await Promise.all([...this.caches.values()].map((c) => c.pin?.release()));
     await this.hub.close();
