@@ -298,7 +298,10 @@ export async function updateResource(ctx: HandlerContext, r: ResourceRequest): P
   checkNamespace(r, obj);
   checkRequestManagedFields(obj);
   const admission = writeAdmission(ctx, r, dryRun, 'UpdateOptions');
+  // Each attempt starts from its own copy of the decoded object (admission and the field manager
+  // change it; a retried attempt needs the original), and the store prepares that copy in place.
   const { object, created } = await r.store.update(r.info.namespace, r.info.name, async (current) => admission.mutate(recordWrite(r, current, structuredClone(obj)), current), {
+    owned: true,
     dryRun,
     validate: admission.validate,
     user: requestUser(r.res),

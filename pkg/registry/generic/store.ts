@@ -103,6 +103,14 @@ export interface UpdateOptions extends WriteOptions {
   subresource?: string;
   /** Create a missing object whatever the strategy says (server-side apply creates). */
   forceAllowCreate?: boolean;
+  /**
+   * `objInfo` makes a new object on every call, whose parts are its own or already in stored form
+   * (shared with the current object at most, which the store only ever reads or replaces): the store
+   * prepares it in place instead of copying it first. Without it (the default) the store copies,
+   * since an objInfo may hand back an object it keeps, or the current object itself, which the
+   * watch cache shares frozen.
+   */
+  owned?: boolean;
 }
 
 /** Computes the new object from the stored one (null when it does not exist yet). */
@@ -406,7 +414,8 @@ export class Store {
       await abandon();
       attempt++;
       alongside = [];
-      const obj = this.withTypeMeta(structuredClone(await objInfo(current ? this.withTypeMeta(current) : null)));
+      const next = await objInfo(current ? this.withTypeMeta(current) : null);
+      const obj = this.withTypeMeta(opts.owned ? next : structuredClone(next));
       obj.apiVersion = this.info.apiVersion;
       obj.kind = this.info.kind;
       if (!current) {
