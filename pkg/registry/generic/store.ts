@@ -28,6 +28,7 @@ import { shapeForWrite } from '../../runtime/wire-shape.js';
 import { isStorageError, StorageError } from '../../storage/errors.js';
 import type { GuardedWrite, Storage, StoredObject } from '../../storage/interface.js';
 import type { UserInfo } from '../../runtime/user.js';
+import { copyObject } from '../../runtime/copy.js';
 import { preconditionFailure } from '../../storage/preconditions.js';
 import type { Strategy } from '../rest/strategy.js';
 import { decodeContinue, encodeContinue } from './continue-token.js';
@@ -369,7 +370,7 @@ export class Store {
 
   /** A new object as it will be stored: server-set metadata, the strategy's preparation, validated and admitted. */
   private async prepareNew(namespace: string, input: StoredObject, opts: WriteOptions, attempt: number): Promise<{ obj: StoredObject; generated: boolean; alongside: GuardedWrite[] }> {
-    const obj = this.withTypeMeta(structuredClone(input));
+    const obj = this.withTypeMeta(copyObject(input));
     obj.apiVersion = this.info.apiVersion;
     obj.kind = this.info.kind;
     const meta = obj.metadata;
@@ -415,7 +416,7 @@ export class Store {
       attempt++;
       alongside = [];
       const next = await objInfo(current ? this.withTypeMeta(current) : null);
-      const obj = this.withTypeMeta(opts.owned ? next : structuredClone(next));
+      const obj = this.withTypeMeta(opts.owned ? next : copyObject(next));
       obj.apiVersion = this.info.apiVersion;
       obj.kind = this.info.kind;
       if (!current) {
