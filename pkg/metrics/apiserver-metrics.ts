@@ -2,6 +2,7 @@
 // and alerts work. One registry per server instance (tests run several in one process).
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { AdmissionMetrics } from './admission-metrics.js';
+import { CounterCells } from './counter-cell.js';
 import { HistogramCells } from './histogram-cell.js';
 
 export interface RequestLabels {
@@ -32,6 +33,7 @@ export class APIServerMetrics {
   /** Observers of the two histograms per label set, found by a string key (see histogram-cell.ts). */
   private readonly durationCells: HistogramCells<(typeof requestLabelNames)[number]>;
   private readonly etcdCells: HistogramCells<'operation' | 'type'>;
+  private readonly requestCells: CounterCells<(typeof requestLabelNames)[number] | 'code'>;
 
   private countObjects: ObjectCounter | undefined;
 
@@ -82,6 +84,7 @@ export class APIServerMetrics {
       registers,
     });
     this.durationCells = new HistogramCells(this.durations);
+    this.requestCells = new CounterCells(this.requests);
     this.etcdCells = new HistogramCells(this.etcdDurations);
     new Gauge({
       name: 'apiserver_storage_objects',
@@ -104,10 +107,12 @@ export class APIServerMetrics {
 
   /** Records a finished request. */
   request(l: RequestLabels, dryRun: boolean, code: number, seconds: number): void {
-    const labels = { ...l, dry_run: dryRun ? 'All' : '', component: 'apiserver' };
-    this.requests.inc({ ...labels, code: String(code) });
-    const key = `${l.verb}\0${labels.dry_run}\0${l.group}\0${l.version}\0${l.resource}\0${l.subresource}\0${l.scope}`;
-    this.durationCells.get(key, () => labels).observe(seconds);
+    const dry = dryRun ? 'All' : '';
+    const key = `${l.verb}\0${dry}\0${l.group}\0${l.version}\0${l.resource}\0${l.subresource}\0${l.scope}`;
+    // The label objects (and so the exposition's label order) are the ones prom-client was given before.
+    const labels = () => ({ ...l, dry_run: dry, component: 'apiserver' });
+    this.requestCells.get(`${key}\0${code}`, () => ({ ...labels(), code: String(code) })).inc();
+    this.durationCells.get(key, labels).observe(seconds);
   }
 
   setInflight(kind: 'readOnly' | 'mutating', n: number): void {
