@@ -35,6 +35,7 @@ import type { AdmissionChain } from '../admission/chain.js';
 import type { Authorizer } from '../authorization/authorizer.js';
 import { subresourceView } from '../registry/generic/strategy.js';
 import { checkRequestManagedFields, managerOrUserAgent, RequestFieldManager } from './field-manager.js';
+import { copyObject } from '../runtime/copy.js';
 
 /** Protobuf encoding of responses and decoding of request bodies. */
 export interface ProtobufCodecLike extends ProtobufEncoder {
@@ -298,7 +299,10 @@ export async function updateResource(ctx: HandlerContext, r: ResourceRequest): P
   checkNamespace(r, obj);
   checkRequestManagedFields(obj);
   const admission = writeAdmission(ctx, r, dryRun, 'UpdateOptions');
-  const { object, created } = await r.store.update(r.info.namespace, r.info.name, async (current) => admission.mutate(recordWrite(r, current, structuredClone(obj)), current), {
+  // Each attempt starts from its own copy of the decoded object (admission and the field manager
+  // change it; a retried attempt needs the original), and the store prepares that copy in place.
+  const { object, created } = await r.store.update(r.info.namespace, r.info.name, async (current) => admission.mutate(recordWrite(r, current, copyObject(obj)), current), {
+    owned: true,
     dryRun,
     validate: admission.validate,
     user: requestUser(r.res),

@@ -2,6 +2,7 @@
 // metrics): latency per phase (step), per plug-in (controller) and per webhook call, the webhook
 // request and rejection counters, and failures let through by failurePolicy Ignore.
 import { Counter, Histogram, type Registry } from 'prom-client';
+import { HistogramCells, histogramCell, type HistogramCell } from './histogram-cell.js';
 import { SumCountSummary, type SummaryCell } from './sum-count-summary.js';
 
 type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
@@ -21,8 +22,9 @@ export class AdmissionMetrics {
    * The observers of each label set met so far: every write goes through two steps and each
    * plug-in, so the label sets are few and found by one string key, not hashed per observation.
    */
-  private readonly stepCells = new Map<string, { histogram: { observe(v: number): void }; summary: SummaryCell }>();
-  private readonly controllerCells = new Map<string, { observe(v: number): void }>();
+  private readonly stepCells = new Map<string, { histogram: HistogramCell; summary: SummaryCell }>();
+  private readonly controllerCells = new Map<string, HistogramCell>();
+  private readonly webhookCells: HistogramCells<'name' | 'type' | 'operation' | 'rejected'>;
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -54,6 +56,7 @@ export class AdmissionMetrics {
       buckets: [0.005, 0.025, 0.1, 0.5, 1.0, 2.5, 10, 25],
       registers,
     });
+    this.webhookCells = new HistogramCells(this.webhooks);
     this.rejections = new Counter({
       name: 'apiserver_admission_webhook_rejection_count',
       help: 'Admission webhook rejection count, identified by name and broken out for each admission type (validating or admit) and operation. Additional labels specify an error type (calling_webhook_error or apiserver_internal_error if an error occurred; no_error otherwise) and optionally a non-zero rejection code if the webhook rejects the request with an HTTP status code (honored by the apiserver when the code is greater or equal to 400). Codes greater than 600 are truncated to 600, to keep the metrics cardinality bounded.',
@@ -79,7 +82,7 @@ export class AdmissionMetrics {
     let cell = this.stepCells.get(key);
     if (!cell) {
       const labels = { type, operation, rejected: String(rejected) };
-      this.stepCells.set(key, (cell = { histogram: this.steps.labels(labels), summary: this.stepSummary.labels(type, operation, String(rejected)) }));
+      this.stepCells.set(key, (cell = { histogram: histogramCell(this.steps, labels), summary: this.stepSummary.labels(type, operation, String(rejected)) }));
     }
     cell.histogram.observe(seconds);
     cell.summary.observe(seconds);
@@ -88,13 +91,13 @@ export class AdmissionMetrics {
   controller(name: string, type: 'admit' | 'validate', operation: Operation, rejected: boolean, seconds: number): void {
     const key = `${name}|${type}|${operation}|${rejected}`;
     let cell = this.controllerCells.get(key);
-    if (!cell) this.controllerCells.set(key, (cell = this.controllers.labels({ name, type, operation, rejected: String(rejected) })));
+    if (!cell) this.controllerCells.set(key, (cell = histogramCell(this.controllers, { name, type, operation, rejected: String(rejected) })));
     cell.observe(seconds);
   }
 
   webhook(name: string, type: 'admit' | 'validating', operation: Operation, rejected: boolean, code: number, seconds: number): void {
     this.requests.inc({ name, type, operation, code: boundedCode(code), rejected: String(rejected) });
-    this.webhooks.observe({ name, type, operation, rejected: String(rejected) }, seconds);
+    this.webhookCells.get(`${name}\0${type}\0${operation}\0${rejected}`, () => ({ name, type, operation, rejected: String(rejected) })).observe(seconds);
   }
 
   webhookRejection(name: string, type: 'admit' | 'validating', operation: Operation, errorType: string, code: number): void {

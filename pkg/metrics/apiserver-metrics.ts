@@ -2,6 +2,8 @@
 // and alerts work. One registry per server instance (tests run several in one process).
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { AdmissionMetrics } from './admission-metrics.js';
+import { CounterCells } from './counter-cell.js';
+import { HistogramCells } from './histogram-cell.js';
 
 export interface RequestLabels {
   verb: string;
@@ -28,6 +30,10 @@ export class APIServerMetrics {
   private readonly longrunning: Gauge<Exclude<(typeof requestLabelNames)[number], 'dry_run'>>;
   private readonly watchEventCells = new Map<string, { labels: { group: string; version: string; kind: string }; count: number }>();
   private readonly etcdDurations: Histogram<'operation' | 'type'>;
+  /** Observers of the two histograms per label set, found by a string key (see histogram-cell.ts). */
+  private readonly durationCells: HistogramCells<(typeof requestLabelNames)[number]>;
+  private readonly etcdCells: HistogramCells<'operation' | 'type'>;
+  private readonly requestCells: CounterCells<(typeof requestLabelNames)[number] | 'code'>;
 
   private countObjects: ObjectCounter | undefined;
 
@@ -77,6 +83,9 @@ export class APIServerMetrics {
       buckets: [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60],
       registers,
     });
+    this.durationCells = new HistogramCells(this.durations);
+    this.requestCells = new CounterCells(this.requests);
+    this.etcdCells = new HistogramCells(this.etcdDurations);
     new Gauge({
       name: 'apiserver_storage_objects',
       help: 'Number of stored objects at the time of last check split by kind.',
@@ -98,9 +107,12 @@ export class APIServerMetrics {
 
   /** Records a finished request. */
   request(l: RequestLabels, dryRun: boolean, code: number, seconds: number): void {
-    const labels = { ...l, dry_run: dryRun ? 'All' : '', component: 'apiserver' };
-    this.requests.inc({ ...labels, code: String(code) });
-    this.durations.observe(labels, seconds);
+    const dry = dryRun ? 'All' : '';
+    const key = `${l.verb}\0${dry}\0${l.group}\0${l.version}\0${l.resource}\0${l.subresource}\0${l.scope}`;
+    // The label objects (and so the exposition's label order) are the ones prom-client was given before.
+    const labels = () => ({ ...l, dry_run: dry, component: 'apiserver' });
+    this.requestCells.get(`${key}\0${code}`, () => ({ ...labels(), code: String(code) })).inc();
+    this.durationCells.get(key, labels).observe(seconds);
   }
 
   setInflight(kind: 'readOnly' | 'mutating', n: number): void {
@@ -127,7 +139,7 @@ export class APIServerMetrics {
   }
 
   etcdRequest(operation: string, type: string, seconds: number): void {
-    this.etcdDurations.observe({ operation, type }, seconds);
+    this.etcdCells.get(`${operation}\0${type}`, () => ({ operation, type })).observe(seconds);
   }
 
   /** The text exposition of every metric. */

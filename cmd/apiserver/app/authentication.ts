@@ -9,6 +9,7 @@ import type { TokenAuthenticator } from '../../../pkg/authentication/authenticat
 import { newAuthenticate } from '../../../pkg/authentication/authenticate.js';
 import { audienceAgnosticToken } from '../../../pkg/authentication/audiences.js';
 import { bearerTokenAuthenticator, websocketTokenAuthenticator } from '../../../pkg/authentication/bearer-token.js';
+import { cachedTokenAuthenticator } from '../../../pkg/authentication/cached-token.js';
 import { bootstrapTokenAuthenticator, DefaultBootstrapTokenNamespace } from '../../../pkg/authentication/bootstrap/authenticator.js';
 import type { BootstrapSecretLike } from '../../../pkg/authentication/bootstrap/secret.js';
 import { OIDCAuthenticator } from '../../../pkg/authentication/oidc/authenticator.js';
@@ -147,9 +148,12 @@ export async function buildAuthentication(o: AuthenticationOptions, deps: Authen
   }
   const clientCA = o.clientCAFile ? loadCABundle(o.clientCAFile) : undefined;
   if (clientCA) request.push(x509Authenticator({ clientCA, domain }));
+  // The union of the token authenticators behind upstream's token cache (successes kept 10s), shared
+  // by bearer tokens, websocket tokens and TokenReview as upstream's one cached union is.
+  const tokenUnion = cachedTokenAuthenticator(unionTokenAuthenticator(tokens, 'token'));
   if (tokens.length > 0) {
-    request.push(bearerTokenAuthenticator({ authenticators: tokens, apiAudiences }));
-    request.push(websocketTokenAuthenticator({ authenticators: tokens, apiAudiences, domain }));
+    request.push(bearerTokenAuthenticator({ authenticators: [tokenUnion], apiAudiences }));
+    request.push(websocketTokenAuthenticator({ authenticators: [tokenUnion], apiAudiences, domain }));
   }
   const authenticate = newAuthenticate({
     authenticators: request, anonymous: o.anonymousAuth, apiAudiences,
@@ -162,7 +166,6 @@ export async function buildAuthentication(o: AuthenticationOptions, deps: Authen
 
   const virtual = new Map<string, VirtualHandler>();
   const group = authenticationGroup(domain);
-  const tokenUnion = unionTokenAuthenticator(tokens, 'token');
   virtual.set(`${group}/tokenreviews`, tokenReviewHandler(tokenUnion, apiAudiences));
   virtual.set(`${group}/selfsubjectreviews`, selfSubjectReviewHandler());
   if (issuer) virtual.set('/serviceaccounts/token', tokenRequestHandler(issuer, deps.stores));

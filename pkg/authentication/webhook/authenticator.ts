@@ -16,7 +16,7 @@ import type { ApiDomain } from '../../../api/domain.js';
 import { authenticated, failed, skipped, type AuthenticationResult, type TokenAuthenticator } from '../authenticator.js';
 import type { UserInfo } from '../../runtime/user.js';
 import { defaultRetryBackoff, validateRetryBackoff, withExponentialBackoff, type RetryBackoff } from '../../util/webhook/backoff.js';
-import { TokenCache } from './cache.js';
+import { TokenCache } from '../token-cache.js';
 import { WebhookCallError, WebhookClient } from '../../util/webhook/client.js';
 import { loadWebhookKubeconfig, type WebhookClientConfig } from '../../util/webhook/kubeconfig.js';
 import { parseTokenReviewResponse, tokenReviewRequest, type TokenReviewVersion } from './token-review.js';

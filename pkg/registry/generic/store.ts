@@ -28,6 +28,7 @@ import { shapeForWrite } from '../../runtime/wire-shape.js';
 import { isStorageError, StorageError } from '../../storage/errors.js';
 import type { GuardedWrite, Storage, StoredObject } from '../../storage/interface.js';
 import type { UserInfo } from '../../runtime/user.js';
+import { copyObject } from '../../runtime/copy.js';
 import { preconditionFailure } from '../../storage/preconditions.js';
 import type { Strategy } from '../rest/strategy.js';
 import { decodeContinue, encodeContinue } from './continue-token.js';
@@ -103,6 +104,14 @@ export interface UpdateOptions extends WriteOptions {
   subresource?: string;
   /** Create a missing object whatever the strategy says (server-side apply creates). */
   forceAllowCreate?: boolean;
+  /**
+   * `objInfo` makes a new object on every call, whose parts are its own or already in stored form
+   * (shared with the current object at most, which the store only ever reads or replaces): the store
+   * prepares it in place instead of copying it first. Without it (the default) the store copies,
+   * since an objInfo may hand back an object it keeps, or the current object itself, which the
+   * watch cache shares frozen.
+   */
+  owned?: boolean;
 }
 
 /** Computes the new object from the stored one (null when it does not exist yet). */
@@ -361,7 +370,7 @@ export class Store {
 
   /** A new object as it will be stored: server-set metadata, the strategy's preparation, validated and admitted. */
   private async prepareNew(namespace: string, input: StoredObject, opts: WriteOptions, attempt: number): Promise<{ obj: StoredObject; generated: boolean; alongside: GuardedWrite[] }> {
-    const obj = this.withTypeMeta(structuredClone(input));
+    const obj = this.withTypeMeta(copyObject(input));
     obj.apiVersion = this.info.apiVersion;
     obj.kind = this.info.kind;
     const meta = obj.metadata;
@@ -406,7 +415,8 @@ export class Store {
       await abandon();
       attempt++;
       alongside = [];
-      const obj = this.withTypeMeta(structuredClone(await objInfo(current ? this.withTypeMeta(current) : null)));
+      const next = await objInfo(current ? this.withTypeMeta(current) : null);
+      const obj = this.withTypeMeta(opts.owned ? next : copyObject(next));
       obj.apiVersion = this.info.apiVersion;
       obj.kind = this.info.kind;
       if (!current) {

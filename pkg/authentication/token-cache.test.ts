@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { authenticated, failed, skipped, type AuthenticationResult } from '../authenticator.js';
-import { TokenCache } from './cache.js';
+import { authenticated, failed, skipped, type AuthenticationResult } from './authenticator.js';
+import { TokenCache } from './token-cache.js';
 
 function counter(result: AuthenticationResult) {
   const c = { calls: 0, lookup: async () => (c.calls++, result) };
@@ -74,4 +74,45 @@ test('a TTL of 0 bypasses the cache; the entry count is bounded; callers get cop
   if (first.outcome === 'authenticated') first.user.groups.push('mutated');
   const second = await cache.get('u', [], async () => skipped);
   assert.deepEqual(second, { outcome: 'authenticated', user: { name: 'jane', groups: ['a'], extra: {} } });
+});
+
+test('success and failure TTLs apart: with a failure TTL of 0 only successes are kept', async () => {
+  let clock = 0;
+  const cache = new TokenCache({ ttlMs: 1000, failureTtlMs: 0, now: () => clock });
+  const ok = counter(authenticated({ name: 'jane', groups: [], extra: {} }));
+  await cache.get('t', [], ok.lookup);
+  await cache.get('t', [], ok.lookup);
+  assert.equal(ok.calls, 1);
+  const denied = counter(skipped);
+  await cache.get('d', [], denied.lookup);
+  await cache.get('d', [], denied.lookup);
+  assert.equal(denied.calls, 2, 'not-mine answers are not kept');
+
+  const onlyDenials = new TokenCache({ ttlMs: 0, failureTtlMs: 1000, now: () => clock });
+  const ok2 = counter(authenticated({ name: 'jane', groups: [], extra: {} }));
+  await onlyDenials.get('t', [], ok2.lookup);
+  await onlyDenials.get('t', [], ok2.lookup);
+  assert.equal(ok2.calls, 2);
+  const denied2 = counter(skipped);
+  await onlyDenials.get('d', [], denied2.lookup);
+  await onlyDenials.get('d', [], denied2.lookup);
+  assert.equal(denied2.calls, 1);
+});
+
+test('keys written into one buffer hash as the field-by-field HMAC (length-prefixed token, count, audiences)', async () => {
+  const { createHmac } = await import('node:crypto');
+  const cache = new TokenCache({ ttlMs: 1000 });
+  const salt = (cache as unknown as { salt: Buffer }).salt;
+  const expected = (token: string, auds: string[]) => {
+    const h = createHmac('sha256', salt);
+    const len = (n: number) => { const b = Buffer.alloc(4); b.writeUInt32BE(n); h.update(b); };
+    const field = (s: string) => { const b = Buffer.from(s, 'utf8'); len(b.length); h.update(b); };
+    field(token);
+    len(auds.length);
+    for (const a of auds) field(a);
+    return h.digest('base64');
+  };
+  for (const [token, auds] of [['', []], ['tök€n', ['api', '']], ['a.b', ['x', 'y', 'zz']]] as Array<[string, string[]]>) {
+    assert.equal(cache.key(token, auds), expected(token, auds));
+  }
 });
