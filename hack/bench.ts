@@ -16,6 +16,7 @@ import { codecFigures } from './bench/codec.js';
 import { loadConfig } from './bench/config.js';
 import type { BenchContext } from './bench/context.js';
 import { crudFigures } from './bench/crud.js';
+import { idleWatchFigures } from './bench/idle-watches.js';
 import { listFigures } from './bench/lists.js';
 import { LoaderPool } from './bench/loader-pool.js';
 import { managedFieldsFigures } from './bench/managed-fields.js';
@@ -91,6 +92,11 @@ async function main(): Promise<void> {
     report.line(`\n## server memory\nRSS idle ${mib(idle?.rss ?? 0)} MiB, peak ${mib(peak)} MiB (VmRSS sampled every ${config.rssSampleMs} ms, and VmHWM)`);
     report.add({ figure: 'server RSS idle (MiB)', orch: mib(idle?.rss ?? 0) });
     report.add({ figure: 'server RSS peak (MiB)', orch: mib(peak) });
+    // Last, and outside the peak above: 10,000 idle watches are a memory figure of their own.
+    if (config.only.has('watch')) {
+      phase = 'measuring idle watches';
+      await idleWatchFigures(ctx);
+    }
 
     await cleanup.run();
     if (config.only.has('codec')) codecFigures(report, config.codecRounds);

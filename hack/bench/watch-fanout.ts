@@ -9,7 +9,6 @@ import type { WatchResult } from './protocol.js';
 import { coresBetween, formatCores } from './proc-stats.js';
 import { fmtMs } from './report.js';
 import { quantile } from './stats.js';
-import { idleWatchFigures } from './idle-watches.js';
 
 async function currentResourceVersion(api: ApiClient, path: string): Promise<string> {
   return (await api.json<{ metadata: { resourceVersion: string } }>('GET', `${path}?limit=1`)).metadata.resourceVersion;
@@ -62,5 +61,4 @@ export async function watchFigures(ctx: BenchContext): Promise<void> {
       await Promise.all(shares.map(({ loader }) => loader.run<number>({ kind: 'watch-close' })));
     }
   }
-  await idleWatchFigures(ctx);
 }
