@@ -202,6 +202,27 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger, worke
   // One etcd watch per resource, fanned out in process (ARCHITECTURE section 3), and with
   // --watch-cache the resource kept in memory for reads.
   const storage = cachedStorage(opts, etcd, scheme, metrics, logger);
+  try {
+    return await serve(opts, logger, worker, { cert, domain, scheme, metrics, audit, etcd, storage });
+  } catch (e) {
+    // Whatever failed, the etcd client must not keep the process (or a test) alive.
+    await Promise.allSettled([audit.stop(), storage.close()]);
+    throw e;
+  }
+}
+
+interface Assembled {
+  cert: ReturnType<typeof servingCertificate>;
+  domain: ReturnType<typeof apiDomain>;
+  scheme: Scheme;
+  metrics: APIServerMetrics;
+  audit: ReturnType<typeof buildAudit>;
+  etcd: Etcd3Storage;
+  storage: ReturnType<typeof cachedStorage>;
+}
+
+/** Everything after the storage: stores, admission, authentication, authorization, the HTTPS server and its post-start hooks. */
+async function serve(opts: APIServerOptions, logger: Logger, worker: WorkerRole | undefined, { cert, domain, scheme, metrics, audit, etcd, storage }: Assembled): Promise<RunningAPIServer> {
   metrics.countObjectsWith(async () => {
     const counts = new Map<string, number>();
     for (const r of scheme.resources()) counts.set(r.group ? `${r.resource}.${r.group}` : r.resource, await storage.count(r.storagePrefix));
