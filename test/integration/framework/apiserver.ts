@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { runAPIServer, type RunningAPIServer } from '../../../cmd/apiserver/app/server.js';
 import type { APIServerOptions } from '../../../cmd/apiserver/app/options.js';
 import { defaultAuthenticationOptions } from '../../../cmd/apiserver/app/authentication-options.js';
@@ -103,7 +104,15 @@ async function startWorkersServer(overrides: Partial<APIServerOptions>, args: st
   const etcd = await startEtcd();
   const certDir = mkdtempSync(join(tmpdir(), 'orch-certs-'));
   const logs: string[] = [];
-  const start = (port?: number) => startBinaryServer({ workers: testWorkers, etcd, certDir, lines: logs, args, ...(port ? { port } : {}) });
+  const start = (port?: number, flags = args) => startBinaryServer({ workers: testWorkers, etcd, certDir, lines: logs, args: flags, ...(port ? { port } : {}) });
+  // A restart takes what the test changed in t.options since (those the flags can say).
+  const defaults = testOptions(etcd, certDir, { workers: testWorkers });
+  const currentFlags = (): string[] => {
+    const changed = Object.fromEntries(Object.keys(asFlags)
+      .filter((k) => !isDeepStrictEqual(t.options[k as keyof APIServerOptions], defaults[k as keyof APIServerOptions]))
+      .map((k) => [k, t.options[k as keyof APIServerOptions]]));
+    return flagsFor(changed) ?? args;
+  };
   let b: BinaryServer;
   try {
     b = await start();
@@ -121,7 +130,7 @@ async function startWorkersServer(overrides: Partial<APIServerOptions>, args: st
     client: b.client,
     restart: async () => {
       await b.stop();
-      b = await start(b.server.port);
+      b = await start(b.server.port, currentFlags());
       t.server = running();
     },
     stop: async () => {
