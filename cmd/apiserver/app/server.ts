@@ -64,6 +64,8 @@ export interface WorkerRole {
   /** 1..count, kept across restarts of the worker. */
   id: number;
   count: number;
+  /** When the whole server (the supervisor) started: one Last-Modified for documents every worker builds alike. */
+  startedAt: Date;
   peerHealthChecks(endpoint: HealthEndpoint): HealthCheck[];
   renderMetrics(): Promise<{ body: string; contentType: string }>;
   /** Hands the link what it reports: this process's own health, and its own metrics registry. */
@@ -351,7 +353,7 @@ async function serve(opts: APIServerOptions, logger: Logger, worker: WorkerRole 
         ...(opts.watchMaxBufferedBytes ? { maxBufferedBytes: opts.watchMaxBufferedBytes } : {}),
       },
     }),
-    openapi: openAPIHandler(buildOpenAPIDocs(scheme, version)),
+    openapi: openAPIHandler(buildOpenAPIDocs(scheme, version, worker?.startedAt)),
     healthChecks: [
       { name: 'ping', check: async () => undefined },
       { name: 'log', check: async () => undefined },

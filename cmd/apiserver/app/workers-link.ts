@@ -8,7 +8,7 @@ import type { HealthCheck } from '../../../pkg/server/healthz.js';
 import type { HealthEndpoint, HealthSummary } from '../../../pkg/server/server.js';
 import type { APIServerOptions } from './options.js';
 import type { WorkerRole } from './server.js';
-import { isOrchMessage, workerCountEnv, workerIdEnv, type SupervisorMessage, type WorkerMessage, type WorkerStatus } from './workers-protocol.js';
+import { isOrchMessage, serverStartedEnv, workerCountEnv, workerIdEnv, type SupervisorMessage, type WorkerMessage, type WorkerStatus } from './workers-protocol.js';
 
 /** How often a worker reports its own health; the supervisor calls a worker silent for 5 reports stale. */
 export const healthReportMs = 1000;
@@ -50,7 +50,7 @@ export class WorkerLink implements WorkerRole {
   private nextRequest = 1;
   private readonly pending = new Map<number, (m: SupervisorMessage) => void>();
 
-  constructor(readonly id: number, readonly count: number, private readonly logger: Logger) {
+  constructor(readonly id: number, readonly count: number, readonly startedAt: Date, private readonly logger: Logger) {
     process.on('message', (m: unknown) => {
       if (isOrchMessage<SupervisorMessage>(m)) this.receive(m);
     });
@@ -149,7 +149,7 @@ export async function runWorker(): Promise<void> {
     // The supervisor validated the flags once before forking.
     validate: () => [],
     start: async (opts, log) => {
-      link = new WorkerLink(id, count, log);
+      link = new WorkerLink(id, count, new Date(Number(process.env[serverStartedEnv]) || Date.now()), log);
       try {
         const running = await runAPIServer(workerOptions(opts, id, count), log, link);
         link.reportNow();

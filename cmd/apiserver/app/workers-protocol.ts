@@ -6,6 +6,8 @@ import type { HealthEndpoint, HealthSummary } from '../../../pkg/server/server.j
 /** The environment a worker is forked with: its number (1..N, kept across restarts) and N. */
 export const workerIdEnv = 'ORCH_WORKER_ID';
 export const workerCountEnv = 'ORCH_WORKERS';
+/** When the supervisor started (ms since the epoch): what every worker serves as the OpenAPI documents' Last-Modified. */
+export const serverStartedEnv = 'ORCH_SERVER_STARTED';
 
 /** One worker's health as every worker reports it: per endpoint, undefined when passing, else why not. */
 export interface WorkerStatus {

@@ -11,7 +11,7 @@ import { aggregateWorkerMetrics } from '../../../pkg/metrics/cluster-aggregation
 import type { HealthSummary } from '../../../pkg/server/server.js';
 import type { APIServerOptions } from './options.js';
 import { servingCertificate } from './serving.js';
-import { isOrchMessage, workerCountEnv, workerIdEnv, type SupervisorMessage, type WorkerMessage, type WorkerStatus } from './workers-protocol.js';
+import { isOrchMessage, serverStartedEnv, workerCountEnv, workerIdEnv, type SupervisorMessage, type WorkerMessage, type WorkerStatus } from './workers-protocol.js';
 
 /** A worker silent this long (its event loop stuck) counts as failing every health endpoint. */
 const staleMs = 5_000;
@@ -45,6 +45,7 @@ const reasonOf = (code: number | null, signal: string | null) => (signal ? `kill
 /** Runs the supervisor until its workers have stopped; the process exits from here. */
 export function runSupervisor(opts: APIServerOptions): void {
   const count = opts.workers;
+  const startedAt = String(Date.now());
   const logger = new Logger(opts.verbosity, undefined, { worker: 'supervisor' });
   process.on('uncaughtException', (err) => logger.error('uncaught exception', { err: err.stack ?? err.message }));
   process.on('unhandledRejection', (err) => logger.error('unhandled rejection', { err: err instanceof Error ? err.stack ?? err.message : String(err) }));
@@ -115,7 +116,7 @@ export function runSupervisor(opts: APIServerOptions): void {
     s.health = undefined;
     s.startedAt = undefined;
     s.failure = undefined;
-    s.worker = cluster.fork({ [workerIdEnv]: String(s.id), [workerCountEnv]: String(count) });
+    s.worker = cluster.fork({ [workerIdEnv]: String(s.id), [workerCountEnv]: String(count), [serverStartedEnv]: startedAt });
     publish();
   };
 
