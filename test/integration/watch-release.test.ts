@@ -10,7 +10,7 @@ import { startTestServer, type TestServer } from './framework/apiserver.js';
 describe('watch resources', () => {
   let t: TestServer;
   before(async () => {
-    t = await startTestServer();
+    t = await startTestServer({}, { inProcess: true }); // it counts the etcd watchers of one server process
   });
   after(async () => t?.stop());
   /** etcd watchers the watch cache keeps per resource once that resource was used (0 without the cache). */

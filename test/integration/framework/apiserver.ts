@@ -146,11 +146,13 @@ async function startWorkersServer(overrides: Partial<APIServerOptions>, args: st
 export interface TestServerExtras {
   /** The CA bundle `client` trusts; default the serving certificate file (right for the self-signed one). */
   trustedCA?: string;
+  /** Always this process, even under ORCH_TEST_WORKERS: for tests that count what one server process holds (its etcd watchers). */
+  inProcess?: boolean;
 }
 
 /** Starts etcd and the API server; call stop() when done. */
 export async function startTestServer(overrides: Partial<APIServerOptions> = {}, extras: TestServerExtras = {}): Promise<TestServer> {
-  const flags = testWorkers > 1 && !extras.trustedCA ? flagsFor(overrides) : undefined;
+  const flags = testWorkers > 1 && !extras.trustedCA && !extras.inProcess ? flagsFor(overrides) : undefined;
   if (flags) return startWorkersServer(overrides, flags);
   const etcd = await startEtcd();
   const certDir = mkdtempSync(join(tmpdir(), 'orch-certs-'));
