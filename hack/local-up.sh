@@ -52,8 +52,8 @@ for _ in $(seq 1 120); do
 done
 
 ca=$(base64 -w0 < "$LOCAL/certs/apiserver.crt")
-# A kubeconfig for a user authenticating with a client certificate of $PKI.
-kubeconfig() { # <file> <user> <cert> <key>
+# A kubeconfig for the local server; the user entry (indented YAML under `user:`) comes on stdin.
+kubeconfig_with() { # <file> <user name>
   cat > "$1" <<KUBECONFIG
 apiVersion: v1
 kind: Config
@@ -65,8 +65,7 @@ clusters:
 users:
 - name: $2
   user:
-    client-certificate-data: $(base64 -w0 < "$3")
-    client-key-data: $(base64 -w0 < "$4")
+$(cat)
 contexts:
 - name: local
   context:
@@ -77,6 +76,10 @@ current-context: local
 KUBECONFIG
   chmod 600 "$1"
 }
+# A kubeconfig for a user authenticating with a client certificate of $PKI.
+kubeconfig() { # <file> <user> <cert> <key>
+  printf '    client-certificate-data: %s\n    client-key-data: %s\n' "$(base64 -w0 < "$3")" "$(base64 -w0 < "$4")" | kubeconfig_with "$1" "$2"
+}
 # The admin authenticates with a client certificate in system:masters; the same user also has a
 # static token (the first column of $PKI/tokens.csv) for tools that want one.
 kubeconfig "$LOCAL/admin.kubeconfig" admin "$PKI/admin.crt" "$PKI/admin.key"
@@ -85,32 +88,14 @@ kubeconfig "$LOCAL/controller-manager.kubeconfig" controller-manager "$PKI/contr
 # The same admin through an exec credential plug-in (hack/exec-credential-plugin.sh prints the
 # static token of tokens.csv as an ExecCredential): an example of client-go's exec protocol, whose
 # group kubectl knows only by upstream's name.
-cat > "$LOCAL/admin-exec.kubeconfig" <<KUBECONFIG
-apiVersion: v1
-kind: Config
-clusters:
-- name: local
-  cluster:
-    server: https://127.0.0.1:$API_PORT
-    certificate-authority-data: $ca
-users:
-- name: admin-exec
-  user:
+kubeconfig_with "$LOCAL/admin-exec.kubeconfig" admin-exec <<USER
     exec:
       apiVersion: client.authentication.k8s.io/v1
       command: $PWD/hack/exec-credential-plugin.sh
       args:
       - $PWD/$PKI/tokens.csv
       interactiveMode: Never
-contexts:
-- name: local
-  context:
-    cluster: local
-    user: admin-exec
-    namespace: default
-current-context: local
-KUBECONFIG
-chmod 600 "$LOCAL/admin-exec.kubeconfig"
+USER
 
 echo "starting the controller manager, health and metrics on https://127.0.0.1:$CM_PORT (log in $LOCAL/controller-manager.log)"
 _output/bin/controller-manager --kubeconfig "$LOCAL/controller-manager.kubeconfig" --bind-address 127.0.0.1 --secure-port "$CM_PORT" \

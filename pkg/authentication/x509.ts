@@ -7,6 +7,7 @@
 // (Go 1.24/1.25, which kube-apiserver is built with, checks usage after building chains).
 // The TLS server only requests a certificate; it never verifies one, so this is the only check.
 import { createHash, X509Certificate } from 'node:crypto';
+import { pemCertificates } from '../util/certificates/pem.js';
 import { readFileSync } from 'node:fs';
 import type { TLSSocket } from 'node:tls';
 import type { ApiDomain } from '../../api/domain.js';
@@ -200,8 +201,7 @@ export class ClientCertificateVerifier {
 
 /** Reads every certificate of a PEM bundle, as client-go's cert.ParseCertsPEM (other blocks are ignored). */
 export function parseCABundle(pem: string): X509Certificate[] {
-  const blocks = pem.match(/-----BEGIN CERTIFICATE-----[^-]*-----END CERTIFICATE-----/g) ?? [];
-  const certs = blocks.map((b) => new X509Certificate(b));
+  const certs = pemCertificates(pem);
   if (certs.length === 0) throw new Error('data does not contain any valid RSA or ECDSA certificates');
   return certs;
 }

@@ -4,6 +4,7 @@
 // (local PKIs and kubeadm sign both with one CA), followed up to a self-signed root so clients that
 // insist on a full path (OpenSSL, Node) verify with it as well as Go does.
 import { X509Certificate } from 'node:crypto';
+import { pemBlocks } from '../util/certificates/pem.js';
 
 export interface ServingCA {
   /** PEM bundle to publish as certificate-authority-data. */
@@ -12,14 +13,13 @@ export interface ServingCA {
   verified: boolean;
 }
 
-const pemBlock = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
-
 /** The certificates of a PEM bundle, skipping blocks that do not parse. */
 function certificates(pem: string): X509Certificate[] {
   const out: X509Certificate[] = [];
-  for (const block of pem.match(pemBlock) ?? []) {
+  for (const block of pemBlocks(pem)) {
+    if (block.type !== 'CERTIFICATE') continue;
     try {
-      out.push(new X509Certificate(block));
+      out.push(new X509Certificate(block.bytes));
     } catch {
       // Not a certificate we can read: it cannot be the issuer either.
     }

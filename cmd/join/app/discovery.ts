@@ -8,6 +8,7 @@ import { BootstrapTokenPattern, ClusterInfo as ClusterInfoNames } from '../../..
 import { Client, isNotFound, isStatusError, type KubeObject } from '../../../pkg/client/index.js';
 import type { Logger } from '../../../pkg/log/logger.js';
 import { verifyDetached } from '../../../pkg/util/bootstrap/jws.js';
+import { pemCertificates } from '../../../pkg/util/certificates/pem.js';
 
 const { namespace: publicNamespace, name: clusterInfoName, kubeconfigKey, signatureKeyPrefix: jwsKeyPrefix } = ClusterInfoNames;
 
@@ -29,12 +30,6 @@ export function caCertHash(cert: X509Certificate): string {
   return `sha256:${createHash('sha256').update(spki).digest('hex')}`;
 }
 
-/** Every certificate of a PEM bundle. */
-export function certificatesOf(pem: string): X509Certificate[] {
-  const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
-  return blocks.map((b) => new X509Certificate(b));
-}
-
 /** The CA and server of cluster-info's kubeconfig (its first cluster), or why it has none. */
 export function readClusterKubeconfig(text: string): ClusterInfo {
   let doc: unknown;
@@ -50,7 +45,7 @@ export function readClusterKubeconfig(text: string): ClusterInfo {
   const caPEM = Buffer.from(caData, 'base64').toString('utf8');
   let certs: X509Certificate[];
   try {
-    certs = certificatesOf(caPEM);
+    certs = pemCertificates(caPEM);
   } catch (e) {
     throw new Error(`cluster-info's certificate-authority-data is not a PEM certificate bundle: ${(e as Error).message}`);
   }
@@ -61,7 +56,7 @@ export function readClusterKubeconfig(text: string): ClusterInfo {
 /** Whether any certificate of `caPEM` has one of the pinned public key hashes. */
 export function matchesPins(caPEM: string, pins: readonly string[]): boolean {
   const wanted = new Set(pins.map((p) => p.toLowerCase()));
-  return certificatesOf(caPEM).some((c) => wanted.has(caCertHash(c)));
+  return pemCertificates(caPEM).some((c) => wanted.has(caCertHash(c)));
 }
 
 export interface DiscoveryOptions {
@@ -110,7 +105,7 @@ export async function discoverClusterInfo(o: DiscoveryOptions, logger: Logger): 
   const info = readClusterKubeconfig(kubeconfig);
   if (o.caCertHashes.length > 0) {
     if (!matchesPins(info.caPEM, o.caCertHashes)) {
-      throw new Error(`cluster CA found in cluster-info ConfigMap is invalid: none of the public keys ${JSON.stringify(certificatesOf(info.caPEM).map(caCertHash))} are pinned`);
+      throw new Error(`cluster CA found in cluster-info ConfigMap is invalid: none of the public keys ${JSON.stringify(pemCertificates(info.caPEM).map(caCertHash))} are pinned`);
     }
   } else if (!o.unsafeSkipCAVerification) {
     throw new Error('refusing to trust cluster-info without a CA pin (give --discovery-token-ca-cert-hash or --discovery-token-unsafe-skip-ca-verification)');

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createTestCA } from '../../../pkg/authentication/testing/pki.js';
 import { kubeconfigYAML } from '../../../pkg/util/kubeconfig/write.js';
-import { caCertHash, certificatesOf, matchesPins, readClusterKubeconfig } from './discovery.js';
+import { pemCertificates as certificatesOf } from '../../../pkg/util/certificates/pem.js';
+import { caCertHash, matchesPins, readClusterKubeconfig } from './discovery.js';
 import { serverURL, validateOptions, type JoinOptions } from './options.js';
 
 const base: JoinOptions = {

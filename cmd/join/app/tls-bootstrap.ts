@@ -2,14 +2,14 @@
 // as the bootstrap token's identity, ask for a node client certificate with a
 // CertificateSigningRequest to the kube-apiserver-client-kubelet signer, wait until it is approved
 // and issued (or denied, or failed), and check the certificate is for our key.
-import { createHash, generateKeyPairSync, type KeyObject, X509Certificate } from 'node:crypto';
+import { createHash, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import type { ApiDomain } from '../../../api/domain.js';
 import { Client, isAlreadyExists, type KubeObject, type ResourceClient } from '../../../pkg/client/index.js';
 import type { Logger } from '../../../pkg/log/logger.js';
 import { createCSR } from '../../../pkg/util/certificates/csr.js';
+import { pemCertificates } from '../../../pkg/util/certificates/pem.js';
+import { nodesGroup, nodeUserPrefix } from '../../../pkg/util/certificates/signers.js';
 
-export const nodeUserPrefix = 'system:node:';
-export const nodesGroup = 'system:nodes';
 /** What the kubelet asks for with an ECDSA key: no key encipherment. */
 export const nodeClientUsages = ['digital signature', 'client auth'];
 
@@ -74,8 +74,8 @@ export async function requestNodeCertificate(o: BootstrapOptions, logger: Logger
       logger.info('certificate signing request already exists; waiting for it', { name });
     }
     const certPEM = await waitForCertificate(csrs, name, o.deadline, logger);
-    const cert = new X509Certificate(certPEM.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/)?.[0] ?? certPEM);
-    if (!cert.publicKey.equals(publicKey)) throw new Error(`the certificate issued for ${name} is not for this request's key`);
+    const cert = pemCertificates(certPEM)[0];
+    if (!cert?.publicKey.equals(publicKey)) throw new Error(`the certificate issued for ${name} is not for this request's key`);
     return { certPEM, keyPEM: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), csrName: name };
   } finally {
     client.close();

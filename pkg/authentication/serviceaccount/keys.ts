@@ -4,6 +4,7 @@
 // certificates), the signing key of --service-account-signing-key-file, the key id upstream puts
 // in `kid` and the algorithm it signs with.
 import { createHash, createPrivateKey, createPublicKey, X509Certificate, type KeyObject } from 'node:crypto';
+import { pemBlocks } from '../../util/certificates/pem.js';
 import { readFileSync } from 'node:fs';
 
 /** A verification key and its id (base64url of the SHA-256 of its PKIX DER). */
@@ -16,27 +17,6 @@ export type SigningAlgorithm = 'RS256' | 'ES256' | 'ES384' | 'ES512';
 
 /** The curves Go's crypto/x509 parses, by OpenSSL name; P-224 parses but nothing signs with it. */
 const curves: Record<string, SigningAlgorithm | undefined> = { prime256v1: 'ES256', secp384r1: 'ES384', secp521r1: 'ES512', secp224r1: undefined };
-
-interface PemBlock {
-  type: string;
-  der: Buffer;
-}
-
-const strictBase64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
-/** Every well-formed PEM block, in order; malformed ones are passed over, as Go's pem.Decode does. */
-function pemBlocks(data: string): PemBlock[] {
-  const out: PemBlock[] = [];
-  const re = /-----BEGIN ([^\r\n-]*)-----\r?\n([\s\S]*?)-----END ([^\r\n-]*)-----/g;
-  for (let m = re.exec(data); m; m = re.exec(data)) {
-    if (m[1] !== m[3]) continue;
-    // Headers (`Proc-Type: ...`) precede the body; what they describe (encryption) is not supported.
-    const body = m[2]!.split(/\r?\n/).filter((line) => !line.includes(':')).join('').replace(/\s+/g, '');
-    if (!strictBase64.test(body)) continue;
-    out.push({ type: m[1]!, der: Buffer.from(body, 'base64') });
-  }
-  return out;
-}
 
 interface DerElement {
   tag: number;
@@ -149,7 +129,7 @@ function publicKeyOf(der: Buffer): KeyObject | undefined {
 export function parsePublicKeysPEM(data: string | Buffer): KeyObject[] {
   const keys: KeyObject[] = [];
   for (const block of pemBlocks(data.toString())) {
-    const key = publicKeyOf(block.der);
+    const key = publicKeyOf(block.bytes);
     if (key) keys.push(key);
   }
   if (keys.length === 0) throw new Error('data does not contain any valid RSA or ECDSA public keys');
@@ -211,11 +191,11 @@ export function serviceAccountKeyFiles(o: KeyFileOptions): { files: string[]; wa
  */
 export function parsePrivateKeyPEM(data: string | Buffer): KeyObject {
   for (const block of pemBlocks(data.toString())) {
-    const shape = privateShape(block.der);
+    const shape = privateShape(block.bytes);
     let key: KeyObject | undefined;
-    if (block.type === 'RSA PRIVATE KEY' && shape === 'pkcs1') key = privateKeyOf(block.der, 'pkcs1');
-    else if (block.type === 'EC PRIVATE KEY' && shape === 'sec1') key = privateKeyOf(block.der, 'sec1');
-    else if (block.type === 'PRIVATE KEY' && shape === 'pkcs8') key = privateKeyOf(block.der, 'pkcs8');
+    if (block.type === 'RSA PRIVATE KEY' && shape === 'pkcs1') key = privateKeyOf(block.bytes, 'pkcs1');
+    else if (block.type === 'EC PRIVATE KEY' && shape === 'sec1') key = privateKeyOf(block.bytes, 'sec1');
+    else if (block.type === 'PRIVATE KEY' && shape === 'pkcs8') key = privateKeyOf(block.bytes, 'pkcs8');
     // Go's PKCS#8 parser also returns Ed25519 keys; the signer refuses them with a clear message.
     if (key && (key.asymmetricKeyType === 'rsa' || supportedCurve(key) || key.asymmetricKeyType === 'ed25519')) return key;
   }

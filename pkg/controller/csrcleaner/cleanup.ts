@@ -7,7 +7,7 @@
 //   approved and issued, and the certificate has expired
 // An approved request that was never issued stays (as upstream: its signer may still act on it).
 import { X509Certificate } from 'node:crypto';
-import { firstPEMBlock } from '../../util/certificates/csr.js';
+import { firstPEMBlock } from '../../util/certificates/pem.js';
 import type { CSR } from '../certificate-requests.js';
 
 export const approvedExpirationMs = 3600_000;

@@ -9,7 +9,8 @@ import type { ApiDomain } from '../../../api/domain.js';
 import { CSRConditionTypes, keyUsages, type CertificateSigningRequest } from '../../../api/certificates/v1/certificate-signing-request.js';
 import { signerNames } from '../../../api/certificates/v1/register.js';
 import { duplicate, forbidden, GoBytes, invalid, notSupported, Path, required, tooLong, type FieldError } from '../../runtime/field-errors.js';
-import { parseAndVerifyCSR, pemBlocks } from '../../util/certificates/csr.js';
+import { parseAndVerifyCSR } from '../../util/certificates/csr.js';
+import { pemBlocks } from '../../util/certificates/pem.js';
 import type { KindValidation } from '../validation/kind-validation.js';
 import { DNS1123SubdomainMaxLength, isDNS1123Label, isDNS1123Subdomain, nameIsPathSegment } from '../validation/names.js';
 

@@ -8,10 +8,14 @@ const C = forge.asn1.Class;
 /** DER that is not the structure expected; the message is what upstream would say. */
 export class MalformedDER extends Error {}
 
-/** node-forge's strict DER reader, leaving BIT STRINGs as bytes (else one that happens to parse as DER is replaced by its parse, losing the bits). */
-export function parseDer(der: Buffer | string): forge.asn1.Asn1 {
+/**
+ * node-forge's strict DER reader, leaving BIT STRINGs as bytes (else one that happens to parse as
+ * DER is replaced by its parse, losing the bits). `allowTrailing` reads the first structure and
+ * leaves what follows, so a caller can tell trailing bytes from a truncated structure.
+ */
+export function parseDer(der: Buffer | string, opts: { allowTrailing?: boolean } = {}): forge.asn1.Asn1 {
   const fromDer = forge.asn1.fromDer as unknown as (b: string, o: object) => forge.asn1.Asn1;
-  return fromDer(typeof der === 'string' ? der : der.toString('binary'), { strict: true, decodeBitStrings: false });
+  return fromDer(typeof der === 'string' ? der : der.toString('binary'), { strict: true, decodeBitStrings: false, parseAllBytes: !opts.allowTrailing });
 }
 
 /** The elements of a constructed node; MalformedDER(`message`) for anything else. */

@@ -9,6 +9,7 @@
 import { createPublicKey, sign as cryptoSign, verify as cryptoVerify, constants, type KeyObject } from 'node:crypto';
 import forge from 'node-forge';
 import { asn1Children, asn1Der, asn1String, asn1Value, MalformedDER, parseDer } from './asn1.js';
+import { firstPEMBlock } from './pem.js';
 import ipaddr from 'ipaddr.js';
 
 /** One attribute of a distinguished name, in the order the request lists them. */
@@ -333,52 +334,11 @@ function checkSignature(csr: CertificateRequest, alg: SignatureAlgorithm | undef
   }
 }
 
-const pemBlock = /-----BEGIN ([^\r\n]*?)-----\r?\n([\s\S]*?)-----END \1-----/g;
-
-export interface PEMBlock {
-  type: string;
-  /** Whether the block carries RFC 1421 headers (`Proc-Type: ...`). */
-  hasHeaders: boolean;
-  bytes: Buffer;
-}
-
-/**
- * The PEM blocks of `pem` in order, as repeated calls of Go's pem.Decode find them: text between
- * blocks is skipped, and so is a block whose body does not decode.
- */
-export function* pemBlocks(pem: string): Generator<PEMBlock> {
-  for (const m of pem.matchAll(pemBlock)) {
-    let body = m[2]!;
-    let hasHeaders = false;
-    // RFC 1421 headers end at the first blank line.
-    if (/^[^\r\n]*:/.test(body)) {
-      const end = body.search(/\r?\n\r?\n/);
-      if (end < 0) continue;
-      body = body.slice(end).trim();
-      hasHeaders = true;
-    }
-    const compact = body.replace(/[ \t\r\n]/g, '');
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 !== 0) continue;
-    yield { type: m[1]!, hasHeaders, bytes: Buffer.from(compact, 'base64') };
-  }
-}
-
-/** The first PEM block of `pem`, as Go's pem.Decode finds it, or undefined. */
-export function firstPEMBlock(pem: string): PEMBlock | undefined {
-  for (const b of pemBlocks(pem)) return b;
-  return undefined;
-}
-
 /** Parses DER PKCS#10, as Go's x509.ParseCertificateRequest. */
 export function parseCSRDer(der: Buffer): ParseCSRResult {
   let root: forge.asn1.Asn1;
   try {
-    // parseAllBytes: false so that trailing bytes are told apart from a truncated structure.
-    root = (forge.asn1.fromDer as unknown as (b: string, o: object) => forge.asn1.Asn1)(der.toString('binary'), {
-      strict: true,
-      decodeBitStrings: false,
-      parseAllBytes: false,
-    });
+    root = parseDer(der, { allowTrailing: true });
   } catch {
     return { ok: false, error: 'asn1: syntax error: data truncated' };
   }

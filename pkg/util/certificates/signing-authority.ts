@@ -5,6 +5,7 @@
 import { createHash, createPrivateKey, createPublicKey, X509Certificate, type KeyObject } from 'node:crypto';
 import forge from 'node-forge';
 import { asn1Bytes, asn1Children, asn1Der, parseDer } from './asn1.js';
+import { pemCertificates } from './pem.js';
 
 export interface SigningAuthority {
   certificate: X509Certificate;
@@ -27,9 +28,9 @@ const subjectKeyIdOid = '2.5.29.14';
 
 /** The CA of `certPem` (exactly one certificate) and `keyPem`; throws when either is unreadable or they do not belong together. */
 export function loadSigningAuthority(certPem: string, keyPem: string): SigningAuthority {
-  const blocks = certPem.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
-  if (blocks.length !== 1) throw new Error(`expected 1 certificate, found ${blocks.length}`);
-  const certificate = new X509Certificate(blocks[0]!);
+  const certificates = pemCertificates(certPem);
+  if (certificates.length !== 1) throw new Error(`expected 1 certificate, found ${certificates.length}`);
+  const certificate = certificates[0]!;
   let privateKey: KeyObject;
   try {
     privateKey = createPrivateKey(keyPem);
