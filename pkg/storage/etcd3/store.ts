@@ -4,6 +4,7 @@ import { circuitBreaker, ConsecutiveBreaker, ExponentialBackoff, handleWhen, ret
 import { Etcd3, GRPCResourceExhastedError, isRecoverableError, type IKeyValue, type Watcher } from 'etcd3';
 import { isStorageError, StorageError } from '../errors.js';
 import { preconditionFailure } from '../preconditions.js';
+import { copyObject } from '../../runtime/copy.js';
 import { startCompactor, type CompactorEvents } from './compactor.js';
 import { LeaseManager } from './lease-manager.js';
 import type {
@@ -346,7 +347,7 @@ export class Etcd3Storage implements Storage {
       const current = kv ? this.decode(kv, key) : null;
       if (!current && !opts.ignoreNotFound) throw new StorageError('KeyNotFound', key, `key ${key} not found`);
       if (current) this.checkPreconditions(key, opts.preconditions, current);
-      const updated = await tryUpdate(current ? structuredClone(current) : null);
+      const updated = await tryUpdate(current ? copyObject(current) : null);
       if (!updated) {
         if (!current) throw new StorageError('KeyNotFound', key, `key ${key} not found`);
         return current;
