@@ -1,11 +1,11 @@
 // Caching token answers, as upstream's cached token authenticator does (for the webhook with its
 // --authentication-token-webhook-cache-ttl, and for the union of all token authenticators with
-// tokenSuccessCacheTTL/tokenFailureCacheTTL): keyed by an HMAC-SHA256 (random per-process key) of
-// the token and the audiences, so the raw token is never a key and a leaked cache reveals nothing.
+// tokenSuccessCacheTTL/tokenFailureCacheTTL): keyed by a SHA-256 of a random per-process salt, the
+// token and the audiences, so the raw token is never a key and a leaked cache reveals nothing.
 // An authenticated answer is kept for the success TTL, a "not mine" (upstream's ok=false without an
 // error) for the failure TTL, a failure (upstream's error) never: the next request asks again.
 // Concurrent lookups of one key share one call, whatever its answer.
-import { createHmac, randomBytes } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import type { AuthenticationResult } from './authenticator.js';
 
 export interface TokenCacheOptions {
@@ -34,8 +34,16 @@ function deepFreeze<T>(v: T): T {
   return v;
 }
 
+/**
+ * One-shot SHA-256 (node >= 20.12), base64: on every request, and under load a createHmac object
+ * per request cost several times the hash itself.
+ */
+const sha256: (data: Buffer) => string = typeof crypto.hash === 'function'
+  ? (data) => crypto.hash('sha256', data, 'base64')
+  : (data) => crypto.createHash('sha256').update(data).digest('base64');
+
 export class TokenCache {
-  private readonly salt = randomBytes(32);
+  private readonly salt = crypto.randomBytes(32);
   private readonly entries = new Map<string, { expires: number; result: AuthenticationResult }>();
   private readonly inflight = new Map<string, Promise<AuthenticationResult>>();
   private readonly now: () => number;
@@ -57,10 +65,12 @@ export class TokenCache {
    * inputs collide. Written into one buffer and hashed in one update (this runs on every request).
    */
   key(token: string, audiences: readonly string[]): string {
-    let size = 8 + Buffer.byteLength(token, 'utf8');
+    const salt = this.salt.length;
+    let size = salt + 8 + Buffer.byteLength(token, 'utf8');
     for (const a of audiences) size += 4 + Buffer.byteLength(a, 'utf8');
     const b = Buffer.allocUnsafe(size);
-    let at = 0;
+    this.salt.copy(b);
+    let at = salt;
     const field = (s: string) => {
       const n = b.write(s, at + 4, 'utf8');
       b.writeUInt32BE(n, at);
@@ -70,7 +80,7 @@ export class TokenCache {
     b.writeUInt32BE(audiences.length, at);
     at += 4;
     for (const a of audiences) field(a);
-    return createHmac('sha256', this.salt).update(b).digest('base64');
+    return sha256(b);
   }
 
   /** Number of answers held (expired ones included until they are swept). */
