@@ -21,6 +21,7 @@ import { withAuthorization, withImpersonation, type Impersonation } from './auth
 import { auditFailedAuthentication, withAudit, withAuditInit, type AuditServerConfig } from './audit-filter.js';
 import { requestAudit } from '../endpoints/request-audit.js';
 import { healthHandler, type HealthCheck } from './healthz.js';
+import { inOrder } from './in-order.js';
 import type { Lifecycle } from './lifecycle.js';
 import { writePlainAnswer } from './plain-answers.js';
 import { asksForUpgrade, protocolViolation } from './protocol-checks.js';
@@ -170,10 +171,10 @@ export class APIServer {
     app.disable('x-powered-by');
     app.set('etag', false);
     app.set('query parser', false);
-    app.use(withRequestInfo);
+    const chain: RequestHandler[] = [withRequestInfo];
     // Every answer carries its Audit-Id, audited or not, as upstream's outermost filter sends it.
-    app.use(withAuditInit(cfg.logger));
-    app.use((req: Request, res: Response, next: NextFunction) => {
+    chain.push(withAuditInit(cfg.logger));
+    chain.push((req: Request, res: Response, next: NextFunction) => {
       const info = requestInfoOf(res);
       const started = process.hrtime.bigint();
       const longRunning = isLongRunning(info);
@@ -196,12 +197,26 @@ export class APIServer {
       res.on('close', finish);
       next();
     });
-    app.use(withInflightLimit(cfg.maxRequestsInflight, cfg.maxMutatingRequestsInflight, (kind, n) => cfg.metrics.setInflight(kind, n)));
-    if (cfg.authenticate) app.use(withAuthentication(cfg.authenticate, cfg.logger, cfg.audit && auditFailedAuthentication(cfg.audit, requestInfoOf)));
+    chain.push(withInflightLimit(cfg.maxRequestsInflight, cfg.maxMutatingRequestsInflight, (kind, n) => cfg.metrics.setInflight(kind, n)));
+    if (cfg.authenticate) chain.push(withAuthentication(cfg.authenticate, cfg.logger, cfg.audit && auditFailedAuthentication(cfg.audit, requestInfoOf)));
     // After authentication and before impersonation, so the event names the real user and the impersonated one.
-    if (cfg.audit) app.use(withAudit(cfg.audit, requestInfoOf));
-    if (cfg.impersonation) app.use(withImpersonation(cfg.impersonation));
-    if (cfg.authorizer) app.use(withAuthorization(cfg.authorizer, requestInfoOf, cfg.logger, cfg.audit?.authorizationAnnotations));
+    if (cfg.audit) chain.push(withAudit(cfg.audit, requestInfoOf));
+    if (cfg.impersonation) chain.push(withImpersonation(cfg.impersonation));
+    if (cfg.authorizer) chain.push(withAuthorization(cfg.authorizer, requestInfoOf, cfg.logger, cfg.audit?.authorizationAnnotations));
+    // API requests, the most by far, end within this one layer: the filters, then the body and the
+    // API handler, without express walking the layers of the other routes (which follow).
+    const body = express.raw({ type: () => true, limit: cfg.maxRequestBodyBytes });
+    chain.push((req: Request, res: Response, next: NextFunction) => {
+      const { path } = requestInfoOf(res);
+      if (!path.startsWith('/api/') && path !== '/api' && !path.startsWith('/apis/') && path !== '/apis') {
+        next('router');
+        return;
+      }
+      body(req, res, next);
+    }, async (req: Request, res: Response) => {
+      await cfg.api(req, res, requestInfoOf(res));
+    });
+    app.use(inOrder(chain));
     const peers = (endpoint: HealthEndpoint) => cfg.peerHealthChecks?.(endpoint) ?? [];
     const livez = () => [...this.localChecks('livez'), ...peers('livez')];
     const readyz = () => [...this.localChecks('readyz'), ...peers('readyz')];
@@ -227,15 +242,6 @@ export class APIServer {
       });
     }
     app.use(cfg.openapi);
-    app.use(['/api', '/apis'], express.raw({ type: () => true, limit: cfg.maxRequestBodyBytes }));
-    app.use(async (req: Request, res: Response, next: NextFunction) => {
-      const info = requestInfoOf(res);
-      if (!info.path.startsWith('/api/') && info.path !== '/api' && !info.path.startsWith('/apis/') && info.path !== '/apis') {
-        next();
-        return;
-      }
-      await cfg.api(req, res, info);
-    });
     app.use((_req: Request, res: Response) => {
       writeError(res, notFound());
     });
