@@ -42,6 +42,9 @@ export function serialize(doc: unknown, format: Exclude<MediaFormat, 'protobuf'>
   return { body: pretty ? JSON.stringify(doc, null, 2) + '\n' : JSON.stringify(doc), contentType: 'application/json' };
 }
 
+/** Lists longer than this are written a run of this many items at a time (sendListInChunks). */
+const LIST_CHUNK_ITEMS = 250;
+
 export class ResponseWriter {
   constructor(
     private readonly res: Response,
@@ -111,7 +114,31 @@ export class ResponseWriter {
     }
     this.audited(list);
     if (this.target.format === 'protobuf') return this.send(code, this.protobuf.encodeList(info, list), this.protobufMediaType);
+    if (this.target.format === 'json' && !this.pretty && list.items.length > LIST_CHUNK_ITEMS) return this.sendListInChunks(code, list);
     this.sendDocument(code, list);
+  }
+
+  /**
+   * A long JSON list goes out as it is encoded, a run of items at a time: the same bytes as one
+   * JSON.stringify of the list, but without the whole document as one string and again as one
+   * buffer, and the connection starts carrying the first items while the last are encoded.
+   */
+  private sendListInChunks(code: number, list: ListLike): void {
+    const { res } = this;
+    // The list with no items, cut where its items go: `..."items":[` and `]...`.
+    const empty = JSON.stringify({ ...list, items: [] });
+    const at = empty.lastIndexOf('"items":[]') + '"items":['.length;
+    res.status(code).setHeader('Content-Type', 'application/json');
+    res.setHeader('Cache-Control', 'no-cache, private');
+    res.write(empty.slice(0, at));
+    const { items } = list;
+    for (let from = 0; from < items.length; from += LIST_CHUNK_ITEMS) {
+      let chunk = from === 0 ? '' : ',';
+      const to = Math.min(items.length, from + LIST_CHUNK_ITEMS);
+      for (let i = from; i < to; i++) chunk += (i === from ? '' : ',') + JSON.stringify(items[i]);
+      res.write(chunk);
+    }
+    res.end(empty.slice(at));
   }
 
   /** A Status (success or failure). */
