@@ -123,6 +123,11 @@ export function runSupervisor(opts: APIServerOptions): void {
     s.health = undefined;
     s.startedAt = undefined;
     s.failure = undefined;
+    // Measured and left out: V8's young generation limit (--max-semi-space-size 2, 4 or 8 MiB for
+    // the workers, against V8's default 16) saved 25-35 MiB of the server at idle and at peak, but
+    // cost about a quarter of single-client updates/s in the bench (BENCH_ONLY=crud, 2-3 alternated
+    // runs each), so workers get the supervisor's node flags unchanged; an operator may still set
+    // it in NODE_OPTIONS, which workers inherit.
     s.worker = cluster.fork({ [workerIdEnv]: String(s.id), [workerCountEnv]: String(count), [serverStartedEnv]: startedAt });
     publish();
   };
