@@ -136,7 +136,8 @@ export async function runWorker(): Promise<void> {
   // The supervisor checked the flags but for what needs every kind loaded. A refusal goes to it,
   // which prints it once (every worker refuses alike) and stops the workers; this one waits for
   // that rather than exiting, so the supervisor hears why before it sees the worker end.
-  const errors = validateOptions(parseOptions(process.argv.slice(2)), groupVersions);
+  const opts = parseOptions(process.argv.slice(2));
+  const errors = validateOptions(opts, groupVersions);
   if (errors.length > 0) {
     if (!sendToSupervisor({ kind: 'orch:invalid', errors })) exitOnInvalid('apiserver', errors);
     process.once('disconnect', () => process.exit(1));
@@ -155,7 +156,7 @@ export async function runWorker(): Promise<void> {
   const { logger, stopping } = await runProcess({
     name: 'apiserver',
     what: 'API server worker',
-    parse: parseOptions,
+    parse: () => opts,
     // Checked above.
     validate: () => [],
     start: async (opts, log) => {
