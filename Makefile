@@ -24,12 +24,15 @@ etcd:
 clients:
 	@bash hack/install-clients.sh
 
+# The binaries run without --enable-source-maps: with it node keeps every loaded module's source
+# map in memory (about 7-10 MiB in each server process), and stack traces name the built .js files,
+# which tsc keeps close to the sources. NODE_OPTIONS=--enable-source-maps brings the .ts positions back.
 build: deps
 	@rm -rf $(DIST)
 	npx tsc -p tsconfig.json
 	@mkdir -p $(BIN)
 	@for cmd in apiserver controller-manager join; do \
-	  printf '#!/usr/bin/env bash\nexec node --enable-source-maps "$$(dirname "$$(readlink -f "$$0")")/../dist/cmd/%s/main.js" "$$@"\n' $$cmd > $(BIN)/$$cmd; \
+	  printf '#!/usr/bin/env bash\nexec node "$$(dirname "$$(readlink -f "$$0")")/../dist/cmd/%s/main.js" "$$@"\n' $$cmd > $(BIN)/$$cmd; \
 	  chmod +x $(BIN)/$$cmd; \
 	done
 	@echo "built $(BIN)/apiserver $(BIN)/controller-manager $(BIN)/join"

@@ -89,9 +89,12 @@ async function main(): Promise<void> {
     rss.stop();
     rss.sample();
     const peak = Math.max(rss.peakRss, rss.peakHwm);
-    report.line(`\n## server memory\nRSS idle ${mib(idle?.rss ?? 0)} MiB, peak ${mib(peak)} MiB (VmRSS sampled every ${config.rssSampleMs} ms, and VmHWM)`);
+    report.line(`\n## server memory (summed over the server's processes)\nRSS idle ${mib(idle?.rss ?? 0)} MiB, peak ${mib(peak)} MiB (VmRSS sampled every ${config.rssSampleMs} ms, and VmHWM)`);
+    report.line(`PSS idle ${mib(idle?.pss ?? 0)} MiB, peak ${mib(rss.peakPss)} MiB (sampled every ${config.rssSampleMs} ms; RSS counts pages the processes share once per process, PSS shares them out)`);
     report.add({ figure: 'server RSS idle (MiB)', orch: mib(idle?.rss ?? 0) });
     report.add({ figure: 'server RSS peak (MiB)', orch: mib(peak) });
+    report.add({ figure: 'server PSS idle (MiB)', orch: mib(idle?.pss ?? 0) });
+    report.add({ figure: 'server PSS peak (MiB)', orch: mib(rss.peakPss) });
     // Last, and outside the peak above: 10,000 idle watches are a memory figure of their own.
     if (config.only.has('watch')) {
       phase = 'measuring idle watches';

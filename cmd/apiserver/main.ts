@@ -1,6 +1,9 @@
 // Entry point of the API server: flags -> options -> run, until SIGTERM or SIGINT. With --workers
 // above 1 this process supervises that many worker processes (app/workers.ts); each worker enters
 // here too and runs as a full API server (app/workers-link.ts).
+//
+// Everything beyond the flags is imported on the path that needs it: the supervisor serves no API,
+// and what it never loads (every kind's schema, the handlers, the storage) costs it no memory.
 import cluster from 'node:cluster';
 import { exitOnInvalid, runProcess } from '../internal/run-process.js';
 import { parseOptions, validateOptions } from './app/options.js';
@@ -12,12 +15,15 @@ async function main(): Promise<void> {
     return;
   }
   const opts = parseOptions(process.argv.slice(2));
-  exitOnInvalid('apiserver', validateOptions(opts));
   if (opts.workers > 1) {
+    // The keys of --runtime-config are checked by the workers, which load the kinds anyway.
+    exitOnInvalid('apiserver', validateOptions(opts));
     const { runSupervisor } = await import('./app/workers.js');
     runSupervisor(opts);
     return;
   }
+  const { groupVersions } = await import('../../api/index.js');
+  exitOnInvalid('apiserver', validateOptions(opts, groupVersions));
   const { runAPIServer } = await import('./app/server.js');
   await runProcess({
     name: 'apiserver',

@@ -16,10 +16,15 @@ export interface ProcessSpec<O extends { verbosity: number }, R> {
   logFields?: Record<string, unknown>;
 }
 
+/** Every complaint about the options and the hint to --help, as the binary prints them. */
+export function invalidFlagsText(name: string, errs: string[]): string {
+  return errs.map((e) => `Error: ${e}\n`).join('') + `\nRun '${name} --help' for usage.\n`;
+}
+
 /** Stops the binary with every complaint about its options and the hint to --help. */
 export function exitOnInvalid(name: string, errs: string[]): void {
   if (errs.length === 0) return;
-  process.stderr.write(errs.map((e) => `Error: ${e}\n`).join('') + `\nRun '${name} --help' for usage.\n`);
+  process.stderr.write(invalidFlagsText(name, errs));
   process.exit(1);
 }
 

@@ -47,8 +47,9 @@ export async function startCluster(cleanup: Cleanup): Promise<BenchCluster> {
   // BENCH_WORKERS: the server's --workers (its own default, the number of cores, when unset).
   const workers = process.env.BENCH_WORKERS ?? '';
   if (workers !== '' && !/^[1-9]\d*$/.test(workers)) throw new Error(`BENCH_WORKERS=${JSON.stringify(workers)}: want a positive integer`);
+  // As the shipped binary runs it (Makefile): without --enable-source-maps, which costs memory.
   const server: ChildProcess = spawn(process.execPath, [
-    '--enable-source-maps', ...nodeArgs, serverMain,
+    ...nodeArgs, serverMain,
     '--etcd-servers', etcd.endpoint,
     '--secure-port', String(port),
     '--bind-address', '127.0.0.1',

@@ -64,10 +64,17 @@ function tree(all: Map<number, StatFields>, root: number): number[] {
   return out;
 }
 
-/** VmRSS and VmHWM (peak RSS) of a process and its descendants, in bytes. */
-export function memory(root: number): { rss: number; hwm: number } {
+/**
+ * Memory of a process and its descendants, in bytes: VmRSS and VmHWM (peak RSS) from
+ * /proc/<pid>/status, and PSS from /proc/<pid>/smaps_rollup. RSS counts every page a process maps,
+ * so pages shared between processes (the node binary's text, the pages a forked worker shares)
+ * are counted once per process; PSS splits each shared page among the processes that map it, so
+ * the sum over the tree is what the processes cost the machine together.
+ */
+export function memory(root: number): { rss: number; hwm: number; pss: number } {
   let rss = 0;
   let hwm = 0;
+  let pss = 0;
   for (const pid of tree(readAll(), root)) {
     let status: string;
     try {
@@ -77,8 +84,13 @@ export function memory(root: number): { rss: number; hwm: number } {
     }
     rss += Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) * 1024;
     hwm += Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) * 1024;
+    try {
+      pss += Number(/^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'latin1'))?.[1] ?? 0) * 1024;
+    } catch {
+      // Gone between the two reads, or a kernel without smaps_rollup (before 4.14): no PSS from it.
+    }
   }
-  return { rss, hwm };
+  return { rss, hwm, pss };
 }
 
 export interface Roles {
@@ -125,22 +137,25 @@ export function formatCores(c: Roles): string {
 }
 
 /**
- * Samples the server's resident memory on an interval, keeping the highest VmRSS seen and the
- * kernel's own high-water mark (VmHWM, which catches peaks between samples).
+ * Samples the server's memory on an interval, keeping the highest VmRSS and PSS seen and the
+ * kernel's own high-water mark (VmHWM, which catches RSS peaks between samples; PSS has none, so
+ * its peak is the highest sample).
  */
 export class RssSampler {
   private timer: NodeJS.Timeout | undefined;
   peakRss = 0;
   peakHwm = 0;
+  peakPss = 0;
 
   constructor(private readonly pid: () => number | undefined, private readonly intervalMs: number) {}
 
-  sample(): { rss: number; hwm: number } | undefined {
+  sample(): { rss: number; hwm: number; pss: number } | undefined {
     const pid = this.pid();
     if (pid === undefined) return undefined;
     const m = memory(pid);
     this.peakRss = Math.max(this.peakRss, m.rss);
     this.peakHwm = Math.max(this.peakHwm, m.hwm);
+    this.peakPss = Math.max(this.peakPss, m.pss);
     return m;
   }
 

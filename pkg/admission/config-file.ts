@@ -2,7 +2,7 @@
 // inline or in a file of its own. Read once at start; a plug-in asks for its configuration by name.
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { parse } from 'yaml';
+import { parseYAML } from '../util/lazy-yaml.js';
 
 /** One `plugins[]` entry, its path made absolute against the configuration file's directory. */
 export interface AdmissionPluginConfiguration {
@@ -61,7 +61,7 @@ export class AdmissionConfiguration {
 
 function parseYaml(text: string, what: string): unknown {
   try {
-    return parse(text);
+    return parseYAML(text);
   } catch (e) {
     throw new AdmissionConfigError(`couldn't parse ${what}: ${e instanceof Error ? e.message : String(e)}`);
   }

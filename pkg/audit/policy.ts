@@ -2,7 +2,7 @@
 // request deciding its level and the stages left out; a request no rule matches is not audited.
 // Read, validated and matched as upstream's policy reader, validation and checker do.
 import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { parseYAML } from '../util/lazy-yaml.js';
 import type { ApiDomain } from '../../api/domain.js';
 import { auditAPIVersion, Levels, Stages, upstreamAuditAPIVersion, type Level, type Stage } from './types.js';
 
@@ -254,7 +254,7 @@ export interface ParsedPolicy {
 export function parsePolicy(text: string, domain: Pick<ApiDomain, 'group'>): ParsedPolicy {
   let doc: unknown;
   try {
-    doc = parse(text);
+    doc = parseYAML(text);
   } catch (e) {
     throw new PolicyError(`failed decoding: ${e instanceof Error ? e.message : String(e)}`);
   }

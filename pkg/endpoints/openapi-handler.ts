@@ -1,7 +1,11 @@
-// Serves the OpenAPI documents, built once at start from the served scheme: /openapi/v2 (JSON or
-// gnostic protobuf), the /openapi/v3 index and one /openapi/v3/<api|apis/...> document per
-// group/version. Like upstream, every document carries an ETag (the SHA-512 of its JSON bytes)
-// and Last-Modified, and a client that already holds it gets 304.
+// Serves the OpenAPI documents, built once from the served scheme: /openapi/v2 (JSON or gnostic
+// protobuf), the /openapi/v3 index and one /openapi/v3/<api|apis/...> document per group/version.
+// Like upstream, every document carries an ETag (the SHA-512 of its JSON bytes) and Last-Modified,
+// and a client that already holds it gets 304.
+//
+// The documents are built on the first request for any of them, as upstream builds its specs
+// lazily: they take several MiB per server process and most of a second of CPU, and most clients
+// (controllers, kubelets, watchers) never ask. Their Last-Modified is still the server's start.
 import type { NextFunction, Request, Response } from 'express';
 import { newNotAcceptable, StatusError } from '../runtime/errors.js';
 import type { Scheme } from '../runtime/scheme.js';
@@ -58,14 +62,25 @@ function negotiate(req: Request, res: Response, offered: Representation<SpecBody
   return picked;
 }
 
+/** The documents of `scheme`, built on the first call and kept; `built` (their Last-Modified) is fixed now. */
+export function lazyOpenAPIDocs(scheme: Scheme, version: { gitVersion: string }, built = new Date()): () => OpenAPIDocs {
+  let docs: OpenAPIDocs | undefined;
+  return () => (docs ??= buildOpenAPIDocs(scheme, version, built));
+}
+
 /** Express middleware answering /openapi/v2 and /openapi/v3[/...]; other paths pass through. */
-export function openAPIHandler(docs: OpenAPIDocs) {
-  const v2Offers: Representation<SpecBody>[] = [
-    { mediaType: 'application/json', value: docs.v2.json },
-    { mediaType: openAPIV2ProtobufMediaTypeAlias, value: docs.v2.protobuf },
-    { mediaType: openAPIV2ProtobufMediaType, value: docs.v2.protobuf },
-  ];
-  const lastModified = docs.built.toUTCString();
+export function openAPIHandler(documents: OpenAPIDocs | (() => OpenAPIDocs)) {
+  let built: { docs: OpenAPIDocs; v2Offers: Representation<SpecBody>[]; lastModified: string } | undefined;
+  const current = () => {
+    if (built) return built;
+    const docs = typeof documents === 'function' ? documents() : documents;
+    const v2Offers: Representation<SpecBody>[] = [
+      { mediaType: 'application/json', value: docs.v2.json },
+      { mediaType: openAPIV2ProtobufMediaTypeAlias, value: docs.v2.protobuf },
+      { mediaType: openAPIV2ProtobufMediaType, value: docs.v2.protobuf },
+    ];
+    return (built = { docs, v2Offers, lastModified: docs.built.toUTCString() });
+  };
   return (req: Request, res: Response, next: NextFunction): void => {
     const url = new URL(req.originalUrl, 'https://localhost');
     const path = url.pathname.replace(/\/+$/, '');
@@ -75,6 +90,7 @@ export function openAPIHandler(docs: OpenAPIDocs) {
     }
     try {
       if (req.method !== 'GET' && req.method !== 'HEAD') throw new StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
+      const { docs, v2Offers, lastModified } = current();
       if (path === '/openapi/v2') {
         serve(req, res, negotiate(req, res, v2Offers), docs.v2.hash, lastModified);
         return;

@@ -5,8 +5,8 @@ import {
   findDuplicateFieldMessagesJSON,
   findDuplicateFieldMessagesYAML,
   findDuplicateFieldsJSON,
-  goQuote,
 } from './duplicate-fields.js';
+import { goQuote } from './go-quote.js';
 
 // Bodies from upstream's test/integration/apiserver/field_validation_test.go, with the %s filled in.
 const upstreamDeploymentJSON = `

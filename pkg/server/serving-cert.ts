@@ -4,7 +4,15 @@ import { generateKeyPairSync, X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import forge from 'node-forge';
+import { createRequire } from 'node:module';
+import type Forge from 'node-forge';
+
+/**
+ * node-forge, loaded only to make a certificate: a server started with its own pair, or with the
+ * pair an earlier start generated, never loads it (a `--workers` supervisor is several MiB
+ * smaller for it).
+ */
+const loadForge = () => createRequire(import.meta.url)('node-forge') as typeof Forge;
 
 export interface ServingCert {
   cert: string;
@@ -45,6 +53,7 @@ export function ensureSelfSignedCert(opts: SelfSignedOptions): ServingCert & { g
     const cert = readFileSync(certFile, 'utf8');
     if (covers(cert, hosts)) return { cert, key: readFileSync(keyFile, 'utf8'), certFile, keyFile, generated: false };
   }
+  const forge = loadForge();
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const keyPem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
   const pub = forge.pki.publicKeyFromPem(publicKey.export({ type: 'spki', format: 'pem' }).toString());
@@ -56,7 +65,7 @@ export function ensureSelfSignedCert(opts: SelfSignedOptions): ServingCert & { g
   cert.validity.notBefore = new Date(now.getTime() - 3600 * 1000);
   cert.validity.notAfter = new Date(now.getTime() + 365 * 24 * 3600 * 1000);
   // UTF8String, as upstream: Go clients reject '@' in forge's default PrintableString.
-  const subject = [{ name: 'commonName', value: `${hostname()}@${Math.floor(now.getTime() / 1000)}`, valueTagClass: forge.asn1.Type.UTF8 as unknown as forge.asn1.Class }];
+  const subject = [{ name: 'commonName', value: `${hostname()}@${Math.floor(now.getTime() / 1000)}`, valueTagClass: forge.asn1.Type.UTF8 as unknown as Forge.asn1.Class }];
   cert.setSubject(subject);
   cert.setIssuer(subject);
   cert.setExtensions([

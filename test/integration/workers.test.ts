@@ -4,6 +4,9 @@
 // workers, a killed worker is restarted, SIGTERM stops them all, and kubectl works against it.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Agent, request } from 'node:https';
 import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
@@ -245,5 +248,27 @@ describe('the --workers supervisor when its workers cannot start', () => {
     });
     assert.equal(r.code, 1);
     assert.match(r.err, /--workers must be a positive integer/);
+  });
+
+  test('a flag only the workers can check (a --runtime-config key) is refused once, as a single server refuses it', async () => {
+    const main = new URL('../../cmd/apiserver/main.js', import.meta.url).pathname;
+    const certDir = mkdtempSync(join(tmpdir(), 'orch-workers-flags-'));
+    const run = (workers: string) => new Promise<{ code: number | null; err: string }>((resolve) => {
+      const p = spawn(process.execPath, [main, '--workers', workers, '--etcd-servers', 'http://127.0.0.1:1', '--cert-dir', certDir, '--runtime-config', 'apps/v1/widgets=false'], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let err = '';
+      p.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      p.on('exit', (code) => resolve({ code, err }));
+    });
+    try {
+      const [supervised, single] = await Promise.all([run('2'), run('1')]);
+      assert.equal(supervised.code, 1, supervised.err);
+      assert.equal(single.code, 1, single.err);
+      const refusal = /^Error: --runtime-config: unknown api groups or resources in --runtime-config: apps\/v1\/widgets .*\n\nRun 'apiserver --help' for usage\.\n/m;
+      assert.match(single.err, refusal);
+      assert.equal(supervised.err.match(new RegExp(refusal.source, 'gm'))?.length, 1, `printed once:\n${supervised.err}`);
+      assert.doesNotMatch(supervised.err, /could not start|restarting/);
+    } finally {
+      rmSync(certDir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,7 @@
 // The admission flags of the API server, named and defaulted as kube-apiserver's are.
 import type { Argv } from 'yargs';
-import { AllOrderedPlugins, DefaultOnPlugins, parsePluginList, type AdmissionPluginFlags } from '../../../pkg/admission/plugins.js';
+import { readAdmissionConfiguration } from '../../../pkg/admission/config-file.js';
+import { AllOrderedPlugins, DefaultOnPlugins, enabledAdmissionPlugins, parsePluginList, validateAdmissionPluginFlags, type AdmissionPluginFlags } from '../../../pkg/admission/plugins.js';
 
 const group = 'Admission:';
 
@@ -49,4 +50,21 @@ export function admissionOptionsFrom(p: Record<string, unknown>): AdmissionOptio
 /** The options with no admission flag given: upstream's recommended plug-ins. */
 export function defaultAdmissionOptions(): AdmissionOptions {
   return { plugins: {}, configFile: '', defaultNotReadyTolerationSeconds: 300, defaultUnreachableTolerationSeconds: 300 };
+}
+
+/** Problems with the admission flags, worded as kube-apiserver words them. */
+export function validateAdmissionOptions(o: AdmissionOptions, domain: string): string[] {
+  const errs = validateAdmissionPluginFlags(o.plugins);
+  if (errs.length === 0) {
+    // The file is read again when the chain is built; a broken one stops the server before anything starts.
+    try {
+      readAdmissionConfiguration(o.configFile, { domain, enabledPlugins: enabledAdmissionPlugins(o.plugins) });
+    } catch (e) {
+      errs.push(e instanceof Error ? e.message : String(e));
+    }
+  }
+  for (const [flag, v] of [['--default-not-ready-toleration-seconds', o.defaultNotReadyTolerationSeconds], ['--default-unreachable-toleration-seconds', o.defaultUnreachableTolerationSeconds]] as const) {
+    if (!Number.isInteger(v) || v < 0) errs.push(`${flag} must be a non-negative integer`);
+  }
+  return errs;
 }

@@ -10,7 +10,7 @@ import type { AdmissionObject, AdmissionObserver, AuthorizeFunc, ObjectLister, P
 import { schemeObjectInterfaces } from '../../../pkg/admission/object-interfaces.js';
 import type { ObjectDecoder } from '../../../pkg/runtime/decoder.js';
 import type { Scheme } from '../../../pkg/runtime/scheme.js';
-import { enabledAdmissionPlugins, validateAdmissionPluginFlags } from '../../../pkg/admission/plugins.js';
+import { enabledAdmissionPlugins } from '../../../pkg/admission/plugins.js';
 import type { Logger } from '../../../pkg/log/logger.js';
 import type { SharedCaches } from './caches.js';
 import type { Store } from '../../../pkg/registry/generic/store.js';
@@ -33,23 +33,6 @@ export interface AdmissionDeps {
   metrics?: AdmissionObserver;
   /** The server's authorizer, for the plug-ins that check further permissions (CSR approve and sign). */
   authorize?: AuthorizeFunc;
-}
-
-/** Problems with the admission flags, worded as kube-apiserver words them. */
-export function validateAdmissionOptions(o: AdmissionOptions, domain: string): string[] {
-  const errs = validateAdmissionPluginFlags(o.plugins);
-  if (errs.length === 0) {
-    // The file is read again when the chain is built; a broken one stops the server before anything starts.
-    try {
-      readAdmissionConfiguration(o.configFile, { domain, enabledPlugins: enabledAdmissionPlugins(o.plugins) });
-    } catch (e) {
-      errs.push(e instanceof Error ? e.message : String(e));
-    }
-  }
-  for (const [flag, v] of [['--default-not-ready-toleration-seconds', o.defaultNotReadyTolerationSeconds], ['--default-unreachable-toleration-seconds', o.defaultUnreachableTolerationSeconds]] as const) {
-    if (!Number.isInteger(v) || v < 0) errs.push(`${flag} must be a non-negative integer`);
-  }
-  return errs;
 }
 
 /** The chain of the enabled plug-ins, once the caches they read hold a complete list. */

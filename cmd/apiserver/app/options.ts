@@ -3,15 +3,14 @@ import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import yargs from 'yargs';
 import { IPRange, PortRange } from '../../../pkg/registry/core/service/ranges.js';
-import { apiDomain, invalidApiDomain } from '../../../api/domain.js';
-import { groupVersions } from '../../../api/index.js';
+import { apiDomain, invalidApiDomain, type ApiDomain } from '../../../api/domain.js';
+import type { GroupVersionRegistration } from '../../../api/registration.js';
 import { applyRuntimeConfig, parseRuntimeConfig } from '../../../pkg/runtime/runtime-config.js';
 import { parseDuration } from '../../../pkg/util/duration.js';
 import { completeAuthorizationOptions, validateAuthorizationOptions, type AuthorizationOptions } from '../../../pkg/authorization/modes.js';
 import { authenticationFlags, authenticationOptionsFrom, validateAuthenticationOptions, type AuthenticationOptions } from './authentication-options.js';
 import { authorizationFlags, authorizationOptionsFrom } from './authorization-options.js';
-import { admissionFlags, admissionOptionsFrom, type AdmissionOptions } from './admission-options.js';
-import { validateAdmissionOptions } from './admission.js';
+import { admissionFlags, admissionOptionsFrom, validateAdmissionOptions, type AdmissionOptions } from './admission-options.js';
 import { kubeletFlags, kubeletOptionsFrom, validateKubeletOptions, type KubeletOptions } from './kubelet-options.js';
 import { parseWatchCacheSizes } from './watch-cache-options.js';
 import { auditFlags, auditOptionsFrom, validateAuditOptions, type AuditOptions } from './audit-options.js';
@@ -155,8 +154,16 @@ export function parseOptions(argv: string[]): APIServerOptions {
   return opts;
 }
 
-/** Checks the options for mistakes an operator should hear about before anything starts. */
-export function validateOptions(o: APIServerOptions): string[] {
+/**
+ * Checks the options for mistakes an operator should hear about before anything starts.
+ *
+ * `groupVersions` (api/index.ts) names every group, version and resource the server can serve,
+ * which the keys of --runtime-config must match. Building it loads every kind's schema, so the
+ * `--workers` supervisor, which serves nothing itself, passes none: it checks the syntax of
+ * --runtime-config only, and each worker checks the keys (workers-link.ts), the supervisor
+ * reporting a refusal exactly as it reports its own (workers.ts).
+ */
+export function validateOptions(o: APIServerOptions, groupVersions?: (domain: ApiDomain) => GroupVersionRegistration[]): string[] {
   const errs: string[] = [];
   if (o.etcdServers.length === 0) errs.push('--etcd-servers must be specified');
   for (const s of o.etcdServers) if (!/^https?:\/\/[^/]+$/.test(s)) errs.push(`--etcd-servers: ${JSON.stringify(s)} is not of the form scheme://host:port`);
@@ -188,7 +195,10 @@ export function validateOptions(o: APIServerOptions): string[] {
   const badDomain = invalidApiDomain(o.apiDomain);
   if (badDomain) errs.push(`--api-domain: ${badDomain}`);
   try {
-    if (!badDomain) applyRuntimeConfig(groupVersions(apiDomain(o.apiDomain)), parseRuntimeConfig(o.runtimeConfig));
+    if (!badDomain) {
+      const entries = parseRuntimeConfig(o.runtimeConfig);
+      if (groupVersions) applyRuntimeConfig(groupVersions(apiDomain(o.apiDomain)), entries);
+    }
   } catch (e) {
     errs.push(`--runtime-config: ${(e as Error).message}`);
   }

@@ -5,7 +5,7 @@ import { networkInterfaces } from 'node:os';
 import { apiDomain } from '../../../api/domain.js';
 import { groupVersions } from '../../../api/index.js';
 import { newAPIHandler } from '../../../pkg/endpoints/api-handler.js';
-import { buildOpenAPIDocs, openAPIHandler } from '../../../pkg/endpoints/openapi-handler.js';
+import { lazyOpenAPIDocs, openAPIHandler } from '../../../pkg/endpoints/openapi-handler.js';
 import type { Logger } from '../../../pkg/log/logger.js';
 import { buildStores } from '../../../pkg/registry/stores.js';
 import { systemNamespaces } from '../../../pkg/registry/strategies.js';
@@ -353,7 +353,7 @@ async function serve(opts: APIServerOptions, logger: Logger, worker: WorkerRole 
         ...(opts.watchMaxBufferedBytes ? { maxBufferedBytes: opts.watchMaxBufferedBytes } : {}),
       },
     }),
-    openapi: openAPIHandler(buildOpenAPIDocs(scheme, version, worker?.startedAt)),
+    openapi: openAPIHandler(lazyOpenAPIDocs(scheme, version, worker?.startedAt)),
     healthChecks: [
       { name: 'ping', check: async () => undefined },
       { name: 'log', check: async () => undefined },

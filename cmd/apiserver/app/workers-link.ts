@@ -130,8 +130,19 @@ export class WorkerLink implements WorkerRole {
 export async function runWorker(): Promise<void> {
   const id = Number(process.env[workerIdEnv]);
   const count = Number(process.env[workerCountEnv]);
-  const { runProcess } = await import('../../internal/run-process.js');
-  const { parseOptions } = await import('./options.js');
+  const { exitOnInvalid, runProcess } = await import('../../internal/run-process.js');
+  const { parseOptions, validateOptions } = await import('./options.js');
+  const { groupVersions } = await import('../../../api/index.js');
+  // The supervisor checked the flags but for what needs every kind loaded. A refusal goes to it,
+  // which prints it once (every worker refuses alike) and stops the workers; this one waits for
+  // that rather than exiting, so the supervisor hears why before it sees the worker end.
+  const opts = parseOptions(process.argv.slice(2));
+  const errors = validateOptions(opts, groupVersions);
+  if (errors.length > 0) {
+    if (!sendToSupervisor({ kind: 'orch:invalid', errors })) exitOnInvalid('apiserver', errors);
+    process.once('disconnect', () => process.exit(1));
+    return;
+  }
   const { runAPIServer } = await import('./server.js');
   let link: WorkerLink | undefined;
   let started = false;
@@ -145,8 +156,8 @@ export async function runWorker(): Promise<void> {
   const { logger, stopping } = await runProcess({
     name: 'apiserver',
     what: 'API server worker',
-    parse: parseOptions,
-    // The supervisor validated the flags once before forking.
+    parse: () => opts,
+    // Checked above.
     validate: () => [],
     start: async (opts, log) => {
       link = new WorkerLink(id, count, new Date(Number(process.env[serverStartedEnv]) || Date.now()), log);

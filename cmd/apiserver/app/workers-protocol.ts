@@ -22,6 +22,11 @@ export type WorkerMessage =
   | { kind: 'orch:started' }
   /** It could not start; it exits 1 next. */
   | { kind: 'orch:failed'; reason: string }
+  /**
+   * It refused the flags (the checks the supervisor leaves to the workers, such as the keys of
+   * --runtime-config): the supervisor prints these as it prints its own refusals and exits 1.
+   */
+  | { kind: 'orch:invalid'; errors: string[] }
   /** /metrics was asked of it: the supervisor answers with the sum over all workers. */
   | { kind: 'orch:metrics-request'; id: number }
   /** Its own metrics, answering a gather. */

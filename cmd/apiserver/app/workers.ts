@@ -5,9 +5,14 @@
 // restarts a worker that dies later, with backoff; forwards SIGTERM/SIGINT and exits when every
 // worker has drained; keeps the table of every worker's health that each worker answers
 // /livez, /readyz and /healthz from; and sums the workers' metrics for whichever worker is asked.
+//
+// It stays small: it loads the flags, the certificate and this file, never the API (every kind's
+// schema, handlers, storage), which is what a worker is for. The one check of the flags that needs
+// the kinds, the keys of --runtime-config, is made by the workers; the supervisor prints their
+// refusal as it prints its own (main.ts) and exits 1, so bad flags read the same either way.
 import cluster, { type Worker } from 'node:cluster';
+import { invalidFlagsText } from '../../internal/run-process.js';
 import { Logger } from '../../../pkg/log/logger.js';
-import { aggregateWorkerMetrics } from '../../../pkg/metrics/cluster-aggregation.js';
 import type { HealthSummary } from '../../../pkg/server/server.js';
 import type { APIServerOptions } from './options.js';
 import { servingCertificate } from './serving.js';
@@ -108,6 +113,8 @@ export function runSupervisor(opts: APIServerOptions): void {
       for (const w of running) send(w, { kind: 'orch:metrics-gather', id });
     });
     gathers.delete(id);
+    // prom-client is loaded on the first scrape: a supervisor nobody scrapes never pays for it.
+    const { aggregateWorkerMetrics } = await import('../../../pkg/metrics/cluster-aggregation.js');
     return aggregateWorkerMetrics(results);
   };
 
@@ -116,6 +123,11 @@ export function runSupervisor(opts: APIServerOptions): void {
     s.health = undefined;
     s.startedAt = undefined;
     s.failure = undefined;
+    // Measured and left out: V8's young generation limit (--max-semi-space-size 2, 4 or 8 MiB for
+    // the workers, against V8's default 16) saved 25-35 MiB of the server at idle and at peak, but
+    // cost about a quarter of single-client updates/s in the bench (BENCH_ONLY=crud, 2-3 alternated
+    // runs each), so workers get the supervisor's node flags unchanged; an operator may still set
+    // it in NODE_OPTIONS, which workers inherit.
     s.worker = cluster.fork({ [workerIdEnv]: String(s.id), [workerCountEnv]: String(count), [serverStartedEnv]: startedAt });
     publish();
   };
@@ -161,6 +173,14 @@ export function runSupervisor(opts: APIServerOptions): void {
         return;
       case 'orch:failed':
         if (s) s.failure = m.reason;
+        return;
+      case 'orch:invalid':
+        // Refused flags, said once as a single server says them: no log line, no restart.
+        if (phase !== 'starting') return;
+        phase = 'failing';
+        exitCode = 1;
+        process.stderr.write(invalidFlagsText('apiserver', m.errors));
+        stopAll('SIGTERM');
         return;
       case 'orch:started':
         if (!s) return;
