@@ -55,3 +55,23 @@ test('writes are due once the current job is done, all in one go, in the order t
   await Promise.resolve();
   assert.deepEqual(order, ['job', 'a', 'b', 'c'], 'and later jobs are served again');
 });
+
+test('watchers handed the same frames share one join; other frames get their own', () => {
+  const a = frame('a', 100);
+  const b = frame('b', 100);
+  const c = frame('c', 100);
+  const take = (...fs: Buffer[]) => {
+    const p = new PendingFrames();
+    for (const f of fs) p.push(f);
+    return p.take();
+  };
+  const [first] = take(a, b);
+  const [second] = take(a, b);
+  assert.equal(second, first, 'the same Buffer');
+  const [other] = take(a, c);
+  assert.notEqual(other, first);
+  assert.equal(other!.toString(), 'a'.repeat(100) + 'c'.repeat(100));
+  const [equalBytes] = take(Buffer.from(a), b);
+  assert.notEqual(equalBytes, first, 'only the same instances are shared (equal bytes are not looked at)');
+  assert.equal(take(a, b)[0], first, 'several joins are remembered side by side');
+});

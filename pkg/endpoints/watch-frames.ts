@@ -37,7 +37,7 @@ export class PendingFrames {
     this.frames = [];
     this.bytes = 0;
     if (frames.length <= 1) return frames;
-    if (total <= MAX_PIECE_BYTES) return [Buffer.concat(frames, total)];
+    if (total <= MAX_PIECE_BYTES) return [join(frames, 0, frames.length, total)];
     const pieces: Buffer[] = [];
     let from = 0;
     let size = 0;
@@ -60,8 +60,39 @@ export class PendingFrames {
   }
 }
 
+/**
+ * The last few joins. A delivery turn hands the watchers of a resource the same events one watcher
+ * after the other, and those wanting the same form get the same Buffers, so the next watcher mostly
+ * needs exactly the join the previous one made: it shares it (the Buffers are never written to)
+ * instead of copying the bytes again. A few are kept for watchers of several forms side by side.
+ */
+const recentJoins: { frames: Buffer[]; joined: Buffer }[] = [];
+const RECENT_JOINS = 4;
+
 function join(frames: Buffer[], from: number, to: number, size: number): Buffer {
-  return to - from === 1 ? frames[from]! : Buffer.concat(frames.slice(from, to), size);
+  if (to - from === 1) return frames[from]!;
+  for (let k = 0; k < recentJoins.length; k++) {
+    const j = recentJoins[k]!;
+    if (sameRun(j.frames, frames, from, to)) {
+      if (k > 0) {
+        recentJoins.splice(k, 1);
+        recentJoins.unshift(j);
+      }
+      return j.joined;
+    }
+  }
+  const run = frames.slice(from, to);
+  const joined = Buffer.concat(run, size);
+  recentJoins.unshift({ frames: run, joined });
+  if (recentJoins.length > RECENT_JOINS) recentJoins.pop();
+  return joined;
+}
+
+/** Whether `run` is frames[from..to), the same Buffer instances in the same order. */
+function sameRun(run: Buffer[], frames: Buffer[], from: number, to: number): boolean {
+  if (run.length !== to - from) return false;
+  for (let i = 0; i < run.length; i++) if (run[i] !== frames[from + i]) return false;
+  return true;
 }
 
 /**
