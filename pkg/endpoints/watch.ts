@@ -7,6 +7,7 @@ import type { ResourceInfo } from '../runtime/scheme.js';
 import type { StoredObject } from '../storage/interface.js';
 import type { ResourceRequest } from './resource-handlers.js';
 import { bookmarkObject } from './watch-encoding.js';
+import { PendingFrames, writeAtEndOfJob } from './watch-frames.js';
 
 export interface WatchServerOptions {
   /** The default timeout is randomised between this and twice this, as upstream does. */
@@ -61,6 +62,8 @@ export async function serveWatch(r: ResourceRequest, opts: WatchServerOptions): 
    */
   const queue: Buffer[] = [];
   let queued = 0;
+  /** Events of the current job, written together at its end (watch-frames.ts). */
+  const pending = new PendingFrames();
   let flowing = false;
   let blockedSince = 0;
   /** Since when the waiting bytes are over the bound (0: they are not). */
@@ -76,6 +79,7 @@ export async function serveWatch(r: ResourceRequest, opts: WatchServerOptions): 
     untrack?.();
     void stopWatch?.();
     queue.length = 0;
+    pending.clear();
     if (!res.writableEnded) res.end();
   };
   /**
@@ -111,23 +115,31 @@ export async function serveWatch(r: ResourceRequest, opts: WatchServerOptions): 
     queued = 0;
     finish();
   };
-  const send = (type: string, object: Record<string, unknown>) => {
-    if (ended) return;
-    const chunk = encoder.encode(type, object);
-    if (tally) tally.count++;
-    if (flowing && queue.length === 0 && !res.writableNeedDrain) {
-      res.write(chunk);
-      return;
-    }
+  /** Queues a piece of whole events, or closes a watcher that does not keep up. */
+  const enqueue = (piece: Buffer) => {
     if (flowing) {
       const now = performance.now();
       if (blockedSince === 0) blockedSince = now;
       else if (now - blockedSince > maxBlockedMs) return tooSlow();
       if (overSince > 0 && now - overSince > OVER_BOUND_GRACE_MS) return tooSlow();
     }
-    queue.push(chunk);
-    queued += chunk.length;
+    queue.push(piece);
+    queued += piece.length;
     if (flowing && overSince === 0 && queued > maxBuffered) overSince = performance.now();
+  };
+  /** Writes the events of the job that just ended: at once if the connection takes them, else after what waits. */
+  const writePending = () => {
+    if (ended || pending.empty) return;
+    for (const piece of pending.take()) {
+      if (ended) return;
+      if (flowing && queue.length === 0 && !res.writableNeedDrain) res.write(piece);
+      else enqueue(piece);
+    }
+  };
+  const send = (type: string, object: Record<string, unknown>) => {
+    if (ended) return;
+    if (tally) tally.count++;
+    if (pending.push(encoder.encode(type, object))) writeAtEndOfJob(writePending);
   };
   stopWatch = await r.store.watch(r.info.namespace, r.info.name || undefined, params, {
     event: (type, obj: StoredObject) => send(type, obj),
@@ -135,6 +147,11 @@ export async function serveWatch(r: ResourceRequest, opts: WatchServerOptions): 
     error: (err: StatusError) => {
       if (ended) return;
       failed = true;
+      // After the events before it, which wait for the end of the job or for the connection.
+      for (const piece of pending.take()) {
+        queue.push(piece);
+        queued += piece.length;
+      }
       queue.push(encoder.encode('ERROR', err.status as Record<string, unknown>));
       if (flowing) endWithQueue();
     },
@@ -145,6 +162,11 @@ export async function serveWatch(r: ResourceRequest, opts: WatchServerOptions): 
   res.setHeader('Cache-Control', 'no-cache, private');
   res.setHeader('Transfer-Encoding', 'chunked');
   res.flushHeaders();
+  // The events so far (the initial ones) wait with the others, and the bound allows for them.
+  for (const piece of pending.take()) {
+    queue.push(piece);
+    queued += piece.length;
+  }
   maxBuffered += queued;
   flowing = true;
   if (failed) {

@@ -100,17 +100,20 @@ type FeedState = 'starting' | 'running' | 'stopped' | 'failed';
  * Delivery goes round a feed's subscribers, each getting everything it has not had yet, in turns
  * of at most TURN_MS with other work of the event loop between them: a resource with thousands of
  * watchers never stalls other requests. After a round the next one waits ROUND_PAUSE_FACTOR times
- * as long as the round took (at most ROUND_PAUSE_MAX_MS), so a busy resource takes a bounded share
- * of the event loop, and each subscriber gets the events of the pause in one go, which its stream
- * writes at once (Node corks a response's socket until the next tick). A thousand watchers of a
- * busy resource then cost about a dozen events per socket write rather than one, much as with an
- * etcd watch each, where etcd batches events for watchers that lag (`make bench`, 1,000 events to
- * 1,000 watches over HTTPS: 15 s; 26 s with an etcd watch each; about 30 s without the pause). A
- * round over a few watchers takes next to nothing: their events go out at once.
+ * as long as the round took (at most ROUND_PAUSE_MAX_MS), so a busy resource takes at most about
+ * half of the event loop, and each subscriber gets the events that came meanwhile in one go, which
+ * the watch endpoint writes as one chunk (pkg/endpoints/watch-frames.ts). A round over a few
+ * watchers takes next to nothing: their events go out at once.
+ *
+ * The pause used to be eight times the round (up to 200 ms), to batch more events per socket
+ * write when every event was its own write. With the endpoint joining a watcher's events itself,
+ * that wait was most of an event's way to the last of a thousand watchers (`make bench`,
+ * BENCH_ONLY=watch, 1,000 watchers x 200 creates: create-to-last-watcher p50 about 190-370 ms
+ * with a pause of one round or none, 380-880 ms with eight, under the same load).
  */
 const TURN_MS = 10;
-const ROUND_PAUSE_FACTOR = 8;
-const ROUND_PAUSE_MAX_MS = 200;
+const ROUND_PAUSE_FACTOR = 1;
+const ROUND_PAUSE_MAX_MS = 50;
 
 interface FeedContext {
   inner: Storage;
