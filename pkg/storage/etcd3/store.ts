@@ -247,26 +247,33 @@ export class Etcd3Storage implements Storage {
   }
 
   /**
-   * Reads of single keys wait here for the end of the event loop's turn, then go to etcd together
-   * as one read-only transaction: etcd serves it as one linearizable read, and the gRPC call, the
-   * costliest part of a read on our side, is paid once per turn instead of once per request. Every
-   * read is still sent after it was asked, so it sees every write that finished before.
+   * Reads of single keys travel together under load: while a read is out at etcd, the reads asked
+   * meanwhile wait for the end of the event loop's turn and then go as one read-only transaction.
+   * etcd serves it as one linearizable read, and the gRPC call, the costliest part of a read on our
+   * side, is paid once per turn instead of once per request. A read asked while none is out goes at
+   * once, so a lone client waits for nothing. Every read is sent after it was asked, so it sees
+   * every write that finished before.
    */
   private pendingReads: PendingRead[] | undefined;
+  private readsOut = 0;
 
   private read(key: string): Promise<IKeyValue | undefined> {
     return new Promise((resolve, reject) => {
+      const read = { key, resolve, reject };
+      if (this.readsOut === 0 && !this.pendingReads) return this.sendReads([read]);
       if (!this.pendingReads) {
         this.pendingReads = [];
-        setImmediate(() => this.sendReads());
+        setImmediate(() => {
+          const reads = this.pendingReads ?? [];
+          this.pendingReads = undefined;
+          this.sendReads(reads);
+        });
       }
-      this.pendingReads.push({ key, resolve, reject });
+      this.pendingReads.push(read);
     });
   }
 
-  private sendReads(): void {
-    const reads = this.pendingReads ?? [];
-    this.pendingReads = undefined;
+  private sendReads(reads: PendingRead[]): void {
     for (let i = 0; i < reads.length; i += MAX_TXN_OPS) {
       const batch = reads.slice(i, i + MAX_TXN_OPS);
       const answered = batch.length === 1
@@ -274,9 +281,14 @@ export class Etcd3Storage implements Storage {
         : this.client.kv
           .txn({ compare: [], success: batch.map((r) => ({ request_range: { key: this.fullKey(r.key) } })), failure: [] })
           .then((res) => res.responses.map((r) => r.response_range.kvs[0]));
+      this.readsOut++;
       answered.then(
-        (kvs) => batch.forEach((r, j) => r.resolve(kvs[j])),
-        (e: unknown) => batch.forEach((r) => {
+        (kvs) => {
+          this.readsOut--;
+          batch.forEach((r, j) => r.resolve(kvs[j]));
+        },
+        (e: unknown) => batch.forEach((r, j) => {
+          if (j === 0) this.readsOut--;
           try {
             translate(e, r.key);
           } catch (translated) {
