@@ -11,6 +11,13 @@ CM_PORT=${CM_PORT:-10257}
 # API_DOMAIN=k8s.io serves upstream's group names, so stock kubectl's typed commands (create role,
 # auth can-i, auth whoami) work unchanged.
 API_DOMAIN=${API_DOMAIN:-orch.io}
+# Stock kubectl asks authentication.k8s.io for `auth whoami`; under another domain the same review
+# is posted by hand.
+if [ "$API_DOMAIN" = k8s.io ]; then
+  WHOAMI="kubectl --kubeconfig $LOCAL/admin.kubeconfig auth whoami"
+else
+  WHOAMI="echo '{\"apiVersion\":\"authentication.$API_DOMAIN/v1\",\"kind\":\"SelfSubjectReview\"}' | kubectl --kubeconfig $LOCAL/admin.kubeconfig create --raw /apis/authentication.$API_DOMAIN/v1/selfsubjectreviews -f -"
+fi
 mkdir -p "$LOCAL/etcd" "$LOCAL/certs"
 PKI="$LOCAL/pki"
 # Client CA, the admin's client certificate (system:masters), service account keys, a token file.
@@ -145,7 +152,7 @@ tokens are signed with sa.key (issuer https://127.0.0.1:$API_PORT).
 
 Try:
   kubectl --kubeconfig $LOCAL/admin.kubeconfig get namespaces
-  kubectl --kubeconfig $LOCAL/admin.kubeconfig auth whoami
+  $WHOAMI
   kubectl --kubeconfig $LOCAL/admin-exec.kubeconfig get namespaces
   kubectl --kubeconfig $LOCAL/admin.kubeconfig run web --image=nginx && kubectl --kubeconfig $LOCAL/admin.kubeconfig get all
   kubectl --kubeconfig $LOCAL/admin.kubeconfig create serviceaccount demo && kubectl --kubeconfig $LOCAL/admin.kubeconfig create token demo
