@@ -1,6 +1,6 @@
 // A real etcd for a test: its own free ports and a temporary data directory, removed on stop.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,9 +46,9 @@ async function waitHealthy(endpoint: string, proc: ChildProcess, log: () => stri
 
 export async function startEtcd(opts: { progressNotifyInterval?: string } = {}): Promise<TestEtcd> {
   const dataDir = mkdtempSync(join(tmpdir(), 'orch-etcd-'));
-  const clientPort = await freePort();
-  const peerPort = await freePort();
-  const endpoint = `http://127.0.0.1:${clientPort}`;
+  let clientPort = 0;
+  let peerPort = 0;
+  let endpoint = '';
   let proc: ChildProcess;
   let output = '';
   const launch = async () => {
@@ -71,7 +71,24 @@ export async function startEtcd(opts: { progressNotifyInterval?: string } = {}):
     proc.kill('SIGKILL');
     await exited;
   };
-  await launch();
+  // A port found free may be taken again before etcd binds it (by another test's process, or an
+  // outgoing connection's ephemeral port): then etcd exits at once, and new ports are tried.
+  for (let attempt = 1; ; attempt++) {
+    clientPort = await freePort();
+    peerPort = await freePort();
+    endpoint = `http://127.0.0.1:${clientPort}`;
+    try {
+      await launch();
+      break;
+    } catch (e) {
+      if (attempt >= 5 || !output.includes('address already in use')) {
+        rmSync(dataDir, { recursive: true, force: true });
+        throw e;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+      mkdirSync(dataDir);
+    }
+  }
   return {
     endpoint,
     dataDir,
