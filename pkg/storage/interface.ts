@@ -108,11 +108,19 @@ export interface UpdateOptions {
    * of their keys moved on, the update goes round again: tryUpdate is called anew.
    */
   alongside?: () => GuardedWrite[];
+  /**
+   * The object as a cache last saw it (with its resourceVersion): the first attempt starts from it
+   * instead of reading etcd, as upstream's GuaranteedUpdate takes the watch cache's object. The
+   * compare-and-swap still guards the write; an attempt from it that fails in any way, or that
+   * would change nothing, is made again from etcd's current object.
+   */
+  cachedExisting?: StoredObject;
 }
 
 /**
  * Returns the new object, or null to leave the stored one as it is. It may be called several
- * times when the key changes concurrently, always with the freshest object.
+ * times: again with etcd's current object when the key changed concurrently, or when an attempt
+ * from a cached object (UpdateOptions.cachedExisting) failed.
  */
 export type TryUpdate = (current: StoredObject | null) => Promise<StoredObject | null>;
 

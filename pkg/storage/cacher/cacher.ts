@@ -32,6 +32,8 @@ import type {
   Storage,
   StorageWatch,
   StoredObject,
+  TryUpdate,
+  UpdateOptions,
   WatchHandlers,
   WatchOptions,
 } from '../interface.js';
@@ -159,6 +161,12 @@ export class Cacher extends ForwardingStorage<ProbedStorage> {
     // The store may be replaced meanwhile (a relist); the one confirmed answers as well as any.
     const res = await answerWhenFresh(store, prefix, probe, this.freshnessTimeoutMs, (revision) => this.fromMemory(prefix, store, revision, opts));
     return res ?? this.fromEtcd(prefix, opts);
+  }
+
+  /** Updates from the cached object when the cache holds the key: no read of etcd before the write. */
+  override guaranteedUpdate(key: string, tryUpdate: TryUpdate, opts: UpdateOptions = {}): Promise<StoredObject> {
+    const cached = opts.cachedExisting ?? this.cacheOf(key)?.store?.get(key);
+    return this.inner.guaranteedUpdate(key, tryUpdate, cached ? { ...opts, cachedExisting: cached } : opts);
   }
 
   /** Streams changes from the resource's shared watch, whose window the cache keeps. */

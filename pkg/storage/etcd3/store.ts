@@ -354,26 +354,56 @@ export class Etcd3Storage implements Storage {
 
   private async doGuaranteedUpdate(key: string, tryUpdate: TryUpdate, opts: UpdateOptions): Promise<StoredObject> {
     const k = this.fullKey(key);
-    let kv = await this.read(key);
+    const cached = opts.cachedExisting?.metadata.resourceVersion ? opts.cachedExisting : undefined;
+    /**
+     * Where an attempt starts: etcd's key as last read or returned by a failed swap (`kv`, absent
+     * when there is none), or first the cached object, which saves the read. The cached object may
+     * be stale, so whatever fails on it is tried again from etcd's, and an update that would change
+     * nothing is confirmed on etcd's (only etcd's bytes tell that for sure).
+     */
+    let live = !cached;
+    let kv = live ? await this.read(key) : undefined;
+    const readLive = async () => {
+      kv = await this.read(key);
+      live = true;
+    };
     for (;;) {
-      const current = kv ? this.decode(kv, key) : null;
-      if (!current && !opts.ignoreNotFound) throw new StorageError('KeyNotFound', key, `key ${key} not found`);
-      if (current) this.checkPreconditions(key, opts.preconditions, current);
-      const updated = await tryUpdate(current ? copyObject(current) : null);
+      const current = live ? (kv ? this.decode(kv, key) : null) : cached!;
+      let updated: StoredObject | null;
+      try {
+        if (!current && !opts.ignoreNotFound) throw new StorageError('KeyNotFound', key, `key ${key} not found`);
+        if (current) this.checkPreconditions(key, opts.preconditions, current);
+        updated = await tryUpdate(current ? copyObject(current) : null);
+      } catch (e) {
+        if (live) throw e;
+        await readLive();
+        continue;
+      }
       if (!updated) {
+        if (!live) {
+          await readLive();
+          continue;
+        }
         if (!current) throw new StorageError('KeyNotFound', key, `key ${key} not found`);
         return current;
       }
       const value = this.encode(updated);
       const guarded = this.guarded(opts.alongside?.() ?? []);
       // Nothing changed: no write, same resourceVersion (unless something else is to be written with it).
-      if (current && kv && value.equals(kv.value) && guarded.success.length === 0) return current;
+      if (current && guarded.success.length === 0) {
+        if (live && kv && value.equals(kv.value)) return current;
+        if (!live && value.equals(this.encode(current))) {
+          await readLive();
+          continue;
+        }
+      }
+      const modRevision = live ? kv?.mod_revision : cached!.metadata.resourceVersion;
       const lease = await this.leaseField(opts.ttlSeconds);
       const res = await this.client.kv
         .txn({
           compare: [
-            kv
-              ? { key: k, target: 'Mod', result: 'Equal', mod_revision: kv.mod_revision }
+            modRevision
+              ? { key: k, target: 'Mod', result: 'Equal', mod_revision: modRevision }
               : { key: k, target: 'Create', result: 'Equal', create_revision: 0 },
             ...guarded.compare,
           ],
@@ -385,6 +415,7 @@ export class Etcd3Storage implements Storage {
         return { ...updated, metadata: { ...updated.metadata, resourceVersion: String(res.header.revision) } };
       }
       kv = res.responses[0]?.response_range.kvs[0];
+      live = true;
     }
   }
 
