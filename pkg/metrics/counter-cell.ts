@@ -5,6 +5,7 @@
 // prom-client's inc adds to an existing entry, so the rendered text and the --workers JSON stay
 // prom-client's own. The entry's shape is prom-client 15's; the unit test compares the text.
 import type { Counter } from 'prom-client';
+import { Cells } from './cells.js';
 
 interface Internals {
   hashMap: Record<string, { value: number; labels: Record<string, string | number> } | undefined>;
@@ -15,16 +16,10 @@ export interface CounterCell {
   inc(): void;
 }
 
-/** Cells by a string key the caller builds from its label values; `labels()` makes the first. */
-export class CounterCells<L extends string> {
-  private readonly cells = new Map<string, CounterCell>();
-
-  constructor(private readonly counter: Counter<L>) {}
-
-  get(key: string, labels: () => Record<L, string>): CounterCell {
-    let cell = this.cells.get(key);
-    if (!cell) this.cells.set(key, (cell = counterCell(this.counter, labels())));
-    return cell;
+/** Counter cells by a string key the caller builds from its label values (cells.ts). */
+export class CounterCells<L extends string> extends Cells<L, CounterCell> {
+  constructor(counter: Counter<L>) {
+    super((labels) => counterCell(counter, labels));
   }
 }
 

@@ -8,6 +8,7 @@
 // unit test compares the text with prom-client's own observe so an upgrade that changes it fails.
 import { format } from 'node:util';
 import type { Histogram } from 'prom-client';
+import { Cells } from './cells.js';
 
 /** prom-client 15's per-label-set histogram entry. */
 interface Entry {
@@ -64,18 +65,9 @@ export function histogramCell<L extends string>(histogram: Histogram<L>, labels:
   };
 }
 
-/**
- * Cells by a string key the caller builds from its label values (cheaper than hashing an object):
- * `get(key, labels)` gives the cell, making it from `labels()` the first time.
- */
-export class HistogramCells<L extends string> {
-  private readonly cells = new Map<string, HistogramCell>();
-
-  constructor(private readonly histogram: Histogram<L>) {}
-
-  get(key: string, labels: () => Record<L, string>): HistogramCell {
-    let cell = this.cells.get(key);
-    if (!cell) this.cells.set(key, (cell = histogramCell(this.histogram, labels())));
-    return cell;
+/** Histogram cells by a string key the caller builds from its label values (cells.ts). */
+export class HistogramCells<L extends string> extends Cells<L, HistogramCell> {
+  constructor(histogram: Histogram<L>) {
+    super((labels) => histogramCell(histogram, labels));
   }
 }

@@ -9,7 +9,7 @@ import { Etcd3Storage } from '../../pkg/storage/etcd3/store.js';
 import { isStorageError } from '../../pkg/storage/errors.js';
 import type { StoredObject } from '../../pkg/storage/interface.js';
 import { jsonStorageCodec } from '../../pkg/storage/json-codec.js';
-import { startEtcd, type TestEtcd } from './framework/etcd.js';
+import { etcdKVCalls, startEtcd, type TestEtcd } from './framework/etcd.js';
 
 const cm = (name: string, value: string, uid = `uid-${name}`): StoredObject => ({
   apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'cu', uid }, data: { value },
@@ -29,13 +29,7 @@ describe('updates from the cached object', () => {
     await etcd?.stop();
   });
 
-  /** etcd's own counts of the KV calls it handled, from its metrics. */
-  const kvCalls = async () => {
-    const text = await (await fetch(`${etcd.endpoint}/metrics`)).text();
-    const n = { Range: 0, Txn: 0 };
-    for (const m of text.matchAll(/^grpc_server_handled_total\{[^}]*grpc_method="(Range|Txn)"[^}]*\} (\d+)/gm)) n[m[1] as 'Range' | 'Txn'] += Number(m[2]);
-    return n;
-  };
+  const kvCalls = () => etcdKVCalls(etcd.endpoint);
 
   test('through the watch cache, an update is one etcd call: the swap', async () => {
     const inner = new Etcd3Storage({ servers: [etcd.endpoint], prefix: '/registry', codec: jsonStorageCodec });

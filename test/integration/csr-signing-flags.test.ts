@@ -15,6 +15,7 @@ import { startTestServer, type TestServer } from './framework/apiserver.js';
 import { domainOf, pollUntil } from './framework/authentication.js';
 import type { Client } from './framework/client.js';
 import { writeKubeconfig } from './framework/kubeconfig.js';
+import { terminate } from './framework/process.js';
 
 const repo = resolve(import.meta.dirname, '../../../..');
 const managerJs = join(repo, '_output/dist/cmd/controller-manager/main.js');
@@ -45,11 +46,7 @@ describe('per-signer CA flags of the controller manager binary', () => {
       '--cluster-signing-kubelet-client-key-file', files.write('kubelet-ca.key', kubeletCA.key)], { stdio: 'ignore' });
   });
   after(async () => {
-    if (manager && manager.exitCode === null) {
-      const exited = new Promise((r) => manager.once('exit', r));
-      manager.kill('SIGTERM');
-      await exited;
-    }
+    await terminate(manager);
     await t?.stop();
     files.remove();
   });

@@ -7,7 +7,7 @@ import { Etcd3Storage } from '../../pkg/storage/etcd3/store.js';
 import { isStorageError } from '../../pkg/storage/errors.js';
 import type { StoredObject } from '../../pkg/storage/interface.js';
 import { jsonStorageCodec } from '../../pkg/storage/json-codec.js';
-import { startEtcd, type TestEtcd } from './framework/etcd.js';
+import { etcdKVCalls, startEtcd, type TestEtcd } from './framework/etcd.js';
 
 const object = (name: string, value: string): StoredObject => ({
   apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'reads' }, data: { value },
@@ -28,12 +28,9 @@ describe('etcd3 storage reads', () => {
     await etcd?.stop();
   });
 
-  /** etcd's own count of the KV calls it handled (Range and Txn), from its metrics. */
   const kvCalls = async () => {
-    const text = await (await fetch(`${etcd.endpoint}/metrics`)).text();
-    let n = 0;
-    for (const m of text.matchAll(/^grpc_server_handled_total\{[^}]*grpc_method="(Range|Txn)"[^}]*\} (\d+)/gm)) n += Number(m[2]);
-    return n;
+    const n = await etcdKVCalls(etcd.endpoint);
+    return n.Range + n.Txn;
   };
 
   test('reads asked together come back each with its own object, in a few transactions', async () => {

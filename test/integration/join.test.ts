@@ -28,7 +28,7 @@ import { domainOf, pollUntil } from './framework/authentication.js';
 import type { Client } from './framework/client.js';
 import { writeKubeconfig } from './framework/kubeconfig.js';
 import { Kubectl } from './framework/kubectl.js';
-import { run } from './framework/process.js';
+import { run, terminate } from './framework/process.js';
 
 const repo = resolve(import.meta.dirname, '../../../..');
 const joinJs = join(repo, '_output/dist/cmd/join/main.js');
@@ -106,11 +106,7 @@ describe('joining a machine with a bootstrap token (TLS bootstrapping end to end
     manager.stderr!.on('data', (c: Buffer) => (managerLog += c.toString()));
   });
   after(async () => {
-    if (manager && manager.exitCode === null) {
-      const exited = new Promise((r) => manager.once('exit', r));
-      manager.kill('SIGTERM');
-      await exited;
-    }
+    await terminate(manager);
     await t?.stop();
     files.remove();
   });

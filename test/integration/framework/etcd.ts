@@ -101,3 +101,11 @@ export async function startEtcd(opts: { progressNotifyInterval?: string } = {}):
     },
   };
 }
+
+/** etcd's own counts of the KV calls it has handled (Range and Txn), from its metrics. */
+export async function etcdKVCalls(endpoint: string): Promise<{ Range: number; Txn: number }> {
+  const text = await (await fetch(`${endpoint}/metrics`)).text();
+  const n = { Range: 0, Txn: 0 };
+  for (const m of text.matchAll(/^grpc_server_handled_total\{[^}]*grpc_method="(Range|Txn)"[^}]*\} (\d+)/gm)) n[m[1] as 'Range' | 'Txn'] += Number(m[2]);
+  return n;
+}

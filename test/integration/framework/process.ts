@@ -122,3 +122,11 @@ export function startBackground(cmd: string, args: readonly string[], opts: RunO
     },
   };
 }
+
+/** Stops a long-running child (a controller manager) with SIGTERM and waits for it to exit. */
+export async function terminate(proc: ChildProcess | undefined): Promise<void> {
+  if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = new Promise((r) => proc.once('exit', r));
+  proc.kill('SIGTERM');
+  await exited;
+}
