@@ -1,13 +1,19 @@
 // The watch cache (pkg/storage/cacher) through the real server: every list it answers is the
-// collection exactly as etcd had it at the list's resourceVersion (checked against an Exact read,
-// which etcd answers), consistent lists include every write that finished before them,
-// resourceVersion=0 lists never go back in time, NotOlderThan lists include the write they name,
-// selectors and namespaces filter as etcd's lists do, and chunks still form one snapshot. Run with
+// collection exactly as etcd had it at the list's resourceVersion (checked against an Exact read
+// by a second server on the same etcd without a cache, which etcd answers), consistent lists
+// include every write that finished before them, resourceVersion=0 lists never go back in time,
+// NotOlderThan lists include the write they name, selectors and namespaces filter as etcd's lists
+// do, and chunks still form one snapshot, from memory while nothing under them changes. Run with
 // ORCH_TEST_WATCH_CACHE=false as well: the same answers without the cache.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { startTestServer, type TestServer } from './framework/apiserver.js';
-import type { Client } from './framework/client.js';
+import { runAPIServer, type RunningAPIServer } from '../../cmd/apiserver/app/server.js';
+import { Logger } from '../../pkg/log/logger.js';
+import { startTestServer, testOptions, type TestServer } from './framework/apiserver.js';
+import { Client } from './framework/client.js';
 
 type Item = { metadata: { name: string; namespace?: string; resourceVersion: string; labels?: Record<string, string> } };
 const summary = (items: Item[]) => items.map((i) => `${i.metadata.namespace ?? ''}/${i.metadata.name}@${i.metadata.resourceVersion}`);
@@ -15,12 +21,22 @@ const summary = (items: Item[]) => items.map((i) => `${i.metadata.namespace ?? '
 describe('watch cache', () => {
   let t: TestServer;
   let c: Client;
+  /** A second server on the same etcd, without a watch cache: what etcd holds, read through the API. */
+  let reference: RunningAPIServer | undefined;
+  let etcdClient: Client;
+  const referenceCerts = mkdtempSync(join(tmpdir(), 'orch-certs-'));
   before(async () => {
     t = await startTestServer();
     c = t.client;
-    for (const ns of ['wc-a', 'wc-b', 'wc-race']) assert.equal((await c.post('/api/v1/namespaces', { metadata: { name: ns } })).status, 201);
+    reference = await runAPIServer(testOptions(t.etcd, referenceCerts, { watchCache: false }), new Logger(0, () => undefined));
+    etcdClient = new Client(`https://127.0.0.1:${reference.port}`, reference.cert.cert);
+    for (const ns of ['wc-a', 'wc-b', 'wc-race', 'wc-page']) assert.equal((await c.post('/api/v1/namespaces', { metadata: { name: ns } })).status, 201);
   });
-  after(async () => t?.stop());
+  after(async () => {
+    await reference?.stop();
+    rmSync(referenceCerts, { recursive: true, force: true });
+    await t?.stop();
+  });
 
   /** Lists answered from memory so far (apiserver_cache_list_total over every label set). */
   const cacheLists = async () => {
@@ -36,7 +52,7 @@ describe('watch cache', () => {
     assert.equal(r.status, 200, r.text);
     const rv = r.body.metadata.resourceVersion as string;
     const sep = exactPath.includes('?') ? '&' : '?';
-    const exact = await c.get(`${exactPath}${sep}resourceVersion=${rv}&resourceVersionMatch=Exact`);
+    const exact = await etcdClient.get(`${exactPath}${sep}resourceVersion=${rv}&resourceVersionMatch=Exact`);
     assert.equal(exact.status, 200, exact.text);
     assert.deepEqual(summary(r.body.items), summary(exact.body.items), `${path}: the items are etcd's at ${rv}`);
     return { rv: Number(rv), items: r.body.items as Item[] };
@@ -142,9 +158,68 @@ describe('watch cache', () => {
       if (i === 0) assert.equal((await c.post(`/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'zz-between' } })).status, 201);
     }
     assert.equal(token, '', 'the chunks end');
-    const exact = await c.get(`/api/v1/namespaces/${ns}/configmaps?resourceVersion=${rv}&resourceVersionMatch=Exact`);
+    const exact = await etcdClient.get(`/api/v1/namespaces/${ns}/configmaps?resourceVersion=${rv}&resourceVersionMatch=Exact`);
     assert.deepEqual(summary(got), summary(exact.body.items));
     assert.ok(!got.some((i) => i.metadata.name === 'zz-between'));
+  });
+
+  /** Reads a list chunk by chunk (`limit`), calling `between` after each chunk; answers the items, the resourceVersion and how many chunks memory answered. */
+  const chunked = async (path: string, limit: number, between: (chunk: number) => Promise<void> = async () => undefined) => {
+    const fromMemoryBefore = await cacheLists();
+    const items: Item[] = [];
+    let token = '';
+    let rv = '';
+    let chunks = 0;
+    do {
+      const r = await c.get(`${path}${path.includes('?') ? '&' : '?'}limit=${limit}${token ? `&continue=${encodeURIComponent(token)}` : ''}`);
+      assert.equal(r.status, 200, r.text);
+      assert.ok(r.body.items.length <= limit);
+      if (rv) assert.equal(r.body.metadata.resourceVersion, rv, 'every chunk has the first one\'s resourceVersion');
+      rv = r.body.metadata.resourceVersion;
+      items.push(...r.body.items);
+      token = r.body.metadata.continue ?? '';
+      await between(chunks++);
+    } while (token);
+    return { items, rv, chunks, fromMemory: (await cacheLists()) - fromMemoryBefore };
+  };
+
+  /** Asserts `items` are exactly what etcd held under `path` at `rv`. */
+  const assertEtcdHeld = async (path: string, rv: string, items: Item[]) => {
+    const exact = await etcdClient.get(`${path}?resourceVersion=${rv}&resourceVersionMatch=Exact`);
+    assert.equal(exact.status, 200, exact.text);
+    assert.deepEqual(summary(items), summary(exact.body.items), `the chunks are etcd's state at ${rv}`);
+  };
+
+  test('a consistent list in chunks is one snapshot, answered from memory while nothing under it changes', async () => {
+    const base = '/api/v1/namespaces/wc-page/configmaps';
+    for (let i = 0; i < 7; i++) assert.equal((await c.post(base, { metadata: { name: `p-${i}` } })).status, 201);
+    // Writes elsewhere between chunks (another namespace) leave the chunks to memory.
+    const calm = await chunked(base, 2, async (i) => {
+      assert.equal((await c.post('/api/v1/namespaces/wc-b/configmaps', { metadata: { name: `elsewhere-${i}` } })).status, 201);
+    });
+    assert.deepEqual(calm.items.map((i) => i.metadata.name), ['p-0', 'p-1', 'p-2', 'p-3', 'p-4', 'p-5', 'p-6']);
+    assert.equal(calm.chunks, 4);
+    await assertEtcdHeld(base, calm.rv, calm.items);
+    if (t.options.watchCache) {
+      // The first chunk waits until the cache is confirmed current; a slow confirmation leaves it to etcd.
+      assert.ok(calm.fromMemory >= 3, `the continued chunks come from memory (${calm.fromMemory} of 4 did)`);
+    }
+    // Across every namespace.
+    const wide = await chunked('/api/v1/configmaps', 3);
+    await assertEtcdHeld('/api/v1/configmaps', wide.rv, wide.items);
+
+    // Writes under the list between chunks: later chunks still show the first chunk's state (from etcd).
+    const busy = await chunked(base, 2, async (i) => {
+      if (i === 0) assert.equal((await c.post(base, { metadata: { name: 'p-9-between' } })).status, 201);
+      if (i === 1) assert.equal((await c.delete(`${base}/p-6`)).status, 200);
+      if (i === 2) assert.equal((await c.put(`${base}/p-5`, { metadata: { name: 'p-5' }, data: { changed: 'yes' } })).status, 200);
+    });
+    assert.deepEqual(busy.items.map((i) => i.metadata.name), ['p-0', 'p-1', 'p-2', 'p-3', 'p-4', 'p-5', 'p-6'], 'neither the create, the delete nor the update after the first chunk');
+    await assertEtcdHeld(base, busy.rv, busy.items);
+    // An Exact list of a version the namespace has changed since is etcd's too.
+    const old = await c.get(`${base}?resourceVersion=${calm.rv}&resourceVersionMatch=Exact`);
+    assert.equal(old.status, 200, old.text);
+    assert.deepEqual(summary(old.body.items), summary(calm.items));
   });
 
   test('gets with a resourceVersion see at least that version; NotOlderThan lists include the write they name', async () => {

@@ -118,3 +118,54 @@ test('a field index finds the objects with a value, in key order, following chan
   assert.deepEqual(store.listIndexed('/core/pods/', 'spec.nodeName', ''), []);
   assert.deepEqual(names(store.listIndexed('/core/pods/', 'spec.nodeName', 'n2', (o) => o.metadata.name === 's')), ['s'], 'the predicate still decides');
 });
+
+test('a chunk from a start key: in key order, with the key to continue after and how many keys are left', () => {
+  const store = new CacheStore(1);
+  let rev = 1;
+  for (const name of ['a', 'b', 'c', 'd', 'e']) store.apply(put(`/core/configmaps/ns/${name}`, ++rev));
+  store.apply(put('/core/configmaps/nt/f', ++rev));
+  const first = store.page('/core/configmaps/ns/', 2);
+  assert.deepEqual(names(first.items), ['a', 'b']);
+  assert.equal(first.continueKey, '/core/configmaps/ns/b\x00');
+  assert.equal(first.remaining, 3);
+  const next = store.page('/core/configmaps/ns/', 2, undefined, first.continueKey);
+  assert.deepEqual([names(next.items), next.continueKey, next.remaining], [['c', 'd'], '/core/configmaps/ns/d\x00', 1]);
+  const last = store.page('/core/configmaps/ns/', 2, undefined, next.continueKey);
+  assert.deepEqual([names(last.items), last.continueKey], [['e'], undefined], 'the neighbouring namespace is not in the chunk');
+  assert.deepEqual(store.page('/core/configmaps/ns/', 2, undefined, '/core/configmaps/ns/z').items, [], 'a start past the prefix');
+  assert.deepEqual(names(store.page('/core/configmaps/ns/', 9, undefined, '/core/configmaps/').items), ['a', 'b', 'c', 'd', 'e'], 'a start before the prefix');
+});
+
+test('the state of a prefix is the state at an older revision while nothing under it changed since', () => {
+  const store = new CacheStore(10, [['/core/configmaps/ns/a', obj('a', 4)]]);
+  store.apply(put('/core/configmaps/ns/b', 12));
+  store.apply(put('/core/configmaps/other/x', 15));
+  store.apply(put('/core/configmaps/ns-2/y', 16));
+  store.progress(20);
+  assert.ok(store.isStateAt('/core/configmaps/ns/', 12), 'changed at 12 and not since');
+  assert.ok(store.isStateAt('/core/configmaps/ns/', 20));
+  assert.ok(!store.isStateAt('/core/configmaps/ns/', 11), 'b was created after 11');
+  assert.ok(!store.isStateAt('/core/configmaps/', 15), 'the resource changed at 16');
+  assert.ok(store.isStateAt('/core/configmaps/', 16));
+  assert.ok(!store.isStateAt('/core/configmaps/ns/', 9), 'before the initial list: not known');
+  assert.ok(!store.isStateAt('/core/configmaps/ns/', 21), 'not reached yet');
+  assert.ok(!store.isStateAt('/core/configmaps/ns/b', 11), 'a key inside a directory that changed');
+  store.apply(del('/core/configmaps/ns/gone', 22)); // a key the store never had: no change
+  assert.ok(store.isStateAt('/core/configmaps/ns/', 12));
+  store.apply(del('/core/configmaps/ns/a', 23));
+  assert.ok(!store.isStateAt('/core/configmaps/ns/', 22), 'a deletion is a change');
+  assert.ok(store.isStateAt('/core/configmaps/other/', 15));
+});
+
+test('a revision etcd vouched for, beyond the store, holds until the prefix changes', () => {
+  const store = new CacheStore(10, [['/core/configmaps/ns/a', obj('a', 4)]]);
+  assert.ok(!store.isStateAt('/core/configmaps/ns/', 30));
+  store.vouch('/core/configmaps/ns/', 30);
+  assert.ok(store.isStateAt('/core/configmaps/ns/', 30));
+  assert.ok(!store.isStateAt('/core/configmaps/ns/', 29), 'only the revision vouched for');
+  assert.ok(!store.isStateAt('/core/configmaps/', 30), 'only the prefix vouched for');
+  store.apply(put('/core/configmaps/other/x', 31));
+  assert.ok(store.isStateAt('/core/configmaps/ns/', 30), 'a change elsewhere is no matter');
+  store.apply(put('/core/configmaps/ns/b', 32));
+  assert.ok(!store.isStateAt('/core/configmaps/ns/', 30));
+});

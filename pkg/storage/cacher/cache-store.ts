@@ -38,6 +38,9 @@ function lowerBound(keys: readonly string[], key: string): number {
 /** The value of an indexed field of an object (upstream's IndexFunc); undefined leaves it out of the index. */
 export type FieldIndexer = (obj: StoredObject) => string | undefined;
 
+/** How many directories' last changes, and how many vouched prefixes, the store remembers (see isStateAt). */
+const MAX_DIRECTORIES = 10_000;
+
 /** Something waiting for the store to reach a state; `check` runs after each change and returns true when done. */
 interface Waiter {
   check(): boolean;
@@ -52,6 +55,17 @@ export class CacheStore {
    */
   private readonly keys: string[] = [];
   private rev: number;
+  /**
+   * What the store knows of when its keys last changed, for Exact reads at an older revision
+   * (unchangedSince): the revision of the last change under each directory (the part of a key up
+   * to its last '/', a namespace of a namespaced resource), and the revision since which that
+   * record is complete (the initial list's, raised when the record is cut back).
+   */
+  private readonly changedAt = new Map<string, number>();
+  private lastChange: number;
+  private knownSince: number;
+  /** Per prefix, the newest revision etcd vouched the store's state of it was at, and the store's revision then. */
+  private readonly vouched = new Map<string, { revision: number; at: number }>();
   private readonly waiters = new Set<Waiter>();
   private checking = false;
   /** Per indexed field: its indexer, and the keys of the objects by the field's value. */
@@ -60,6 +74,7 @@ export class CacheStore {
   /** `items`: the state at `revision` (keys and objects, in any order); `indexers`: fields to index. */
   constructor(revision: number, items: Iterable<[string, StoredObject]> = [], indexers: ReadonlyMap<string, FieldIndexer> = new Map()) {
     this.rev = revision;
+    this.lastChange = this.knownSince = revision;
     for (const [field, of] of indexers) this.indexes.set(field, { of, keys: new Map() });
     for (const [key, obj] of items) {
       const old = this.objects.get(key);
@@ -87,13 +102,56 @@ export class CacheStore {
         this.objects.delete(e.key);
         this.keys.splice(lowerBound(this.keys, e.key), 1);
         this.reindex(e.key, old, undefined);
+        this.changed(e.key, e.revision);
       }
     } else {
       if (!old) this.keys.splice(lowerBound(this.keys, e.key), 0, e.key);
       this.objects.set(e.key, e.object);
       this.reindex(e.key, old, e.object);
+      this.changed(e.key, e.revision);
     }
     this.advance(e.revision);
+  }
+
+  /**
+   * Whether the store's state of the keys under `prefix` is etcd's state of them at `revision`:
+   * the store has reached `revision` and nothing under `prefix` changed in it since, or etcd
+   * vouched that the state was the same at `revision` (see vouch) and nothing changed since then.
+   */
+  isStateAt(prefix: string, revision: number): boolean {
+    if (revision > this.rev) {
+      const v = this.vouched.get(prefix);
+      return v !== undefined && v.revision === revision && this.isStateAt(prefix, v.at);
+    }
+    if (revision < this.knownSince) return false;
+    if (this.lastChange <= revision) return true;
+    // A key lies in its directory, so a change under a directory is a change under `prefix` when
+    // either one contains the other (names hold no '/': nothing else can meet).
+    for (const [dir, at] of this.changedAt) {
+      if (at > revision && (dir.startsWith(prefix) || prefix.startsWith(dir))) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Records that the store's current state of `prefix` is etcd's state at `revision`, newer than
+   * the store's own (a freshness check proved it, freshness.ts), so that a continue token of a
+   * chunk answered at `revision` can be answered from memory before the store reaches it.
+   */
+  vouch(prefix: string, revision: number): void {
+    if (revision <= this.rev) return;
+    if (this.vouched.size >= MAX_DIRECTORIES) this.vouched.clear();
+    this.vouched.set(prefix, { revision, at: this.rev });
+  }
+
+  private changed(key: string, revision: number): void {
+    this.lastChange = revision;
+    // Past MAX_DIRECTORIES the record starts over from here: older revisions are no longer answered for.
+    if (this.changedAt.size >= MAX_DIRECTORIES) {
+      this.changedAt.clear();
+      this.knownSince = revision;
+    }
+    this.changedAt.set(key.slice(0, key.lastIndexOf('/') + 1), revision);
   }
 
   /** Whether `field` is indexed. */
@@ -151,11 +209,13 @@ export class CacheStore {
   }
 
   /**
-   * The first `limit` objects under `prefix` that pass `predicate`, in key order, with the key to
-   * continue after and how many keys follow it (before filtering) when there are more.
+   * The first `limit` objects under `prefix` from `startKey` on that pass `predicate`, in key
+   * order, with the key to continue after and how many keys follow it (before filtering) when
+   * there are more.
    */
-  page(prefix: string, limit: number, predicate?: (obj: StoredObject) => boolean): { items: StoredObject[]; continueKey?: string; remaining?: number } {
-    const [from, to] = this.range(prefix);
+  page(prefix: string, limit: number, predicate?: (obj: StoredObject) => boolean, startKey?: string): { items: StoredObject[]; continueKey?: string; remaining?: number } {
+    const [first, to] = this.range(prefix);
+    const from = startKey && compareKeys(startKey, prefix) > 0 ? Math.min(lowerBound(this.keys, startKey), to) : first;
     const items: StoredObject[] = [];
     for (let i = from; i < to; i++) {
       const key = this.keys[i]!;

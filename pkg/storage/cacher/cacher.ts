@@ -7,16 +7,23 @@
 //     resourceVersion=0 with a limit from memory too (shouldDelegateList delegates only a limit
 //     with another resourceVersion) but ignores the limit; the spec (000 section 4.6) makes limit
 //     the most items of a chunk, so here the first chunk comes from memory and its continue token
-//     carries the cache's revision: the rest is read from etcd at exactly that revision, whose
-//     state the cache had (an Exact read), so the chunks still form one snapshot;
+//     carries the cache's revision: the rest is an Exact read at exactly that revision (below),
+//     so the chunks still form one snapshot;
 //   - NotOlderThan reads of revision N: at once when the cache has reached N, otherwise as a
 //     consistent read (whose answer is at least as new);
-//   - consistent lists (resourceVersion unset, no limit, no continue): once the cache is confirmed
-//     current (freshness.ts), else from etcd.
+//   - consistent lists (resourceVersion unset, no continue), whole or a first chunk: once the
+//     cache is confirmed current (freshness.ts), else from etcd;
+//   - Exact reads of revision N, continue tokens among them: when the cache has reached N, nothing
+//     under the listed prefix changed in the cache after N, and etcd still holds N (a compacted
+//     version is 410 from any server). This is what upstream's cache snapshots do for paged lists
+//     (ListFromCacheSnapshot, KEP-4988) with no snapshot kept: the state now is the state at N.
+//     A chunk answered at a revision newer than the cache's own (etcd vouched the prefix had not
+//     changed since) leaves that vouch with the store, so the rest of the list comes from memory
+//     too.
 //
-// Exact reads, continue tokens, paged lists other than resourceVersion=0, and gets with
-// resourceVersion unset go to etcd, as upstream's do. While a resource's cache is (re)initialising
-// every read of it goes to etcd.
+// Other Exact reads, NotOlderThan chunks of a revision other than 0, continue tokens of the latest
+// state (after a 410) and gets with resourceVersion unset go to etcd. While a resource's cache is
+// (re)initialising every read of it goes to etcd.
 //
 // A resource's cache starts on its first read or watch, not at server start: a resource nobody
 // reads costs neither memory nor an etcd watch, and each of several server processes holds only
@@ -41,9 +48,11 @@ import { defaultResourcePrefix, WatchHub, type FeedPin, type WatchHubOptions, ty
 import { CacheStore, type FieldIndexer } from './cache-store.js';
 import { answerWhenFresh } from './freshness.js';
 
-/** The storage the cache is in front of: etcd, which can also say how current a prefix is. */
+/** The storage the cache is in front of: etcd, which can also say how current a prefix is, and which history it still holds. */
 export interface ProbedStorage extends Storage {
   probe(prefix: string): Promise<PrefixProbe>;
+  /** Whether the state at `revision` can still be read (not compacted away). */
+  holdsRevision(revision: number): Promise<boolean>;
 }
 
 /** What an operator and the metrics hear of the caches. */
@@ -147,20 +156,33 @@ export class Cacher extends ForwardingStorage<ProbedStorage> {
   override async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
     const cache = this.cacheOf(prefix);
     const store = cache?.store;
-    if (!cache || !store || opts.revision || opts.startKey) return this.fromEtcd(prefix, opts);
+    if (!cache || !store) return this.fromEtcd(prefix, opts);
+    if (opts.revision) return (await this.atRevision(cache, store, prefix, opts.revision, opts)) ?? this.fromEtcd(prefix, opts);
+    if (opts.startKey) return this.fromEtcd(prefix, opts);
     if (opts.consistency === 'notOlderThan') {
       const min = opts.minRevision ?? 0;
-      if (min === 0) return this.fromMemory(prefix, store, store.revision, opts, opts.limit);
+      if (min === 0) return this.fromMemory(prefix, store, store.revision, opts);
       if (opts.limit) return this.fromEtcd(prefix, opts);
       if (store.revision >= min) return this.fromMemory(prefix, store, store.revision, opts);
       // Not there yet: a consistent read is at least as new as N.
-    } else if (opts.limit) {
-      return this.fromEtcd(prefix, opts);
     }
     const probe = await this.inner.probe(prefix);
     // The store may be replaced meanwhile (a relist); the one confirmed answers as well as any.
     const res = await answerWhenFresh(store, prefix, probe, this.freshnessTimeoutMs, (revision) => this.fromMemory(prefix, store, revision, opts));
     return res ?? this.fromEtcd(prefix, opts);
+  }
+
+  /**
+   * An Exact read (a continue token, or resourceVersionMatch=Exact) from memory when the cache's
+   * state of the prefix is still etcd's state at `revision` and etcd has not compacted that state
+   * away (a compacted version is 410 whoever answers); undefined leaves it to etcd.
+   */
+  private async atRevision(cache: ResourceCache, store: CacheStore, prefix: string, revision: number, opts: ListOptions): Promise<ListResult | undefined> {
+    if (!store.isStateAt(prefix, revision)) return undefined;
+    if (!(await this.inner.holdsRevision(revision).catch(() => false))) return undefined;
+    // While etcd answered, the store may have applied a change under the prefix, or been replaced.
+    if (cache.store !== store || !store.isStateAt(prefix, revision)) return undefined;
+    return this.fromMemory(prefix, store, revision, opts);
   }
 
   /** Updates from the cached object when the cache holds the key: no read of etcd before the write. */
@@ -188,12 +210,14 @@ export class Cacher extends ForwardingStorage<ProbedStorage> {
   }
 
   /** The list of `prefix` as the store holds it now, reported at `revision` (which the caller vouches for). */
-  private fromMemory(prefix: string, store: CacheStore, revision: number, opts: ListOptions, limit?: number): ListResult {
-    const { predicate } = opts;
+  private fromMemory(prefix: string, store: CacheStore, revision: number, opts: ListOptions): ListResult {
+    const { predicate, limit } = opts;
     const listed = this.opts.events?.listed;
     if (limit) {
-      const page = store.page(prefix, limit, predicate);
+      const page = store.page(prefix, limit, predicate, opts.startKey);
       listed?.(this.resourcePrefix(prefix)!, prefix, '', page.items.length, page.items.length);
+      // The rest comes from memory too while nothing changes (isStateAt), even before the store reaches `revision`.
+      if (page.continueKey) store.vouch(prefix, revision);
       return { ...page, revision };
     }
     const indexed = opts.fieldEquals?.find((f) => store.hasIndex(f.field));

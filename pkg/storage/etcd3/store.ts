@@ -547,6 +547,22 @@ export class Etcd3Storage implements Storage {
     return { revision: Number(res.header.revision), newestModRevision: Number(res.kvs[0]?.mod_revision ?? 0), count: Number(res.count) };
   }
 
+  /**
+   * Whether etcd still holds its state at `revision` (neither compacted away nor in the future):
+   * one read of a single key at that revision, which etcd refuses in either case.
+   */
+  async holdsRevision(revision: number): Promise<boolean> {
+    try {
+      await this.timed('probe', '/', () => this.client.kv
+        .range({ key: this.fullKey('/'), count_only: true, revision: String(revision) })
+        .catch((e: unknown) => translate(e, '/')));
+      return true;
+    } catch (e) {
+      if (isStorageError(e, 'Expired') || isStorageError(e, 'TooLargeResourceVersion')) return false;
+      throw e;
+    }
+  }
+
   async count(prefix: string): Promise<number> {
     const p = this.fullKey(prefix);
     const res = await this.timed('count', prefix, () => this.client.kv.range({ key: p, range_end: prefixEnd(p), count_only: true }))
