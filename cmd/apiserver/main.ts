@@ -5,10 +5,12 @@
 // Everything beyond the flags is imported on the path that needs it: the supervisor serves no API,
 // and what it never loads (every kind's schema, the handlers, the storage) costs it no memory.
 import cluster from 'node:cluster';
+import { limitHeapGrowth } from '../internal/heap-growth.js';
 import { exitOnInvalid, runProcess } from '../internal/run-process.js';
 import { parseOptions, validateOptions } from './app/options.js';
 
 async function main(): Promise<void> {
+  limitHeapGrowth();
   if (cluster.isWorker) {
     const { runWorker } = await import('./app/workers-link.js');
     await runWorker();
