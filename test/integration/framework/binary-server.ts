@@ -53,11 +53,28 @@ export interface BinaryServerOptions {
   lines?: string[];
 }
 
-/** Starts the binary and waits until the supervisor says the whole server is ready. */
+/**
+ * Starts the binary and waits until the supervisor says the whole server is ready. A free port may
+ * be taken by another process before the server binds it; the server is then started again on
+ * another (as test/integration/framework/etcd.ts does for etcd).
+ */
 export async function startBinaryServer(o: BinaryServerOptions = {}): Promise<BinaryServer> {
   const etcd = o.etcd ?? (await startEtcd());
   const certDir = o.certDir ?? mkdtempSync(join(tmpdir(), 'orch-bin-certs-'));
-  const port = o.port ?? (await freePort());
+  for (let attempt = 1; ; attempt++) {
+    const port = o.port ?? (await freePort());
+    try {
+      return await launch(o, etcd, certDir, port);
+    } catch (e) {
+      if (o.port === undefined && attempt < 3 && /EADDRINUSE|address already in use/.test(String((e as Error).message))) continue;
+      if (!o.etcd) await etcd.stop();
+      if (!o.certDir) rmSync(certDir, { recursive: true, force: true });
+      throw e;
+    }
+  }
+}
+
+async function launch(o: BinaryServerOptions, etcd: TestEtcd, certDir: string, port: number): Promise<BinaryServer> {
   const { cmd, args } = command();
   const proc: ChildProcess = spawn(cmd, [
     ...args,
@@ -117,7 +134,11 @@ export async function startBinaryServer(o: BinaryServerOptions = {}): Promise<Bi
   try {
     await waitForLog((l) => l.includes('"the API server is ready"'), 60_000, 'the API server is ready');
   } catch (e) {
-    await stop();
+    // The caller keeps etcd and the certificates, to try again or to clean up.
+    if (alive()) {
+      proc.kill('SIGKILL');
+      await exited;
+    }
     throw e;
   }
   const cert = readFileSync(join(certDir, 'apiserver.crt'), 'utf8');
