@@ -67,8 +67,11 @@ describe('built-in admission plug-ins', () => {
     assert.equal((await t.client.put(`/api/v1/namespaces/${quotaNs}/resourcequotas/compute/status`, { ...q.body, status: { hard, used: { pods: '0', 'requests.cpu': '0' } } })).status, 200);
     const withCPU = (name: string, cpu: string) => pod(name, {}, { resources: { requests: { cpu } } });
     const path = `/api/v1/namespaces/${quotaNs}/pods`;
-    const first = await eventually(path, withCPU('p1', '400m'), (r) => r.status === 201);
-    assert.equal(first.status, 201);
+    // Admission sees a quota once its informer has it; a pod admitted before is not charged. A dry
+    // run refused for the quota's sake shows it is seen.
+    await eventually(`${path}?dryRun=All`, pod('p-none'), (r) => r.status === 403);
+    const first = await t.client.post(path, withCPU('p1', '400m'));
+    assert.equal(first.status, 201, first.text);
     const noRequest = await t.client.post(path, pod('p-none'));
     assertStatus(noRequest, 403, 'Forbidden');
     assert.equal(noRequest.body.message, 'pods "p-none" is forbidden: failed quota: compute: must specify requests.cpu for: app');
@@ -96,9 +99,13 @@ describe('built-in admission plug-ins', () => {
     };
     await withStatus('best-effort', { scopes: ['BestEffort'] }, { pods: '1' });
     await withStatus('critical', { scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['system-node-critical'] }] } }, { pods: '1' });
+    // Admission sees the quotas once its informer has them (a pod admitted before is not charged):
+    // a last quota, on ConfigMaps, refuses a dry run once it is seen, and the others with it.
+    await withStatus('seen', {}, { 'count/configmaps': '0' });
+    await eventually(`/api/v1/namespaces/${scopedNs}/configmaps?dryRun=All`, { metadata: { name: 'probe' } }, (r) => r.status === 403);
     const path = `/api/v1/namespaces/${scopedNs}/pods`;
-    const first = await eventually(path, pod('be-1'), (r) => r.status === 201);
-    assert.equal(first.status, 201);
+    const first = await t.client.post(path, pod('be-1'));
+    assert.equal(first.status, 201, first.text);
     const second = await eventually(path, pod('be-2'), (r) => r.status === 403);
     assert.match(second.body.message, /exceeded quota: best-effort, requested: pods=1, used: pods=1, limited: pods=1/);
     // Not best-effort and not critical: neither quota selects it.
