@@ -14,6 +14,24 @@ export interface AuthenticationRequest {
   peerCertificates: X509Certificate[];
 }
 
+/**
+ * A message as authenticators see it, over the message's own views of its headers: the headers
+ * authentication removes (Authorization, a proxy's identity headers) leave the message itself,
+ * rawHeaders in place and `headers` replaced (authentication/headers.ts).
+ */
+export function authenticationRequest(msg: { headers: IncomingHttpHeaders; rawHeaders: string[] }, peerCertificates: X509Certificate[]): AuthenticationRequest {
+  return {
+    get headers() {
+      return msg.headers;
+    },
+    set headers(headers) {
+      msg.headers = headers;
+    },
+    rawHeaders: msg.rawHeaders,
+    peerCertificates,
+  };
+}
+
 export type AuthenticationResult =
   /** The credential is valid and names this user; `audiences` are those it is valid for, when the method says. */
   | { outcome: 'authenticated'; user: UserInfo; audiences?: string[] }

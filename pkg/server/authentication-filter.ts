@@ -4,7 +4,7 @@
 import { X509Certificate } from 'node:crypto';
 import type { TLSSocket, DetailedPeerCertificate } from 'node:tls';
 import type { NextFunction, Request, Response } from 'express';
-import type { AuthenticationRequest } from '../authentication/authenticator.js';
+import { authenticationRequest, type AuthenticationRequest } from '../authentication/authenticator.js';
 import { setRequestUser } from '../endpoints/request-user.js';
 import { writeError } from '../endpoints/responses.js';
 import type { Logger } from '../log/logger.js';
@@ -49,7 +49,7 @@ const unauthorized = () => new StatusError(401, 'Unauthorized', 'Unauthorized');
 /** Express middleware: authenticates every request, answering 401 when the credentials are refused. */
 export function withAuthentication(authenticate: RequestAuthentication, logger: Logger, failed?: (req: Request, res: Response) => void) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    authenticate({ headers: req.headers, rawHeaders: req.rawHeaders, peerCertificates: peerCertificates(req.socket) }).then((outcome) => {
+    authenticate(authenticationRequest(req, peerCertificates(req.socket))).then((outcome) => {
       if ('error' in outcome) {
         // The reason never holds the credential itself; it tells the operator which method refused and why.
         if (outcome.credentialPresented) logger.error('Unable to authenticate the request', { path: req.path, userAgent: req.headers['user-agent'] ?? '', err: outcome.error });

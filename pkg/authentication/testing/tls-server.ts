@@ -6,7 +6,7 @@ import { createServer, request, type Agent, type Server } from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import type { AuthenticationRequest } from '../authenticator.js';
+import { authenticationRequest, type AuthenticationRequest } from '../authenticator.js';
 import { peerCertificateChain, tlsClientCAs } from '../x509.js';
 import { TestCA } from './ca.js';
 
@@ -33,7 +33,7 @@ export async function startTLSServer(
   const server: Server = createServer(
     { cert: serving.certPem, key: serving.keyPem, ca: tlsClientCAs(...clientCAs), requestCert: true, rejectUnauthorized: false },
     (rq, rs) => {
-      const ar: AuthenticationRequest = { headers: rq.headers, rawHeaders: rq.rawHeaders, peerCertificates: peerCertificateChain(rq.socket as TLSSocket) };
+      const ar = authenticationRequest(rq, peerCertificateChain(rq.socket as TLSSocket));
       handle(ar, rq).then(
         (body) => rs.end(JSON.stringify(body)),
         (e: unknown) => {
