@@ -19,17 +19,30 @@ export interface AuthenticationRequest {
  * authentication removes (Authorization, a proxy's identity headers) leave the message itself,
  * rawHeaders in place and `headers` replaced (authentication/headers.ts).
  */
-export function authenticationRequest(msg: { headers: IncomingHttpHeaders; rawHeaders: string[] }, peerCertificates: X509Certificate[]): AuthenticationRequest {
-  return {
-    get headers() {
-      return msg.headers;
-    },
-    set headers(headers) {
-      msg.headers = headers;
-    },
-    rawHeaders: msg.rawHeaders,
-    peerCertificates,
-  };
+export function authenticationRequest(msg: HeaderViews, peerCertificates: X509Certificate[]): AuthenticationRequest {
+  return new MessageRequest(msg, peerCertificates);
+}
+
+interface HeaderViews {
+  headers: IncomingHttpHeaders;
+  rawHeaders: string[];
+}
+
+/** A class, not an object literal with accessors, so that each request's costs one small object. */
+class MessageRequest implements AuthenticationRequest {
+  constructor(private readonly msg: HeaderViews, readonly peerCertificates: X509Certificate[]) {}
+
+  get headers(): IncomingHttpHeaders {
+    return this.msg.headers;
+  }
+
+  set headers(headers: IncomingHttpHeaders) {
+    this.msg.headers = headers;
+  }
+
+  get rawHeaders(): string[] {
+    return this.msg.rawHeaders;
+  }
 }
 
 export type AuthenticationResult =
