@@ -28,7 +28,7 @@ interface HeaderViews {
   rawHeaders: string[];
 }
 
-/** A class, not an object literal with accessors, so that each request's costs one small object. */
+/** A class, not an object literal with accessors: each request costs one small object. */
 class MessageRequest implements AuthenticationRequest {
   constructor(private readonly msg: HeaderViews, readonly peerCertificates: X509Certificate[]) {}
 

@@ -57,7 +57,7 @@ export class CacheStore {
   private rev: number;
   /**
    * What the store knows of when its keys last changed, for Exact reads at an older revision
-   * (unchangedSince): the revision of the last change under each directory (the part of a key up
+   * (isStateAt): the revision of the last change under each directory (the part of a key up
    * to its last '/', a namespace of a namespaced resource), and the revision since which that
    * record is complete (the initial list's, raised when the record is cut back).
    */
