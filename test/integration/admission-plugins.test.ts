@@ -10,6 +10,7 @@ import { defaultAuthenticationOptions } from '../../cmd/apiserver/app/authentica
 import { tempFiles } from '../../pkg/authentication/testing/signing-keys.js';
 import { ensureDefaultServiceAccount, startTestServer, type TestServer } from './framework/apiserver.js';
 import { assertStatus } from './framework/assertions.js';
+import { quotasSeen } from './framework/quota.js';
 import { pollUntil } from './framework/authentication.js';
 import type { Client, Response } from './framework/client.js';
 
@@ -67,9 +68,7 @@ describe('built-in admission plug-ins', () => {
     assert.equal((await t.client.put(`/api/v1/namespaces/${quotaNs}/resourcequotas/compute/status`, { ...q.body, status: { hard, used: { pods: '0', 'requests.cpu': '0' } } })).status, 200);
     const withCPU = (name: string, cpu: string) => pod(name, {}, { resources: { requests: { cpu } } });
     const path = `/api/v1/namespaces/${quotaNs}/pods`;
-    // Admission sees a quota once its informer has it; a pod admitted before is not charged. A dry
-    // run refused for the quota's sake shows it is seen.
-    await eventually(`${path}?dryRun=All`, pod('p-none'), (r) => r.status === 403);
+    await quotasSeen(t.client, quotaNs);
     const first = await t.client.post(path, withCPU('p1', '400m'));
     assert.equal(first.status, 201, first.text);
     const noRequest = await t.client.post(path, pod('p-none'));
@@ -99,10 +98,7 @@ describe('built-in admission plug-ins', () => {
     };
     await withStatus('best-effort', { scopes: ['BestEffort'] }, { pods: '1' });
     await withStatus('critical', { scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['system-node-critical'] }] } }, { pods: '1' });
-    // Admission sees the quotas once its informer has them (a pod admitted before is not charged):
-    // a last quota, on ConfigMaps, refuses a dry run once it is seen, and the others with it.
-    await withStatus('seen', {}, { 'count/configmaps': '0' });
-    await eventually(`/api/v1/namespaces/${scopedNs}/configmaps?dryRun=All`, { metadata: { name: 'probe' } }, (r) => r.status === 403);
+    await quotasSeen(t.client, scopedNs);
     const path = `/api/v1/namespaces/${scopedNs}/pods`;
     const first = await t.client.post(path, pod('be-1'));
     assert.equal(first.status, 201, first.text);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { defaultAdmissionOptions } from '../../cmd/apiserver/app/admission-options.js';
 import { startTestServer, type TestServer } from './framework/apiserver.js';
 import { assertStatus } from './framework/assertions.js';
+import { quotasSeen } from './framework/quota.js';
 
 describe('ResourceQuota admission', () => {
   let t: TestServer;
@@ -28,6 +29,7 @@ describe('ResourceQuota admission', () => {
       const s = await t.client.put(`${ns(name)}/resourcequotas/q/status`, { ...q.body, status: { hard, used } });
       assert.equal(s.status, 200, s.text);
     }
+    await quotasSeen(t.client, name);
   }
   const storedUsed = async (name: string) => (await t.client.get(`${ns(name)}/resourcequotas/q`)).body.status?.used;
   const configMap = (name: string) => ({ metadata: { name }, data: { k: 'v' } });
