@@ -56,33 +56,37 @@ describe('services and nodes', () => {
     const put = await t.client.put(`${svcPath}/web`, { metadata: { name: 'web' }, spec: { selector: { app: 'web2' }, ports: [{ port: 80 }] } });
     assert.equal(put.status, 200, put.text);
     assert.equal(put.body.spec.clusterIP, s.clusterIP);
-    // The cluster IP cannot change.
-    const moved = await t.client.patch(`${svcPath}/web`, { spec: { clusterIP: '10.0.0.50', clusterIPs: ['10.0.0.50'] } });
+    // The cluster IP cannot change (to another than the one allocated at random).
+    const other = s.clusterIP === '10.0.0.50' ? '10.0.0.51' : '10.0.0.50';
+    const moved = await t.client.patch(`${svcPath}/web`, { spec: { clusterIP: other, clusterIPs: [other] } });
     assertStatus(moved, 422, 'Invalid');
     assert.deepEqual(causes(moved), ['spec.clusterIPs[0]']);
     assert.match(moved.body.message, /may not change once set/);
   });
 
   test('a requested cluster IP is honoured once; a taken or out-of-range one is 422', async () => {
-    const a = await t.client.post(svcPath, svc('fixed-a', { clusterIP: '10.0.0.10' }));
+    // Two addresses the Service of the test above was not given at random.
+    const web = (await t.client.get(`${svcPath}/web`)).body.spec.clusterIP;
+    const [ipA, ipB] = ['10.0.0.10', '10.0.0.11', '10.0.0.12'].filter((ip) => ip !== web) as [string, string];
+    const a = await t.client.post(svcPath, svc('fixed-a', { clusterIP: ipA }));
     assert.equal(a.status, 201, a.text);
-    assert.equal(a.body.spec.clusterIP, '10.0.0.10');
-    const b = await t.client.post(svcPath, svc('fixed-b', { clusterIP: '10.0.0.10' }));
+    assert.equal(a.body.spec.clusterIP, ipA);
+    const b = await t.client.post(svcPath, svc('fixed-b', { clusterIP: ipA }));
     assertStatus(b, 422, 'Invalid');
     assert.deepEqual(causes(b), ['spec.clusterIPs']);
-    assert.equal(b.body.details.causes[0].message, 'Invalid value: ["10.0.0.10"]: failed to allocate IP 10.0.0.10: provided IP is already allocated');
+    assert.equal(b.body.details.causes[0].message, `Invalid value: ["${ipA}"]: failed to allocate IP ${ipA}: provided IP is already allocated`);
     const out = await t.client.post(svcPath, svc('fixed-c', { clusterIP: '10.1.0.10' }));
     assertStatus(out, 422, 'Invalid');
     assert.match(out.body.message, /failed to allocate IP 10\.1\.0\.10: provided IP is not in the valid range\. The range of valid IPs is 10\.0\.0\.0\/26/);
     assert.equal((await t.client.get(`${svcPath}/fixed-b`)).status, 404);
     // Deleting releases the IP; the next request for it succeeds.
     assert.equal((await t.client.delete(`${svcPath}/fixed-a`)).status, 200);
-    const again = await t.client.post(svcPath, svc('fixed-b', { clusterIP: '10.0.0.10' }));
+    const again = await t.client.post(svcPath, svc('fixed-b', { clusterIP: ipA }));
     assert.equal(again.status, 201, again.text);
     // A dry run allocates nothing.
-    const dry = await t.client.post(`${svcPath}?dryRun=All`, svc('dry', { clusterIP: '10.0.0.11' }));
+    const dry = await t.client.post(`${svcPath}?dryRun=All`, svc('dry', { clusterIP: ipB }));
     assert.equal(dry.status, 201, dry.text);
-    assert.equal((await t.client.post(svcPath, svc('wet', { clusterIP: '10.0.0.11' }))).status, 201);
+    assert.equal((await t.client.post(svcPath, svc('wet', { clusterIP: ipB }))).status, 201);
     for (const n of ['fixed-b', 'wet']) await t.client.delete(`${svcPath}/${n}`);
   });
 
