@@ -70,9 +70,13 @@ export class ResponseWriter {
   }
 
   private send(code: number, body: string | Buffer, contentType: string): void {
+    this.head(code, contentType);
+    this.res.end(body);
+  }
+
+  private head(code: number, contentType: string): void {
     this.res.status(code).setHeader('Content-Type', contentType);
     this.res.setHeader('Cache-Control', 'no-cache, private');
-    this.res.end(body);
   }
 
   /** The answer as the audit event records it (responseStatus, and the document at RequestResponse). */
@@ -128,8 +132,7 @@ export class ResponseWriter {
     // The list with no items, cut where its items go: `..."items":[` and `]...`.
     const empty = JSON.stringify({ ...list, items: [] });
     const at = empty.lastIndexOf('"items":[]') + '"items":['.length;
-    res.status(code).setHeader('Content-Type', 'application/json');
-    res.setHeader('Cache-Control', 'no-cache, private');
+    this.head(code, 'application/json');
     res.write(empty.slice(0, at));
     const { items } = list;
     for (let from = 0; from < items.length; from += LIST_CHUNK_ITEMS) {

@@ -127,6 +127,13 @@ export async function serveWatch(r: ResourceRequest, opts: WatchServerOptions): 
     queued += piece.length;
     if (flowing && overSince === 0 && queued > maxBuffered) overSince = performance.now();
   };
+  /** Puts what is pending behind what waits, whatever the bound (the initial events, the events before an error). */
+  const queuePending = () => {
+    for (const piece of pending.take()) {
+      queue.push(piece);
+      queued += piece.length;
+    }
+  };
   /** Writes the events of the job that just ended: at once if the connection takes them, else after what waits. */
   const writePending = () => {
     if (ended || pending.empty) return;
@@ -148,10 +155,7 @@ export async function serveWatch(r: ResourceRequest, opts: WatchServerOptions): 
       if (ended) return;
       failed = true;
       // After the events before it, which wait for the end of the job or for the connection.
-      for (const piece of pending.take()) {
-        queue.push(piece);
-        queued += piece.length;
-      }
+      queuePending();
       queue.push(encoder.encode('ERROR', err.status as Record<string, unknown>));
       if (flowing) endWithQueue();
     },
@@ -163,10 +167,7 @@ export async function serveWatch(r: ResourceRequest, opts: WatchServerOptions): 
   res.setHeader('Transfer-Encoding', 'chunked');
   res.flushHeaders();
   // The events so far (the initial ones) wait with the others, and the bound allows for them.
-  for (const piece of pending.take()) {
-    queue.push(piece);
-    queued += piece.length;
-  }
+  queuePending();
   maxBuffered += queued;
   flowing = true;
   if (failed) {

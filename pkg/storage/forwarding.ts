@@ -44,6 +44,10 @@ export class ForwardingStorage<S extends Storage = Storage> implements Storage {
     return this.inner.compact(revision);
   }
 
+  holdsRevision(revision: number): Promise<boolean> {
+    return this.inner.holdsRevision(revision);
+  }
+
   healthy(): Promise<boolean> {
     return this.inner.healthy();
   }

@@ -149,6 +149,11 @@ export interface Storage {
   currentRevision(): Promise<number>;
   /** Compacts history up to and including `revision`. */
   compact(revision: number): Promise<void>;
+  /**
+   * Whether the state at `revision` is still held: false once compaction took it (a read of it is
+   * 410 Expired), true for any later revision (a future one included). Other failures reject.
+   */
+  holdsRevision(revision: number): Promise<boolean>;
   /** Whether the backing store answers. */
   healthy(): Promise<boolean>;
   close(): Promise<void>;

@@ -552,7 +552,7 @@ export class WatchHub extends ForwardingStorage {
    * still has the events: a client told 410 once is told 410 again, from any server.
    */
   private async historyHeld(sub: Subscriber): Promise<boolean> {
-    return this.inner.list(sub.key, { revision: sub.after + 1, limit: 1 }).then(() => true, (e: unknown) => !isStorageError(e, 'Expired'));
+    return this.inner.holdsRevision(sub.after + 1).catch(() => true);
   }
 
   /**

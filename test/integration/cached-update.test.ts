@@ -8,8 +8,7 @@ import { Cacher } from '../../pkg/storage/cacher/cacher.js';
 import { Etcd3Storage } from '../../pkg/storage/etcd3/store.js';
 import { isStorageError } from '../../pkg/storage/errors.js';
 import type { StoredObject } from '../../pkg/storage/interface.js';
-import { jsonStorageCodec } from '../../pkg/storage/json-codec.js';
-import { etcdKVCalls, startEtcd, type TestEtcd } from './framework/etcd.js';
+import { etcdStorage, etcdKVCalls, startEtcd, type TestEtcd } from './framework/etcd.js';
 
 const cm = (name: string, value: string, uid = `uid-${name}`): StoredObject => ({
   apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'cu', uid }, data: { value },
@@ -22,7 +21,7 @@ describe('updates from the cached object', () => {
   let storage: Etcd3Storage;
   before(async () => {
     etcd = await startEtcd();
-    storage = new Etcd3Storage({ servers: [etcd.endpoint], prefix: '/registry', codec: jsonStorageCodec });
+    storage = etcdStorage(etcd.endpoint);
   });
   after(async () => {
     await storage?.close();
@@ -32,7 +31,7 @@ describe('updates from the cached object', () => {
   const kvCalls = () => etcdKVCalls(etcd.endpoint);
 
   test('through the watch cache, an update is one etcd call: the swap', async () => {
-    const inner = new Etcd3Storage({ servers: [etcd.endpoint], prefix: '/registry', codec: jsonStorageCodec });
+    const inner = etcdStorage(etcd.endpoint);
     const cacher = new Cacher(inner, { cacheSize: (p) => (p === '/core/configmaps/' ? 100 : 0) });
     try {
       const created = await cacher.create(key('warm'), cm('warm', '0'));

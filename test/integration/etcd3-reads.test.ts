@@ -6,8 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { Etcd3Storage } from '../../pkg/storage/etcd3/store.js';
 import { isStorageError } from '../../pkg/storage/errors.js';
 import type { StoredObject } from '../../pkg/storage/interface.js';
-import { jsonStorageCodec } from '../../pkg/storage/json-codec.js';
-import { etcdKVCalls, startEtcd, type TestEtcd } from './framework/etcd.js';
+import { etcdStorage, etcdKVCalls, startEtcd, type TestEtcd } from './framework/etcd.js';
 
 const object = (name: string, value: string): StoredObject => ({
   apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'reads' }, data: { value },
@@ -19,8 +18,8 @@ describe('etcd3 storage reads', () => {
   let b: Etcd3Storage;
   before(async () => {
     etcd = await startEtcd();
-    a = new Etcd3Storage({ servers: [etcd.endpoint], prefix: '/registry', codec: jsonStorageCodec });
-    b = new Etcd3Storage({ servers: [etcd.endpoint], prefix: '/registry', codec: jsonStorageCodec });
+    a = etcdStorage(etcd.endpoint);
+    b = etcdStorage(etcd.endpoint);
   });
   after(async () => {
     await a?.close();
@@ -73,7 +72,7 @@ describe('etcd3 storage reads', () => {
   });
 
   test('when etcd does not answer, every read of the batch fails as unreachable', async () => {
-    const c = new Etcd3Storage({ servers: ['http://127.0.0.1:1'], prefix: '/registry', codec: jsonStorageCodec });
+    const c = etcdStorage('http://127.0.0.1:1');
     try {
       const results = await Promise.allSettled([c.get('/configmaps/reads/x'), c.get('/configmaps/reads/y')]);
       for (const r of results) {

@@ -10,15 +10,14 @@ import { kindValidations } from '../../pkg/registry/validations.js';
 import { Scheme } from '../../pkg/runtime/scheme.js';
 import { SchemaValidator } from '../../pkg/runtime/schema-validator.js';
 import { Etcd3Storage } from '../../pkg/storage/etcd3/store.js';
-import { jsonStorageCodec } from '../../pkg/storage/json-codec.js';
-import { startEtcd, type TestEtcd } from './framework/etcd.js';
+import { etcdStorage, startEtcd, type TestEtcd } from './framework/etcd.js';
 
 describe('generateName', () => {
   let etcd: TestEtcd;
   let storage: Etcd3Storage;
   before(async () => {
     etcd = await startEtcd();
-    storage = new Etcd3Storage({ servers: [etcd.endpoint], prefix: '/registry', codec: jsonStorageCodec });
+    storage = etcdStorage(etcd.endpoint);
   });
   after(async () => {
     await storage?.close();

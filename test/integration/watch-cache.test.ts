@@ -289,3 +289,38 @@ describe('watch cache', () => {
     if (t.options.watchCache) assert.ok(fromMemory > 40, `consistent lists are answered from memory (${fromMemory} of 120 lists were)`);
   });
 });
+
+describe('--watch-cache-sizes', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer({ watchCacheSizes: ['configmaps#0'] });
+  });
+  after(async () => t?.stop());
+
+  /** Lists of a core resource answered from memory so far (apiserver_cache_list_total over its label sets). */
+  const fromMemory = async (resource: string) => {
+    const text = (await t.client.get('/metrics')).text;
+    let n = 0;
+    for (const m of text.matchAll(new RegExp(`^apiserver_cache_list_total\\{[^}]*resource_prefix="/core/${resource}/"[^}]*\\} (\\d+)`, 'gm'))) n += Number(m[1]);
+    return n;
+  };
+
+  test('a resource of size 0 stays out of the cache (its reads go to etcd) while the others are cached', async () => {
+    const base = '/api/v1/namespaces/default';
+    assert.equal((await t.client.post(`${base}/configmaps`, { metadata: { name: 'sized' } })).status, 201);
+    assert.equal((await t.client.post(`${base}/secrets`, { metadata: { name: 'sized' } })).status, 201);
+    // The first read of secrets starts their cache; later ones are answered from it.
+    const deadline = Date.now() + 10_000;
+    while (t.options.watchCache && (await fromMemory('secrets')) === 0) {
+      assert.ok(Date.now() < deadline, 'secrets are answered from memory once their cache is ready');
+      assert.equal((await t.client.get(`${base}/secrets?resourceVersion=0`)).status, 200);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    for (let i = 0; i < 5; i++) {
+      const r = await t.client.get(`${base}/configmaps?resourceVersion=0`);
+      assert.equal(r.status, 200, r.text);
+      assert.ok(r.body.items.some((o: Item) => o.metadata.name === 'sized'));
+    }
+    assert.equal(await fromMemory('configmaps'), 0, 'no ConfigMap list came from memory');
+  });
+});

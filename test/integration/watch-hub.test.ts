@@ -4,12 +4,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Etcd3 } from 'etcd3';
-import { Etcd3Storage } from '../../pkg/storage/etcd3/store.js';
 import { isStorageError } from '../../pkg/storage/errors.js';
 import type { StorageWatch, StorageWatchEvent, StoredObject, WatchHandlers } from '../../pkg/storage/interface.js';
-import { jsonStorageCodec } from '../../pkg/storage/json-codec.js';
 import { WatchHub, type WatchHubOptions } from '../../pkg/storage/watch-hub.js';
-import { startEtcd, type TestEtcd } from './framework/etcd.js';
+import { etcdStorage, startEtcd, type TestEtcd } from './framework/etcd.js';
 
 /** What one watch received. */
 class Recorder {
@@ -69,7 +67,7 @@ describe('watch hub', () => {
 
   /** A storage on the test etcd and a hub around it; `done` stops every watch and closes both. */
   const open = (opts: WatchHubOptions = {}) => {
-    const inner = new Etcd3Storage({ servers: [etcd.endpoint], prefix: '/registry', codec: jsonStorageCodec });
+    const inner = etcdStorage(etcd.endpoint);
     const hub = new WatchHub(inner, opts);
     const watches: StorageWatch[] = [];
     const watch = async (storage: 'hub' | 'inner', key: string, recursive: boolean, afterRevision: number, r = new Recorder()) => {

@@ -48,11 +48,9 @@ import { defaultResourcePrefix, WatchHub, type FeedPin, type WatchHubOptions, ty
 import { CacheStore, type FieldIndexer } from './cache-store.js';
 import { answerWhenFresh } from './freshness.js';
 
-/** The storage the cache is in front of: etcd, which can also say how current a prefix is, and which history it still holds. */
+/** The storage the cache is in front of: etcd, which can also say how current a prefix is. */
 export interface ProbedStorage extends Storage {
   probe(prefix: string): Promise<PrefixProbe>;
-  /** Whether the state at `revision` can still be read (not compacted away). */
-  holdsRevision(revision: number): Promise<boolean>;
 }
 
 /** What an operator and the metrics hear of the caches. */

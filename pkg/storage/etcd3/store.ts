@@ -458,12 +458,11 @@ export class Etcd3Storage implements Storage {
       if (stopped) return;
       stopped = true;
       void cancel(byEtcd);
-      // etcd cancels a watch on compacted history with an empty reason; a read at the revision
-      // the watch needed tells whether that is what happened.
+      // etcd cancels a watch on compacted history with an empty reason; whether it still holds
+      // the revision the watch needed tells whether that is what happened.
       if (String((err as Error)?.message).startsWith('Watcher canceled')) {
-        err = await this.client.kv
-          .range({ key: this.fullKey(key), count_only: true, revision: delivered + 1 })
-          .then(() => err, (e: unknown) => e);
+        err = await this.holdsRevision(delivered + 1)
+          .then((held) => (held ? err : new StorageError('Expired', key, 'The resourceVersion for the provided list is too old.')), (e: unknown) => e);
       }
       try {
         translate(err, key);
@@ -547,10 +546,7 @@ export class Etcd3Storage implements Storage {
     return { revision: Number(res.header.revision), newestModRevision: Number(res.kvs[0]?.mod_revision ?? 0), count: Number(res.count) };
   }
 
-  /**
-   * Whether etcd still holds its state at `revision` (neither compacted away nor in the future):
-   * one read of a single key at that revision, which etcd refuses in either case.
-   */
+  /** One read of a single key at `revision`, which etcd refuses once the revision is compacted. */
   async holdsRevision(revision: number): Promise<boolean> {
     try {
       await this.timed('probe', '/', () => this.client.kv
@@ -558,7 +554,8 @@ export class Etcd3Storage implements Storage {
         .catch((e: unknown) => translate(e, '/')));
       return true;
     } catch (e) {
-      if (isStorageError(e, 'Expired') || isStorageError(e, 'TooLargeResourceVersion')) return false;
+      if (isStorageError(e, 'Expired')) return false;
+      if (isStorageError(e, 'TooLargeResourceVersion')) return true;
       throw e;
     }
   }

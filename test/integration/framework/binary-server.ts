@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from './client.js';
-import { freePort, startEtcd, type TestEtcd } from './etcd.js';
+import { onFreePorts, startEtcd, type TestEtcd } from './etcd.js';
 
 const repo = resolve(fileURLToPath(import.meta.url), '../../../../../..');
 
@@ -54,23 +54,18 @@ export interface BinaryServerOptions {
 }
 
 /**
- * Starts the binary and waits until the supervisor says the whole server is ready. A free port may
- * be taken by another process before the server binds it; the server is then started again on
- * another (as test/integration/framework/etcd.ts does for etcd).
+ * Starts the binary and waits until the supervisor says the whole server is ready; on new free
+ * ports while one found free was taken before the server bound it (onFreePorts).
  */
 export async function startBinaryServer(o: BinaryServerOptions = {}): Promise<BinaryServer> {
   const etcd = o.etcd ?? (await startEtcd());
   const certDir = o.certDir ?? mkdtempSync(join(tmpdir(), 'orch-bin-certs-'));
-  for (let attempt = 1; ; attempt++) {
-    const port = o.port ?? (await freePort());
-    try {
-      return await launch(o, etcd, certDir, port);
-    } catch (e) {
-      if (o.port === undefined && attempt < 3 && /EADDRINUSE|address already in use/.test(String((e as Error).message))) continue;
-      if (!o.etcd) await etcd.stop();
-      if (!o.certDir) rmSync(certDir, { recursive: true, force: true });
-      throw e;
-    }
+  try {
+    return o.port !== undefined ? await launch(o, etcd, certDir, o.port) : await onFreePorts(1, ([port]) => launch(o, etcd, certDir, port!), 3);
+  } catch (e) {
+    if (!o.etcd) await etcd.stop();
+    if (!o.certDir) rmSync(certDir, { recursive: true, force: true });
+    throw e;
   }
 }
 

@@ -4,6 +4,8 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Etcd3Storage } from '../../../pkg/storage/etcd3/store.js';
+import { jsonStorageCodec } from '../../../pkg/storage/json-codec.js';
 
 export interface TestEtcd {
   endpoint: string;
@@ -27,6 +29,23 @@ export async function freePort(): Promise<number> {
       s.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * Runs `start` on `count` free ports, and again on new ones while it fails because one of them was
+ * taken between being found free and being bound (by another test's process, or an outgoing
+ * connection's ephemeral port): its error then says "address already in use" or EADDRINUSE.
+ */
+export async function onFreePorts<T>(count: number, start: (ports: number[]) => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const ports: number[] = [];
+    for (let i = 0; i < count; i++) ports.push(await freePort());
+    try {
+      return await start(ports);
+    } catch (e) {
+      if (attempt >= attempts || !/EADDRINUSE|address already in use/.test(String((e as Error)?.message))) throw e;
+    }
+  }
 }
 
 async function waitHealthy(endpoint: string, proc: ChildProcess, log: () => string): Promise<void> {
@@ -71,23 +90,19 @@ export async function startEtcd(opts: { progressNotifyInterval?: string } = {}):
     proc.kill('SIGKILL');
     await exited;
   };
-  // A port found free may be taken again before etcd binds it (by another test's process, or an
-  // outgoing connection's ephemeral port): then etcd exits at once, and new ports are tried.
-  for (let attempt = 1; ; attempt++) {
-    clientPort = await freePort();
-    peerPort = await freePort();
-    endpoint = `http://127.0.0.1:${clientPort}`;
-    try {
-      await launch();
-      break;
-    } catch (e) {
-      if (attempt >= 5 || !output.includes('address already in use')) {
-        rmSync(dataDir, { recursive: true, force: true });
-        throw e;
-      }
+  // etcd exits at once when a port was taken (its error carries its output): new ports, a clean directory.
+  try {
+    await onFreePorts(2, async ([client, peer]) => {
+      clientPort = client!;
+      peerPort = peer!;
+      endpoint = `http://127.0.0.1:${clientPort}`;
       rmSync(dataDir, { recursive: true, force: true });
       mkdirSync(dataDir);
-    }
+      await launch();
+    });
+  } catch (e) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw e;
   }
   return {
     endpoint,
@@ -108,4 +123,9 @@ export async function etcdKVCalls(endpoint: string): Promise<{ Range: number; Tx
   const n = { Range: 0, Txn: 0 };
   for (const m of text.matchAll(/^grpc_server_handled_total\{[^}]*grpc_method="(Range|Txn)"[^}]*\} (\d+)/gm)) n[m[1] as 'Range' | 'Txn'] += Number(m[2]);
   return n;
+}
+
+/** Storage as the API server has it on `endpoint` (its /registry prefix and JSON codec), for tests of the storage layer. */
+export function etcdStorage(endpoint: string): Etcd3Storage {
+  return new Etcd3Storage({ servers: [endpoint], prefix: '/registry', codec: jsonStorageCodec });
 }
