@@ -34,6 +34,15 @@ describe('built-in admission plug-ins', () => {
   async function eventually(path: string, obj: unknown, ok: (r: Response) => boolean): Promise<Response> {
     return pollUntil(() => t.client.post(path, obj), ok, `POST ${path} to be admitted as expected`);
   }
+  /**
+   * Creates `obj` once a dry run of it is admitted as `ok` says: a plug-in reads its objects
+   * (LimitRanges, PriorityClasses) from an informer, and an object created before the informer has
+   * one made just before would be stored without its effect (and could not be created again).
+   */
+  async function onceAdmitted(path: string, obj: unknown, ok: (r: Response) => boolean): Promise<Response> {
+    await eventually(`${path}?dryRun=All`, obj, ok);
+    return t.client.post(path, obj);
+  }
   const absent = async (name: string) => assert.equal((await t.client.get(`${pods}/${name}`)).status, 404, `${name} was not stored`);
 
   test('LimitRanger: container defaults are filled in and noted; a limit above the maximum is refused, with dryRun too', async () => {
@@ -42,7 +51,8 @@ describe('built-in admission plug-ins', () => {
       spec: { limits: [{ type: 'Container', default: { cpu: '200m' }, defaultRequest: { cpu: '100m' }, max: { cpu: '1' } }] },
     });
     assert.equal(lr.status, 201, lr.text);
-    const r = await eventually(pods, pod('lr-defaults'), (x) => x.status === 201 && x.body.spec.containers[0].resources?.limits?.cpu === '200m');
+    const r = await onceAdmitted(pods, pod('lr-defaults'), (x) => x.status === 201 && x.body.spec.containers[0].resources?.limits?.cpu === '200m');
+    assert.equal(r.status, 201, r.text);
     const body = r.body;
     assert.deepEqual(body.spec.containers[0].resources, { limits: { cpu: '200m' }, requests: { cpu: '100m' } });
     assert.equal(body.metadata.annotations['orch.io/limit-ranger'], 'LimitRanger plugin set: cpu request for container app; cpu limit for container app');
@@ -133,7 +143,9 @@ describe('built-in admission plug-ins', () => {
     assert.match(forged.body.message, /the integer value of priority \(5\) must not be provided in pod spec; priority admission controller computed 1000 from the given PriorityClass name/);
 
     assert.equal((await t.client.post(pcs, { metadata: { name: 'everyone' }, value: 10, globalDefault: true })).status, 201);
-    const defaulted = await eventually(pods, pod('prio-default'), (r) => r.status === 201 && r.body.spec.priority === 10);
+    const defaulted = await onceAdmitted(pods, pod('prio-default'), (r) => r.status === 201 && r.body.spec.priority === 10);
+    assert.equal(defaulted.status, 201, defaulted.text);
+    assert.equal(defaulted.body.spec.priority, 10);
     assert.equal(defaulted.body.spec.priorityClassName, 'everyone');
     const second = await eventually(pcs, { metadata: { name: 'everyone-else' }, value: 20, globalDefault: true }, (r) => r.status === 403);
     assertStatus(second, 403, 'Forbidden');
