@@ -63,7 +63,9 @@ async function main(): Promise<void> {
     // Idle: after start, once the post-start work has settled.
     await sleep(1000);
     const idle = rss.sample();
+    rss.section();
     rss.start();
+    const sectionPeaks: string[] = [];
 
     const api = new ApiClient(c.target, Math.max(16, config.watchCreateClients));
     cleanup.add('the main client', () => api.close());
@@ -83,6 +85,8 @@ async function main(): Promise<void> {
       if (!config.only.has(section)) continue;
       phase = what;
       await figures(ctx);
+      const p = rss.section();
+      sectionPeaks.push(`${section} ${mib(p.rss)} / ${mib(p.pss)}`);
     }
     phase = 'stopping';
 
@@ -91,6 +95,7 @@ async function main(): Promise<void> {
     const peak = Math.max(rss.peakRss, rss.peakHwm);
     report.line(`\n## server memory (summed over the server's processes)\nRSS idle ${mib(idle?.rss ?? 0)} MiB, peak ${mib(peak)} MiB (VmRSS sampled every ${config.rssSampleMs} ms, and VmHWM)`);
     report.line(`PSS idle ${mib(idle?.pss ?? 0)} MiB, peak ${mib(rss.peakPss)} MiB (sampled every ${config.rssSampleMs} ms; RSS counts pages the processes share once per process, PSS shares them out)`);
+    report.line(`peak RSS / PSS while measuring (MiB): ${sectionPeaks.join(', ')}`);
     report.add({ figure: 'server RSS idle (MiB)', orch: mib(idle?.rss ?? 0) });
     report.add({ figure: 'server RSS peak (MiB)', orch: mib(peak) });
     report.add({ figure: 'server PSS idle (MiB)', orch: mib(idle?.pss ?? 0) });

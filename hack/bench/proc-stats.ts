@@ -146,8 +146,20 @@ export class RssSampler {
   peakRss = 0;
   peakHwm = 0;
   peakPss = 0;
+  /** The peaks since the last `section()` call (VmHWM cannot be reset, so RSS here is sampled only). */
+  private sectionRss = 0;
+  private sectionPss = 0;
 
   constructor(private readonly pid: () => number | undefined, private readonly intervalMs: number) {}
+
+  /** The highest sampled RSS and PSS since the last call, to tell which part of a run set the peak. */
+  section(): { rss: number; pss: number } {
+    this.sample();
+    const peaks = { rss: this.sectionRss, pss: this.sectionPss };
+    this.sectionRss = 0;
+    this.sectionPss = 0;
+    return peaks;
+  }
 
   sample(): { rss: number; hwm: number; pss: number } | undefined {
     const pid = this.pid();
@@ -156,6 +168,8 @@ export class RssSampler {
     this.peakRss = Math.max(this.peakRss, m.rss);
     this.peakHwm = Math.max(this.peakHwm, m.hwm);
     this.peakPss = Math.max(this.peakPss, m.pss);
+    this.sectionRss = Math.max(this.sectionRss, m.rss);
+    this.sectionPss = Math.max(this.sectionPss, m.pss);
     return m;
   }
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { test } from 'node:test';
 import { RotatingFile, type RotatingFileOptions } from './rotating-file.js';
+import { eventually } from '../util/testing/eventually.js';
 
 function withDir(fn: (dir: string) => Promise<void> | void) {
   return async () => {
@@ -25,14 +26,6 @@ function ticking(start = Date.UTC(2024, 0, 2, 3, 4, 5, 678)): () => Date {
 
 const opts = (o: Partial<RotatingFileOptions> = {}): RotatingFileOptions => ({ maxBytes: 100, maxAgeDays: 0, maxBackups: 0, compress: false, now: ticking(), ...o });
 const line = (i: number) => `${String(i).padStart(3, '0')}${'x'.repeat(36)}\n`; // 40 bytes
-
-async function eventually(what: string, check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 test('a write that would pass maxsize moves the file aside as <name>-<UTC timestamp>.<ext> and starts a new one', withDir((dir) => {
   const path = join(dir, 'audit.log');
@@ -103,7 +96,7 @@ test('compress gzips backups beside the file', withDir(async (dir) => {
   const path = join(dir, 'audit.log');
   const f = new RotatingFile(path, opts({ compress: true }));
   for (let i = 0; i < 3; i++) f.write(line(i));
-  await eventually('the compressed backup', () => readdirSync(dir).some((n) => n.endsWith('.log.gz')) && !readdirSync(dir).some((n) => /-.*\.log$/.test(n)));
+  await eventually(() => readdirSync(dir).some((n) => n.endsWith('.log.gz')) && !readdirSync(dir).some((n) => /-.*\.log$/.test(n)), 'the compressed backup', 5000);
   f.close();
   const gz = readdirSync(dir).find((n) => n.endsWith('.gz'))!;
   assert.equal(gunzipSync(readFileSync(join(dir, gz))).toString(), line(0) + line(1));

@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
+import { createServer, get, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import type { Response } from 'express';
 import { defaultApiDomain } from '../../api/domain.js';
 import type { ObjectWithMeta } from '../../api/meta/v1/types.js';
 import type { ResourceInfo } from '../runtime/scheme.js';
+import { eventually } from '../util/testing/eventually.js';
 import { ResponseWriter, type ListLike, type ProtobufEncoder } from './output.js';
 
 /** A response that records what is written: headers, each write, and the end. */
@@ -69,5 +72,76 @@ test('short lists and pretty lists are one body', () => {
     const res = writeList(l, pretty);
     assert.equal(res.writes.length, 1);
     assert.equal(res.writes[0], pretty ? JSON.stringify(l, null, 2) + '\n' : JSON.stringify(l));
+  }
+});
+
+/**
+ * A real HTTP server writing a list of `n` items of about 2 KiB, each counting how often it is
+ * encoded; the client's response is handed over paused, so it reads nothing until resumed.
+ */
+async function listOverHttp(n: number) {
+  let encoded = 0;
+  const l = list(n);
+  for (const item of l.items) {
+    const data = { blob: 'x'.repeat(2048) };
+    Object.defineProperty(item, 'data', { enumerable: true, get: () => (encoded++, data) });
+  }
+  const expected = JSON.stringify(l);
+  encoded = 0;
+  let served: ServerResponse | undefined;
+  const server = createServer((_req, res) => {
+    served = res;
+    const express = Object.assign(res, { locals: {}, status: (code: number) => ((res.statusCode = code), express) });
+    new ResponseWriter(express as unknown as Response, { format: 'json' }, false, {} as ProtobufEncoder, defaultApiDomain).list(200, {} as ResourceInfo, l);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const response = await new Promise<IncomingMessage>((resolve, reject) => {
+    get({ host: '127.0.0.1', port, path: '/' }, (r) => {
+      r.pause();
+      resolve(r);
+    }).on('error', reject);
+  });
+  return { expected, response, server, served: () => served as ServerResponse, encoded: () => encoded };
+}
+
+test('a long JSON list is encoded as the client reads it: one that stops reading holds a run of items, not the list', async () => {
+  // 40 MiB of items, far beyond what the loopback connection's buffers take.
+  const n = 20_000;
+  const { expected, response, server, served, encoded } = await listOverHttp(n);
+  try {
+    await eventually(() => served() !== undefined && (served().writableNeedDrain || served().writableEnded), 'the server to be held up by the connection');
+    assert.ok(encoded() < n / 2, `with the client not reading, ${encoded()} of ${n} items were encoded`);
+    response.resume();
+    let body = '';
+    response.setEncoding('utf8');
+    response.on('data', (d: string) => (body += d));
+    await new Promise((resolve) => response.once('end', resolve));
+    assert.equal(body, expected);
+    assert.equal(encoded(), n);
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+});
+
+test('a client that goes away in the middle of a long JSON list stops its encoding', async () => {
+  const n = 20_000;
+  const { response, server, served, encoded } = await listOverHttp(n);
+  try {
+    await eventually(() => served() !== undefined && (served().writableNeedDrain || served().writableEnded), 'the server to be held up by the connection');
+    let finished = false;
+    served().once('finish', () => (finished = true));
+    response.destroy();
+    await eventually(() => served().destroyed, 'the server to see the connection close');
+    const at = encoded();
+    assert.ok(at < n / 2, `${at} of ${n} items were encoded`);
+    // Whatever was under way when the connection closed: nothing is encoded or sent after it.
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(encoded(), at);
+    assert.equal(finished, false);
+  } finally {
+    server.closeAllConnections();
+    server.close();
   }
 });

@@ -125,7 +125,10 @@ export class ResponseWriter {
   /**
    * A long JSON list goes out as it is encoded, a run of items at a time: the same bytes as one
    * JSON.stringify of the list, but without the whole document as one string and again as one
-   * buffer, and the connection starts carrying the first items while the last are encoded.
+   * buffer, and the connection starts carrying the first items while the last are encoded. The next
+   * run is encoded only once the connection has taken the last one: a client that reads slowly (or
+   * not at all) holds one run in the server's memory, not its whole list, and one that goes away
+   * stops the encoding.
    */
   private sendListInChunks(code: number, list: ListLike): void {
     const { res } = this;
@@ -135,13 +138,22 @@ export class ResponseWriter {
     this.head(code, 'application/json');
     res.write(empty.slice(0, at));
     const { items } = list;
-    for (let from = 0; from < items.length; from += LIST_CHUNK_ITEMS) {
-      let chunk = from === 0 ? '' : ',';
-      const to = Math.min(items.length, from + LIST_CHUNK_ITEMS);
-      for (let i = from; i < to; i++) chunk += (i === from ? '' : ',') + JSON.stringify(items[i]);
-      res.write(chunk);
-    }
-    res.end(empty.slice(at));
+    let from = 0;
+    const writeRuns = (): void => {
+      while (from < items.length) {
+        if (res.destroyed) return;
+        const to = Math.min(items.length, from + LIST_CHUNK_ITEMS);
+        let chunk = from === 0 ? '' : ',';
+        for (let i = from; i < to; i++) chunk += (i === from ? '' : ',') + JSON.stringify(items[i]);
+        from = to;
+        if (!res.write(chunk)) {
+          res.once('drain', writeRuns);
+          return;
+        }
+      }
+      res.end(empty.slice(at));
+    };
+    writeRuns();
   }
 
   /** A Status (success or failure). */

@@ -12,7 +12,7 @@ import { defaultAuthenticationOptions } from '../../cmd/apiserver/app/authentica
 import { defaultAuthorizationOptions } from '../../pkg/authorization/modes.js';
 import { tempFiles } from '../../pkg/authentication/testing/signing-keys.js';
 import { TestCA } from '../../pkg/authentication/testing/ca.js';
-import { eventually } from '../../pkg/authentication/testing/eventually.js';
+import { eventually } from '../../pkg/util/testing/eventually.js';
 import { Client as PkgClient, isNotFound, type KubeObject } from '../../pkg/client/index.js';
 import { bootstrapSignerController } from '../../pkg/controller/bootstrapsigner/controller.js';
 import { tokenCleanerController } from '../../pkg/controller/tokencleaner/controller.js';

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type JWK, type JWTPayload } from 'jose';
 import { defaultApiDomain } from '../../../api/domain.js';
 import type { AuthenticationResult } from '../authenticator.js';
-import { eventually } from '../testing/eventually.js';
+import { eventually } from '../../util/testing/eventually.js';
 import { startTestHttpsServer, sendJSON, type TestHttpsServer } from '../testing/https-server.js';
 import { createTestCA, issueLoopbackServerCert, type TestCA } from '../testing/pki.js';
 import { OIDCAuthenticator } from './authenticator.js';
