@@ -7,7 +7,7 @@ import type { ListMeta, Status } from '../../api/meta/v1/types.js';
 import { Scheme, type ResourceInfo } from '../runtime/scheme.js';
 import type { OutputTarget } from './negotiation.js';
 import { ResponseWriter, type ProtobufEncoder } from './output.js';
-import { bookmarkObject } from './watch-encoding.js';
+import { bookmarkObject, encodedOnce, ENCODING_KEEP_MS } from './watch-encoding.js';
 
 const scheme = new Scheme(allGroupVersions);
 const info = scheme.resources().find((r) => r.kind === 'ConfigMap' && r.group === '') as ResourceInfo;
@@ -85,4 +85,25 @@ test('an ERROR is the watcher\'s own; bookmarks of one revision share one object
   assert.equal(bookmarkObject('ConfigMap', 'v1', '9'), bookmarkObject('ConfigMap', 'v1', '9'));
   assert.notEqual(bookmarkObject('ConfigMap', 'v1', '9'), bookmarkObject('ConfigMap', 'v1', '10'));
   assert.deepEqual(bookmarkObject('Secret', 'v1', '10'), { kind: 'Secret', apiVersion: 'v1', metadata: { resourceVersion: '10' } });
+});
+
+test('an encoding is shared while watchers keep asking for it, and made again once none has for a while', () => {
+  const obj = object();
+  let encodings = 0;
+  const encode = () => Buffer.from(`bytes ${++encodings}`);
+  // Clear of the real clock the other tests' encodings ran on.
+  const t0 = performance.now() + ENCODING_KEEP_MS;
+  const first = encodedOnce(obj, 'form', encode, t0);
+  let t = t0;
+  for (let i = 0; i < 5; i++) {
+    t += ENCODING_KEEP_MS * 0.9;
+    assert.equal(encodedOnce(obj, 'form', encode, t), first, `asked for again after ${t - t0} ms`);
+  }
+  assert.equal(encodings, 1);
+  t += 2 * ENCODING_KEEP_MS;
+  const again = encodedOnce(obj, 'form', encode, t);
+  assert.equal(encodings, 2, 'encoded again after twice the keep time without a watcher asking');
+  assert.equal(again.toString(), 'bytes 2');
+  assert.equal(encodedOnce(obj, 'form', encode, t + 1), again);
+  assert.equal(encodings, 2);
 });

@@ -1,18 +1,39 @@
 // Watch events encoded once per form, not once per watcher. The registry hands every watcher of a
 // resource the same object instance for one event; the bytes of that event in one form (event
 // type, media format, conversion, group-version) are kept beside the object and the same Buffer is
-// written to every watcher wanting that form. Entries go with their object: once no watcher and no
-// replay window holds the object, its encodings are collectable too.
+// written to every watcher wanting that form.
+//
+// They are kept for a while after they were last asked for, not for the object's life: the object
+// of the last change stays in the watch cache until the next change, and its encodings beside it
+// would more than double what the cache holds for every watched resource (1 KiB ConfigMaps: about
+// 2.3 KiB of buffers and maps beside each). Every watcher of one event asks within moments; a
+// watcher that resumes from the event window later gets the bytes encoded again, once.
 
-const encodings = new WeakMap<object, Map<string, Buffer>>();
+/** How long encodings are kept after they were last asked for (at least this, at most twice). */
+export const ENCODING_KEEP_MS = 10_000;
+
+type Forms = Map<string, Buffer>;
+
+let current = new WeakMap<object, Forms>();
+let previous = new WeakMap<object, Forms>();
+let rotateAt = 0;
 
 /**
  * The encoding of `obj` in the form named by `form` (equal names for equal bytes), computed by
- * `encode` the first time any watcher asks for it.
+ * `encode` the first time any watcher asks for it in the last ENCODING_KEEP_MS.
  */
-export function encodedOnce(obj: object, form: string, encode: () => Buffer): Buffer {
-  let forms = encodings.get(obj);
-  if (!forms) encodings.set(obj, (forms = new Map()));
+export function encodedOnce(obj: object, form: string, encode: () => Buffer, now = performance.now()): Buffer {
+  if (now >= rotateAt) {
+    // The encodings asked for in the last period stay one more; older ones go.
+    previous = now >= rotateAt + ENCODING_KEEP_MS ? new WeakMap() : current;
+    current = new WeakMap();
+    rotateAt = now + ENCODING_KEEP_MS;
+  }
+  let forms = current.get(obj);
+  if (!forms) {
+    forms = previous.get(obj) ?? new Map();
+    current.set(obj, forms);
+  }
   let bytes = forms.get(form);
   if (!bytes) forms.set(form, (bytes = encode()));
   return bytes;
