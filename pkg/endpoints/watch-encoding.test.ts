@@ -87,7 +87,7 @@ test('an ERROR is the watcher\'s own; bookmarks of one revision share one object
   assert.deepEqual(bookmarkObject('Secret', 'v1', '10'), { kind: 'Secret', apiVersion: 'v1', metadata: { resourceVersion: '10' } });
 });
 
-test('an encoding is shared while watchers keep asking for it, and made again once none has for a while', () => {
+test('an encoding is shared while watchers keep asking for it, and let go once none has for a while', () => {
   const obj = object();
   let encodings = 0;
   const encode = () => Buffer.from(`bytes ${++encodings}`);
@@ -97,10 +97,14 @@ test('an encoding is shared while watchers keep asking for it, and made again on
   let t = t0;
   for (let i = 0; i < 5; i++) {
     t += ENCODING_KEEP_MS * 0.9;
+    // Other events are encoded in between (each may start a new period).
+    encodedOnce(object(), 'form', () => Buffer.from('another event'), t);
     assert.equal(encodedOnce(obj, 'form', encode, t), first, `asked for again after ${t - t0} ms`);
   }
   assert.equal(encodings, 1);
   t += 2 * ENCODING_KEEP_MS;
+  // The encodings are let go as the next event is encoded.
+  encodedOnce(object(), 'form', () => Buffer.from('another event'), t);
   const again = encodedOnce(obj, 'form', encode, t);
   assert.equal(encodings, 2, 'encoded again after twice the keep time without a watcher asking');
   assert.equal(again.toString(), 'bytes 2');

@@ -9,7 +9,10 @@
 // 2.3 KiB of buffers and maps beside each). Every watcher of one event asks within moments; a
 // watcher that resumes from the event window later gets the bytes encoded again, once.
 
-/** How long encodings are kept after they were last asked for (at least this, at most twice). */
+/**
+ * How long encodings are kept after they were last asked for: at least this; they go with the first
+ * new encoding after twice this.
+ */
 export const ENCODING_KEEP_MS = 10_000;
 
 type Forms = Map<string, Buffer>;
@@ -22,12 +25,16 @@ let rotateAt = 0;
  * The encoding of `obj` in the form named by `form` (equal names for equal bytes), computed by
  * `encode` the first time any watcher asks for it in the last ENCODING_KEEP_MS.
  */
-export function encodedOnce(obj: object, form: string, encode: () => Buffer, now = performance.now()): Buffer {
-  if (now >= rotateAt) {
+export function encodedOnce(obj: object, form: string, encode: () => Buffer, now?: number): Buffer {
+  // Every watcher but the first of an event finds its bytes here, without reading the clock.
+  const shared = current.get(obj)?.get(form);
+  if (shared) return shared;
+  const at = now ?? performance.now();
+  if (at >= rotateAt) {
     // The encodings asked for in the last period stay one more; older ones go.
-    previous = now >= rotateAt + ENCODING_KEEP_MS ? new WeakMap() : current;
+    previous = at >= rotateAt + ENCODING_KEEP_MS ? new WeakMap() : current;
     current = new WeakMap();
-    rotateAt = now + ENCODING_KEEP_MS;
+    rotateAt = at + ENCODING_KEEP_MS;
   }
   let forms = current.get(obj);
   if (!forms) {
