@@ -13,10 +13,32 @@ import { after, before, describe, test } from 'node:test';
 import { runAPIServer, type RunningAPIServer } from '../../cmd/apiserver/app/server.js';
 import { Logger } from '../../pkg/log/logger.js';
 import { startTestServer, testOptions, type TestServer } from './framework/apiserver.js';
+import { pollUntil } from './framework/authentication.js';
 import { Client } from './framework/client.js';
 
 type Item = { metadata: { name: string; namespace?: string; resourceVersion: string; labels?: Record<string, string> } };
 const summary = (items: Item[]) => items.map((i) => `${i.metadata.namespace ?? ''}/${i.metadata.name}@${i.metadata.resourceVersion}`);
+
+/** Lists of a core resource answered from memory so far (apiserver_cache_list_total over its label sets). */
+async function cacheLists(client: Client, resource: string): Promise<number> {
+  const text = (await client.get('/metrics')).text;
+  let n = 0;
+  for (const m of text.matchAll(new RegExp(`^apiserver_cache_list_total\\{[^}]*resource_prefix="/core/${resource}/"[^}]*\\} (\\d+)`, 'gm'))) n += Number(m[1]);
+  return n;
+}
+
+/**
+ * Lists `path` (a resourceVersion=0 list of `resource`) until one is answered from memory: the first
+ * read starts the resource's cache, and later ones are answered from it once it is ready.
+ */
+async function untilListedFromMemory(client: Client, resource: string, path: string, what: string): Promise<void> {
+  assert.equal((await client.get(path)).status, 200);
+  const before = await cacheLists(client, resource);
+  await pollUntil(async () => {
+    assert.equal((await client.get(path)).status, 200);
+    return cacheLists(client, resource);
+  }, (n) => n > before, what);
+}
 
 describe('watch cache', () => {
   let t: TestServer;
@@ -38,13 +60,8 @@ describe('watch cache', () => {
     await t?.stop();
   });
 
-  /** Lists answered from memory so far (apiserver_cache_list_total over every label set). */
-  const cacheLists = async () => {
-    const text = (await c.get('/metrics')).text;
-    let n = 0;
-    for (const m of text.matchAll(/^apiserver_cache_list_total\{[^}]*resource_prefix="\/core\/configmaps\/"[^}]*\} (\d+)/gm)) n += Number(m[1]);
-    return n;
-  };
+  /** ConfigMap lists answered from memory so far. */
+  const configMapCacheLists = () => cacheLists(c, 'configmaps');
 
   /** Lists `path`, then checks the items are exactly what etcd held at the list's resourceVersion. */
   const listChecked = async (path: string, exactPath = path.split('?')[0]!) => {
@@ -66,15 +83,8 @@ describe('watch cache', () => {
       }
     }
     assert.equal((await c.delete('/api/v1/namespaces/wc-b/configmaps/z')).status, 200);
-    // The first read starts the cache; later ones are answered from it once it is ready.
-    await c.get('/api/v1/namespaces/wc-a/configmaps?resourceVersion=0');
-    const before = await cacheLists();
-    const deadline = Date.now() + 10_000;
-    while (t.options.watchCache && (await cacheLists()) === before) {
-      assert.ok(Date.now() < deadline, 'a resourceVersion=0 list is answered from memory once the cache is ready');
-      await c.get('/api/v1/namespaces/wc-a/configmaps?resourceVersion=0');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const before = await configMapCacheLists();
+    if (t.options.watchCache) await untilListedFromMemory(c, 'configmaps', '/api/v1/namespaces/wc-a/configmaps?resourceVersion=0', 'a resourceVersion=0 list to be answered from memory once the cache is ready');
     for (const q of ['resourceVersion=0', '', 'resourceVersion=1&resourceVersionMatch=NotOlderThan']) {
       for (const sel of ['', 'labelSelector=tier%3Dweb', 'fieldSelector=metadata.name%3Da', 'labelSelector=tier%21%3Dweb&fieldSelector=metadata.name%21%3Da']) {
         const query = [q, sel].filter(Boolean).join('&');
@@ -90,7 +100,7 @@ describe('watch cache', () => {
     assert.deepEqual(b.items.map((i) => i.metadata.name), ['a', 'a-1', 'b', 'm'], 'the deleted one is gone');
     const web = await listChecked('/api/v1/namespaces/wc-b/configmaps?resourceVersion=0&labelSelector=tier%3Dweb', '/api/v1/namespaces/wc-b/configmaps?labelSelector=tier%3Dweb');
     assert.deepEqual(web.items.map((i) => i.metadata.name), ['a-1', 'b']);
-    if (t.options.watchCache) assert.ok((await cacheLists()) > before, 'the lists were answered from memory');
+    if (t.options.watchCache) assert.ok((await configMapCacheLists()) > before, 'the lists were answered from memory');
   });
 
   test('objects from memory go out in every representation (they are shared and frozen: nothing may change them)', async () => {
@@ -165,7 +175,7 @@ describe('watch cache', () => {
 
   /** Reads a list chunk by chunk (`limit`), calling `between` after each chunk; answers the items, the resourceVersion and how many chunks memory answered. */
   const chunked = async (path: string, limit: number, between: (chunk: number) => Promise<void> = async () => undefined) => {
-    const fromMemoryBefore = await cacheLists();
+    const fromMemoryBefore = await configMapCacheLists();
     const items: Item[] = [];
     let token = '';
     let rv = '';
@@ -180,7 +190,7 @@ describe('watch cache', () => {
       token = r.body.metadata.continue ?? '';
       await between(chunks++);
     } while (token);
-    return { items, rv, chunks, fromMemory: (await cacheLists()) - fromMemoryBefore };
+    return { items, rv, chunks, fromMemory: (await configMapCacheLists()) - fromMemoryBefore };
   };
 
   /** Asserts `items` are exactly what etcd held under `path` at `rv`. */
@@ -258,7 +268,7 @@ describe('watch cache', () => {
     };
     const writers = [churn(0), churn(1)];
     let lastZero = 0;
-    const fromMemoryBefore = await cacheLists();
+    const fromMemoryBefore = await configMapCacheLists();
     try {
       for (let round = 0; round < 40; round++) {
         const name = `probe-${round}`;
@@ -284,7 +294,7 @@ describe('watch cache', () => {
     assert.deepEqual(errors, []);
     // 40 resourceVersion=0 lists and 80 consistent ones: the consistent ones too are answered from
     // memory, unless the cache could not confirm it was current in time (then etcd answers).
-    const fromMemory = (await cacheLists()) - fromMemoryBefore;
+    const fromMemory = (await configMapCacheLists()) - fromMemoryBefore;
     tc.diagnostic(`${fromMemory} of 120 lists answered from memory`);
     if (t.options.watchCache) assert.ok(fromMemory > 40, `consistent lists are answered from memory (${fromMemory} of 120 lists were)`);
   });
@@ -297,30 +307,16 @@ describe('--watch-cache-sizes', () => {
   });
   after(async () => t?.stop());
 
-  /** Lists of a core resource answered from memory so far (apiserver_cache_list_total over its label sets). */
-  const fromMemory = async (resource: string) => {
-    const text = (await t.client.get('/metrics')).text;
-    let n = 0;
-    for (const m of text.matchAll(new RegExp(`^apiserver_cache_list_total\\{[^}]*resource_prefix="/core/${resource}/"[^}]*\\} (\\d+)`, 'gm'))) n += Number(m[1]);
-    return n;
-  };
-
   test('a resource of size 0 stays out of the cache (its reads go to etcd) while the others are cached', async () => {
     const base = '/api/v1/namespaces/default';
     assert.equal((await t.client.post(`${base}/configmaps`, { metadata: { name: 'sized' } })).status, 201);
     assert.equal((await t.client.post(`${base}/secrets`, { metadata: { name: 'sized' } })).status, 201);
-    // The first read of secrets starts their cache; later ones are answered from it.
-    const deadline = Date.now() + 10_000;
-    while (t.options.watchCache && (await fromMemory('secrets')) === 0) {
-      assert.ok(Date.now() < deadline, 'secrets are answered from memory once their cache is ready');
-      assert.equal((await t.client.get(`${base}/secrets?resourceVersion=0`)).status, 200);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    if (t.options.watchCache) await untilListedFromMemory(t.client, 'secrets', `${base}/secrets?resourceVersion=0`, 'secrets to be answered from memory once their cache is ready');
     for (let i = 0; i < 5; i++) {
       const r = await t.client.get(`${base}/configmaps?resourceVersion=0`);
       assert.equal(r.status, 200, r.text);
       assert.ok(r.body.items.some((o: Item) => o.metadata.name === 'sized'));
     }
-    assert.equal(await fromMemory('configmaps'), 0, 'no ConfigMap list came from memory');
+    assert.equal(await cacheLists(t.client, 'configmaps'), 0, 'no ConfigMap list came from memory');
   });
 });
