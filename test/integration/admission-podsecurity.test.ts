@@ -5,20 +5,24 @@
 // --admission-control-config-file, the namespace relabel dry run over existing pods, invalid labels
 // refused, and what a user of stock kubectl sees.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { defaultAdmissionOptions } from '../../cmd/apiserver/app/admission-options.js';
 import { defaultAuditOptions } from '../../cmd/apiserver/app/audit-options.js';
 import { defaultAuthenticationOptions } from '../../cmd/apiserver/app/authentication-options.js';
 import { ensureDefaultServiceAccount, startTestServer, type TestServer } from './framework/apiserver.js';
 import { assertStatus } from './framework/assertions.js';
+import { startEtcd, type TestEtcd } from './framework/etcd.js';
 import { pollUntil } from './framework/authentication.js';
 import type { Client, Response } from './framework/client.js';
 import { Kubectl } from './framework/kubectl.js';
 import { writeKubeconfig, type Kubeconfig } from './framework/kubeconfig.js';
 
+const apiserverBinary = join(resolve(fileURLToPath(import.meta.url), '../../../../..'), '_output/bin/apiserver');
 const label = (mode: string) => `pod-security.orch.io/${mode}`;
 const annotation = (key: string) => `pod-security.orch.io/${key}`;
 
@@ -291,6 +295,23 @@ describe('PodSecurity admission', () => {
     assert.equal(refused.body.message, `pods "web-3" is forbidden: violates PodSecurity "restricted:latest": ${restrictedDetails}`);
   });
 
+  test('an ephemeral container is judged when added through the ephemeralcontainers sub-resource', async () => {
+    const path = `${podsOf('psa-baseline')}/debugged`;
+    assert.equal((await admin.post(podsOf('psa-baseline'), pod('debugged', specs.baseline))).status, 201);
+    const withDebugger = async (securityContext?: Record<string, unknown>) => {
+      const current = (await admin.get(path)).body;
+      const debug = { name: 'debug', image: 'busybox', ...(securityContext ? { securityContext } : {}) };
+      return admin.put(`${path}/ephemeralcontainers`, { ...current, spec: { ...current.spec, ephemeralContainers: [debug] } });
+    };
+    const refused = await withDebugger({ capabilities: { add: ['SYS_PTRACE'] } });
+    assertStatus(refused, 403, 'Forbidden');
+    assert.equal(refused.body.message, 'pods "debugged" is forbidden: violates PodSecurity "baseline:latest": non-default capabilities ' +
+      '(container "debug" must not include "SYS_PTRACE" in securityContext.capabilities.add)');
+    const added = await withDebugger();
+    assert.equal(added.status, 200, added.text);
+    assert.equal(added.body.spec.ephemeralContainers[0].name, 'debug');
+  });
+
   test('invalid Pod Security labels on a namespace are refused as Invalid', async () => {
     const bad = await admin.post('/api/v1/namespaces', { metadata: { name: 'psa-invalid', labels: { [label('enforce')]: 'strict' } } });
     assertStatus(bad, 422, 'Invalid');
@@ -324,5 +345,40 @@ describe('PodSecurity admission', () => {
       'Warning: existing pods in namespace "psa-kubectl" violate the new PodSecurity enforce level "restricted:latest"',
       `Warning: kubectl-pod: ${restrictedReasons}`,
     ]);
+  });
+});
+
+describe('PodSecurity configuration errors', () => {
+  let etcd: TestEtcd;
+  let dir: string;
+  before(async () => {
+    etcd = await startEtcd();
+    dir = mkdtempSync(join(tmpdir(), 'orch-psa-config-'));
+  });
+  after(async () => {
+    await etcd?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the server refuses to start with upstream\'s errors for a configuration that does not decode or is invalid', () => {
+    const start = (configuration: string) => {
+      const file = join(dir, 'admission.yaml');
+      writeFileSync(file, `apiVersion: apiserver.config.orch.io/v1
+kind: AdmissionConfiguration
+plugins:
+- name: PodSecurity
+  configuration:
+    apiVersion: pod-security.admission.config.orch.io/v1
+    kind: PodSecurityConfiguration
+${configuration}`);
+      return spawnSync(apiserverBinary, ['--etcd-servers', etcd.endpoint, '--secure-port', '0', '--workers', '1', '--cert-dir', dir, '--admission-control-config-file', file], { encoding: 'utf8', timeout: 60_000 });
+    };
+    // The log line quotes the error as klog does: its quotes escaped.
+    const unknown = start('    defaults:\n      enfroce: restricted\n');
+    assert.equal(unknown.status, 1, unknown.stderr);
+    assert.ok(unknown.stderr.includes('couldn\'t init admission plugin \\"PodSecurity\\": strict decoding error: unknown field \\"defaults.enfroce\\"'), unknown.stderr);
+    const invalid = start('    exemptions:\n      namespaces: [Tools, tools, tools]\n');
+    assert.equal(invalid.status, 1, invalid.stderr);
+    assert.match(invalid.stderr.replaceAll('\\"', '"'), /failed to initialize admission plugin "PodSecurity": PodSecurity invalid: \[exemptions.namespaces\[0\]: Invalid value: "Tools": a lowercase RFC 1123 label must consist of .*, exemptions.namespaces\[2\]: Duplicate value: "tools"\]/);
   });
 });
