@@ -67,20 +67,15 @@ rules:
 - level: None
 `;
 
-const admissionConfig = `apiVersion: apiserver.config.orch.io/v1
+/** An AdmissionConfiguration giving PodSecurity a PodSecurityConfiguration with `body` (YAML at its indentation). */
+const admissionConfig = (body: string) => `apiVersion: apiserver.config.orch.io/v1
 kind: AdmissionConfiguration
 plugins:
 - name: PodSecurity
   configuration:
     apiVersion: pod-security.admission.config.orch.io/v1
     kind: PodSecurityConfiguration
-    defaults:
-      audit: baseline
-    exemptions:
-      usernames: [ci-bot]
-      namespaces: [psa-exempt]
-      runtimeClasses: [psa-exempt-rc]
-`;
+${body}`;
 
 describe('PodSecurity admission', () => {
   let t: TestServer;
@@ -109,7 +104,7 @@ describe('PodSecurity admission', () => {
     dir = mkdtempSync(join(tmpdir(), 'orch-psa-'));
     writeFileSync(join(dir, 'tokens.csv'), 'admin-token,admin,1,"system:masters"\nbot-token,ci-bot,2\n');
     writeFileSync(join(dir, 'policy.yaml'), auditPolicy);
-    writeFileSync(join(dir, 'admission.yaml'), admissionConfig);
+    writeFileSync(join(dir, 'admission.yaml'), admissionConfig(`    defaults:\n      audit: baseline\n    exemptions:\n      usernames: [ci-bot]\n      namespaces: [psa-exempt]\n      runtimeClasses: [psa-exempt-rc]\n`));
     t = await startTestServer({
       authentication: { ...defaultAuthenticationOptions(), tokenAuthFile: join(dir, 'tokens.csv') },
       audit: { ...defaultAuditOptions(), policyFile: join(dir, 'policy.yaml'), logPath: join(dir, 'audit.log') },
@@ -363,14 +358,7 @@ describe('PodSecurity configuration errors', () => {
   test('the server refuses to start with upstream\'s errors for a configuration that does not decode or is invalid', () => {
     const start = (configuration: string) => {
       const file = join(dir, 'admission.yaml');
-      writeFileSync(file, `apiVersion: apiserver.config.orch.io/v1
-kind: AdmissionConfiguration
-plugins:
-- name: PodSecurity
-  configuration:
-    apiVersion: pod-security.admission.config.orch.io/v1
-    kind: PodSecurityConfiguration
-${configuration}`);
+      writeFileSync(file, admissionConfig(configuration));
       return spawnSync(apiserverBinary, ['--etcd-servers', etcd.endpoint, '--secure-port', '0', '--workers', '1', '--cert-dir', dir, '--admission-control-config-file', file], { encoding: 'utf8', timeout: 60_000 });
     };
     // The log line quotes the error as klog does: its quotes escaped.

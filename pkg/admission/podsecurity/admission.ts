@@ -3,8 +3,11 @@
 // against audit and warn only; a namespace's labels are checked, and a stricter enforce level is
 // tried on the pods already there. Exempt users, namespaces and runtime classes are let through
 // with a note saying why.
-import { newBadRequest, newInternalError, newNotFound, StatusError } from '../../runtime/errors.js';
+import { isStatusError, newBadRequest, newInternalError, newNotFound, type StatusError } from '../../runtime/errors.js';
+import { errorMessage } from '../../runtime/field-errors.js';
 import { goQuote } from '../../runtime/go-quote.js';
+import { isPlainObject } from '../../runtime/schema-node.js';
+import { aggregateMessage } from '../errors.js';
 import type { AdmissionObject, Attributes, ObjectLister } from '../interfaces.js';
 import { aggregateCheckResults, forbiddenDetail, type AggregateCheckResult } from './aggregate.js';
 import type { PodSecurityConfiguration } from './configuration.js';
@@ -12,18 +15,16 @@ import type { Evaluator } from './evaluator.js';
 import { levelVersionString, type LevelVersion } from './level-version.js';
 import { evaluatePodsInNamespace, type NamespacePodsOptions } from './namespace-pods.js';
 import { validateNamespace } from './namespace.js';
-import { errorMessage } from '../../runtime/field-errors.js';
-import { policyToEvaluate, fullyPrivileged, type Policy, type PolicyKeys } from './policy.js';
 import { hasPodTemplate, podOf, templateOf, type ExtractedPod } from './pod-spec-extractor.js';
 import { isSignificantPodUpdate } from './pod-update.js';
+import { fullyPrivileged, policyToEvaluate, type Policy, type PolicyKeys } from './policy.js';
 import { allowedResponse, errorResponse, newPolicyForbidden, type Response } from './response.js';
 
 /** Pod sub-resources whose writes cannot change what the policy judges. */
 const ignoredPodSubresources = new Set(['exec', 'attach', 'binding', 'eviction', 'log', 'portforward', 'proxy', 'status']);
 
-export const exemptionAnnotation = (reason: 'user' | 'namespace' | 'runtimeClass'): Response => allowedResponse({ exempt: reason });
+const exemptionAnnotation = (reason: 'user' | 'namespace' | 'runtimeClass'): Response => allowedResponse({ exempt: reason });
 
-const isObject = (v: unknown): v is AdmissionObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 const labelsOf = (o: AdmissionObject): Record<string, string> | undefined => (o['metadata'] as { labels?: Record<string, string> } | undefined)?.labels;
 
 export interface PodSecurityAdmissionInit {
@@ -47,7 +48,8 @@ export class PodSecurityAdmission {
     return allowedResponse();
   }
 
-  policyOf(labels: Record<string, string> | undefined) {
+  /** The policy a namespace's labels choose over the configured defaults, and the labels' errors. */
+  policyOf(labels: Record<string, string> | undefined): ReturnType<typeof policyToEvaluate> {
     return policyToEvaluate(labels, this.init.configuration.defaults, this.init.keys);
   }
 
@@ -68,29 +70,43 @@ export class PodSecurityAdmission {
     return evaluatePodsInNamespace(this.init.evaluator, namespace, enforce, this.init.pods.list(namespace), this.exemptRuntimeClass, this.init.namespacePods);
   }
 
-  /** The namespace from the cache, else read live; undefined when it does not exist. */
-  private async namespace(name: string): Promise<AdmissionObject | undefined> {
-    return this.init.namespaces.get('', name) ?? this.init.namespaces.fetch('', name);
+  /**
+   * The policy the namespace's labels choose (the namespace from the cache, else read live), or why
+   * it could not be read: its NotFound when it does not exist.
+   */
+  private async namespacePolicy(name: string): Promise<ReturnType<typeof policyToEvaluate> | { failure: unknown }> {
+    try {
+      const ns = this.init.namespaces.get('', name) ?? await this.init.namespaces.fetch('', name);
+      if (!ns) throw newNotFound({ group: '', resource: 'namespaces' }, name);
+      return this.policyOf(labelsOf(ns));
+    } catch (e) {
+      return { failure: e };
+    }
+  }
+
+  /** The note of an exempt namespace or user, or undefined when neither is. */
+  private exemption(attrs: Attributes): Response | undefined {
+    if (this.exemptNamespace(attrs.namespace)) return exemptionAnnotation('namespace');
+    if (this.exemptUser(attrs.userInfo.name)) return exemptionAnnotation('user');
+    return undefined;
   }
 
   private async validatePod(attrs: Attributes): Promise<Response> {
     if (ignoredPodSubresources.has(attrs.subresource)) return allowedResponse();
-    if (this.exemptNamespace(attrs.namespace)) return exemptionAnnotation('namespace');
-    if (this.exemptUser(attrs.userInfo.name)) return exemptionAnnotation('user');
-    let ns: AdmissionObject | undefined;
-    try {
-      ns = await this.namespace(attrs.namespace);
-    } catch (e) {
-      return errorResponse(newInternalError(new Error(`failed to lookup namespace ${goQuote(attrs.namespace)}`)), e);
+    const exempt = this.exemption(attrs);
+    if (exempt) return exempt;
+    const ns = await this.namespacePolicy(attrs.namespace);
+    if ('failure' in ns) {
+      // Upstream answers a missing namespace with a 500; it is the client's mistake, so its 404 here.
+      if (isStatusError(ns.failure) && ns.failure.code === 404) return errorResponse(ns.failure);
+      return errorResponse(newInternalError(new Error(`failed to lookup namespace ${goQuote(attrs.namespace)}`)), ns.failure);
     }
-    // Upstream answers a missing namespace with a 500; it is the client's mistake, so a 404 here.
-    if (!ns) return errorResponse(newNotFound({ group: '', resource: 'namespaces' }, attrs.namespace));
-    const { policy, errors } = this.policyOf(labelsOf(ns));
+    const { policy, errors } = ns;
     if (errors.length === 0 && fullyPrivileged(policy)) return allowedResponse({ 'enforce-policy': 'privileged:latest' });
-    if (!isObject(attrs.object)) return errorResponse(newBadRequest('failed to decode pod'));
+    if (!isPlainObject(attrs.object)) return errorResponse(newBadRequest('failed to decode pod'));
     const pod = podOf(attrs.object);
     if (attrs.operation === 'UPDATE') {
-      if (!isObject(attrs.oldObject)) return errorResponse(newBadRequest('failed to decode old pod'));
+      if (!isPlainObject(attrs.oldObject)) return errorResponse(newBadRequest('failed to decode old pod'));
       if (!isSignificantPodUpdate(pod.spec, podOf(attrs.oldObject).spec)) return allowedResponse();
     }
     return this.evaluatePod(policy, errors.map(errorMessage), pod, attrs, true);
@@ -98,18 +114,16 @@ export class PodSecurityAdmission {
 
   private async validatePodController(attrs: Attributes): Promise<Response> {
     if (attrs.subresource !== '') return allowedResponse();
-    if (this.exemptNamespace(attrs.namespace)) return exemptionAnnotation('namespace');
-    if (this.exemptUser(attrs.userInfo.name)) return exemptionAnnotation('user');
-    let ns: AdmissionObject | undefined;
-    try {
-      ns = await this.namespace(attrs.namespace);
-    } catch (e) {
-      return allowedResponse({ error: `failed to lookup namespace ${goQuote(attrs.namespace)}: ${e instanceof Error ? e.message : String(e)}` });
+    const exempt = this.exemption(attrs);
+    if (exempt) return exempt;
+    const ns = await this.namespacePolicy(attrs.namespace);
+    if ('failure' in ns) {
+      const why = ns.failure instanceof Error ? ns.failure.message : String(ns.failure);
+      return allowedResponse({ error: `failed to lookup namespace ${goQuote(attrs.namespace)}: ${why}` });
     }
-    if (!ns) return allowedResponse({ error: `failed to lookup namespace ${goQuote(attrs.namespace)}: namespaces ${goQuote(attrs.namespace)} not found` });
-    const { policy, errors } = this.policyOf(labelsOf(ns));
+    const { policy, errors } = ns;
     if (errors.length === 0 && policy.warn.level === 'privileged' && policy.audit.level === 'privileged') return allowedResponse();
-    if (!isObject(attrs.object)) return allowedResponse({ error: 'failed to decode object' });
+    if (!isPlainObject(attrs.object)) return allowedResponse({ error: 'failed to decode object' });
     const template = templateOf(attrs.resource.group, attrs.resource.resource, attrs.object);
     // A controller whose template is optional and unset has no pods to judge.
     if (!template) return allowedResponse();
@@ -120,9 +134,7 @@ export class PodSecurityAdmission {
   private evaluatePod(policy: Policy, policyErrors: string[], pod: ExtractedPod, attrs: Attributes, enforce: boolean): Response {
     if (this.exemptRuntimeClass(pod.spec.runtimeClassName)) return exemptionAnnotation('runtimeClass');
     const annotations: Record<string, string> = {};
-    if (policyErrors.length > 0) {
-      annotations['error'] = `Failed to parse policy: ${policyErrors.length === 1 ? policyErrors[0] : `[${policyErrors.join(', ')}]`}`;
-    }
+    if (policyErrors.length > 0) annotations['error'] = `Failed to parse policy: ${aggregateMessage(policyErrors.map((m) => new Error(m)))}`;
     const cache = new Map<string, AggregateCheckResult>();
     const evaluate = (lv: LevelVersion) => {
       const key = levelVersionString(lv);

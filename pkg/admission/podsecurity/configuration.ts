@@ -5,7 +5,9 @@
 // error), defaulted (an unset level is privileged, an unset version latest), then validated.
 import type { ApiDomain } from '../../../api/domain.js';
 import { duplicate, errorMessage, invalid, Path, type FieldError } from '../../runtime/field-errors.js';
+import { isPlainObject } from '../../runtime/schema-node.js';
 import { isDNS1123Label, isDNS1123Subdomain } from '../../registry/validation/names.js';
+import { aggregateMessage } from '../errors.js';
 import { PluginInitializationError } from '../registry.js';
 import { parseLevel, parseVersion } from './level-version.js';
 import { modes, type Policy } from './policy.js';
@@ -27,7 +29,6 @@ const kind = 'PodSecurityConfiguration';
 const defaultsFields = ['enforce', 'enforce-version', 'audit', 'audit-version', 'warn', 'warn-version'] as const;
 const exemptionsFields = ['usernames', 'namespaces', 'runtimeClasses'] as const;
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const jsonType = (v: unknown) => (Array.isArray(v) ? 'array' : v === true || v === false ? 'bool' : typeof v === 'object' ? 'object' : typeof v);
 const typeError = (v: unknown, goStruct: string, path: string, goType: string) =>
   new Error(`json: cannot unmarshal ${jsonType(v)} into Go struct field ${goStruct}.${path} of type ${goType}`);
@@ -41,7 +42,7 @@ function unknownFields(obj: Record<string, unknown>, known: readonly string[], a
 function section<F extends string>(raw: unknown, fields: readonly F[], name: string, goStruct: string, unknown: string[]): Record<F, unknown> {
   const out = {} as Record<F, unknown>;
   if (raw === undefined || raw === null) return out;
-  if (!isObject(raw)) throw typeError(raw, 'PodSecurityConfiguration', name, `v1.${goStruct}`);
+  if (!isPlainObject(raw)) throw typeError(raw, 'PodSecurityConfiguration', name, `v1.${goStruct}`);
   unknown.push(...unknownFields(raw, fields, `${name}.`));
   for (const f of fields) if (raw[f] !== undefined && raw[f] !== null) out[f] = raw[f];
   return out;
@@ -75,7 +76,7 @@ function validateList(values: readonly string[], path: Path, why: (v: string) =>
   return errs;
 }
 
-const joined = (msgs: readonly string[]) => (msgs.length === 1 ? msgs[0]! : `[${msgs.join(', ')}]`);
+const joined = (msgs: readonly string[]) => aggregateMessage(msgs.map((m) => new Error(m)));
 
 /**
  * The configuration given in the admission configuration file; undefined means none (no defaults
@@ -86,7 +87,7 @@ export function loadPodSecurityConfiguration(configuration: unknown, domain: Api
   let defaults: Record<(typeof defaultsFields)[number], string> = { enforce: '', 'enforce-version': '', audit: '', 'audit-version': '', warn: '', 'warn-version': '' };
   let exemptions: Exemptions = { usernames: [], namespaces: [], runtimeClasses: [] };
   if (configuration !== undefined && configuration !== null) {
-    if (!isObject(configuration)) throw new Error(`expected ${kind}, got ${jsonType(configuration)}`);
+    if (!isPlainObject(configuration)) throw new Error(`expected ${kind}, got ${jsonType(configuration)}`);
     const json = JSON.stringify(configuration);
     const apiVersion = typeof configuration['apiVersion'] === 'string' ? configuration['apiVersion'] : '';
     const k = typeof configuration['kind'] === 'string' ? configuration['kind'] : '';

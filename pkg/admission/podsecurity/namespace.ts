@@ -6,13 +6,13 @@
 import { isDeepStrictEqual } from 'node:util';
 import { newBadRequest, newInvalid } from '../../runtime/errors.js';
 import { goQuote } from '../../runtime/go-quote.js';
+import { isPlainObject } from '../../runtime/schema-node.js';
 import type { AdmissionObject, Attributes } from '../interfaces.js';
 import type { PodSecurityAdmission } from './admission.js';
 import { compareLevels, levelVersionString } from './level-version.js';
 import { equivalentPolicies, fullyPrivileged, modes, type Policy, type PolicyKeys } from './policy.js';
 import { allowedResponse, errorResponse, type Response } from './response.js';
 
-const isObject = (v: unknown): v is AdmissionObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 const metaOf = (o: AdmissionObject) => (o['metadata'] ?? {}) as { name?: string; labels?: Record<string, string> };
 
 /**
@@ -28,7 +28,7 @@ export function exemptNamespaceWarning(namespace: string, policy: Policy, labels
 
 export function validateNamespace(a: PodSecurityAdmission, attrs: Attributes): Response {
   if (attrs.subresource !== '') return allowedResponse();
-  if (!isObject(attrs.object)) return errorResponse(newBadRequest('failed to decode namespace'));
+  if (!isPlainObject(attrs.object)) return errorResponse(newBadRequest('failed to decode namespace'));
   const meta = metaOf(attrs.object);
   const labels = meta.labels ?? {};
   const { policy, errors } = a.policyOf(labels);
@@ -44,7 +44,7 @@ export function validateNamespace(a: PodSecurityAdmission, attrs: Attributes): R
     return exemptWarning();
   }
   if (attrs.operation !== 'UPDATE') return allowedResponse();
-  if (!isObject(attrs.oldObject)) return errorResponse(newBadRequest('failed to decode old namespace'));
+  if (!isPlainObject(attrs.oldObject)) return errorResponse(newBadRequest('failed to decode old namespace'));
   const old = a.policyOf(metaOf(attrs.oldObject).labels);
   if (errors.length > 0 && (old.errors.length === 0 || !isDeepStrictEqual(errors, old.errors))) return invalid();
   const [now, before] = [policy.enforce, old.policy.enforce];

@@ -2,6 +2,7 @@
 // pods themselves, and the workload kinds whose template becomes pods (upstream's
 // DefaultPodSpecExtractor).
 import type { PodSpec } from '../../../api/core/v1/pod-template.js';
+import { isPlainObject } from '../../runtime/schema-node.js';
 import type { AdmissionObject } from '../interfaces.js';
 import type { PodMetadata } from './check.js';
 
@@ -25,16 +26,15 @@ const templatePaths: Record<string, readonly string[]> = {
 /** Whether objects of `<group>/<resource>` carry a pod template. */
 export const hasPodTemplate = (group: string, resource: string): boolean => Object.hasOwn(templatePaths, `${group}/${resource}`);
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A pod's own metadata and spec. */
 export function podOf(pod: AdmissionObject): ExtractedPod {
-  return { meta: (isObject(pod['metadata']) ? pod['metadata'] : {}) as PodMetadata, spec: (isObject(pod['spec']) ? pod['spec'] : {}) as PodSpec };
+  return { meta: (isPlainObject(pod['metadata']) ? pod['metadata'] : {}) as PodMetadata, spec: (isPlainObject(pod['spec']) ? pod['spec'] : {}) as PodSpec };
 }
 
 /** The template of a workload object, or undefined when it has none (a controller's template is optional). */
 export function templateOf(group: string, resource: string, obj: AdmissionObject): ExtractedPod | undefined {
   let at: unknown = obj;
-  for (const step of templatePaths[`${group}/${resource}`] ?? []) at = isObject(at) ? at[step] : undefined;
-  return isObject(at) ? podOf(at) : undefined;
+  for (const step of templatePaths[`${group}/${resource}`] ?? []) at = isPlainObject(at) ? at[step] : undefined;
+  return isPlainObject(at) ? podOf(at) : undefined;
 }
