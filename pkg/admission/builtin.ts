@@ -8,6 +8,7 @@ import { defaultTolerationSecondsFactory } from './defaulttolerationseconds/plug
 import { limitRangerFactory } from './limitranger/plugin.js';
 import { namespaceLifecycleFactory } from './namespacelifecycle/plugin.js';
 import { nodeRestrictionFactory } from './noderestriction/plugin.js';
+import { podSecurityFactory } from './podsecurity/plugin.js';
 import { podTolerationRestrictionFactory } from './podtolerationrestriction/plugin.js';
 import { priorityFactory } from './priority/plugin.js';
 import { PluginRegistry } from './registry.js';
@@ -29,6 +30,7 @@ export function builtinPlugins(): PluginRegistry {
   reg.register('NodeRestriction', nodeRestrictionFactory);
   reg.register('SecurityContextDeny', securityContextDenyFactory);
   reg.register('TaintNodesByCondition', taintNodesByConditionFactory);
+  reg.register('PodSecurity', podSecurityFactory);
   reg.register('Priority', priorityFactory);
   reg.register('DefaultTolerationSeconds', defaultTolerationSecondsFactory);
   reg.register('PodTolerationRestriction', podTolerationRestrictionFactory);

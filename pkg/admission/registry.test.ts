@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { handlesOperations, type MutationInterface } from './interfaces.js';
-import { PluginRegistry } from './registry.js';
+import { PluginInitializationError, PluginRegistry } from './registry.js';
 import { staticDeps } from './testing/deps.js';
 
 const deps = staticDeps();
@@ -31,4 +31,6 @@ test('a name without code, a failing factory and a double registration are refus
   assert.deepEqual(reg.newChain(['A', 'Missing'], () => undefined, deps, true).names, ['A']);
   reg.register('Bad', () => { throw new Error('limits: Required value'); });
   assert.throws(() => reg.newChain(['Bad'], () => undefined, deps), /^Error: couldn't init admission plugin "Bad": limits: Required value$/);
+  reg.register('Invalid', () => { throw new PluginInitializationError('Invalid invalid: x: Required value'); });
+  assert.throws(() => reg.newChain(['Invalid'], () => undefined, deps), /^Error: failed to initialize admission plugin "Invalid": Invalid invalid: x: Required value$/);
 });

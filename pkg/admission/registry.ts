@@ -10,6 +10,12 @@ import type { AdmissionPlugin, PluginDeps } from './interfaces.js';
  */
 export type PluginFactory = (configuration: unknown, deps: PluginDeps) => AdmissionPlugin;
 
+/**
+ * What a factory throws when its configuration decodes but fails the plug-in's own validation,
+ * which upstream reports after making the plug-in (`failed to initialize admission plugin`).
+ */
+export class PluginInitializationError extends Error {}
+
 export class PluginRegistry {
   private readonly factories = new Map<string, PluginFactory>();
 
@@ -43,7 +49,8 @@ export class PluginRegistry {
       try {
         plugin = factory(configFor(name), deps);
       } catch (e) {
-        throw new Error(`couldn't init admission plugin ${JSON.stringify(name)}: ${e instanceof Error ? e.message : String(e)}`);
+        const failed = e instanceof PluginInitializationError ? 'failed to initialize admission plugin' : "couldn't init admission plugin";
+        throw new Error(`${failed} ${JSON.stringify(name)}: ${e instanceof Error ? e.message : String(e)}`);
       }
       plugins.push(plugin);
     }
