@@ -5,6 +5,7 @@ import { certificateSigningFactory } from './certificates/signing.js';
 import { certificateSubjectRestrictionFactory } from './certificates/subject-restriction.js';
 import { defaultStorageClassFactory } from './defaultstorageclass/plugin.js';
 import { defaultTolerationSecondsFactory } from './defaulttolerationseconds/plugin.js';
+import { eventRateLimitFactory } from './eventratelimit/plugin.js';
 import { limitRangerFactory } from './limitranger/plugin.js';
 import { namespaceLifecycleFactory } from './namespacelifecycle/plugin.js';
 import { nodeRestrictionFactory } from './noderestriction/plugin.js';
@@ -41,5 +42,6 @@ export function builtinPlugins(): PluginRegistry {
   reg.register('MutatingAdmissionWebhook', mutatingAdmissionWebhookFactory);
   reg.register('ValidatingAdmissionWebhook', validatingAdmissionWebhookFactory);
   reg.register('ResourceQuota', resourceQuotaFactory);
+  reg.register('EventRateLimit', eventRateLimitFactory);
   return reg;
 }

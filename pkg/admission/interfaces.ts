@@ -191,6 +191,8 @@ export type WebhookRejectionErrorType = 'calling_webhook_error' | 'apiserver_int
 export interface AuthorizationCheck {
   verb: string;
   apiGroup: string;
+  /** The version asked about; '' (or absent) when any. */
+  apiVersion?: string;
   resource: string;
   name?: string;
   namespace?: string;
@@ -200,9 +202,9 @@ export interface AuthorizationCheck {
 /**
  * Asks the server's authorizer whether `user` may do `check`. A narrow callback rather than the
  * authorizer itself, so admission does not depend on pkg/authorization. Never rejects: an
- * authorizer that fails to decide answers not allowed.
+ * authorizer that fails to decide answers not allowed, with its evaluation error.
  */
-export type AuthorizeFunc = (user: UserInfo, check: AuthorizationCheck) => Promise<{ allowed: boolean; reason?: string }>;
+export type AuthorizeFunc = (user: UserInfo, check: AuthorizationCheck) => Promise<{ allowed: boolean; reason?: string; evaluationError?: string }>;
 
 /** What the server gives plug-ins when it makes them (upstream's plug-in initializers). */
 export interface PluginDeps {
