@@ -9,6 +9,7 @@ import { eventRateLimitFactory } from './eventratelimit/plugin.js';
 import { limitRangerFactory } from './limitranger/plugin.js';
 import { namespaceLifecycleFactory } from './namespacelifecycle/plugin.js';
 import { nodeRestrictionFactory } from './noderestriction/plugin.js';
+import { ownerReferencesPermissionEnforcementFactory } from './ownerreferencespermissionenforcement/plugin.js';
 import { podNodeSelectorFactory } from './podnodeselector/plugin.js';
 import { podTolerationRestrictionFactory } from './podtolerationrestriction/plugin.js';
 import { priorityFactory } from './priority/plugin.js';
@@ -45,5 +46,6 @@ export function builtinPlugins(): PluginRegistry {
   reg.register('ResourceQuota', resourceQuotaFactory);
   reg.register('EventRateLimit', eventRateLimitFactory);
   reg.register('PodNodeSelector', podNodeSelectorFactory);
+  reg.register('OwnerReferencesPermissionEnforcement', ownerReferencesPermissionEnforcementFactory);
   return reg;
 }

@@ -168,6 +168,16 @@ export interface ObjectInterfaces {
    * applied (a webhook's patched object); throws when it cannot be an object of that kind.
    */
   decode(obj: AdmissionObject, kind: GroupVersionKind): AdmissionObject;
+  /**
+   * The served resources of `kind` in `group`, of `version` or of any version when it is ''
+   * (upstream's RESTMapper.RESTMappings); empty when none serves it.
+   */
+  restMappings(group: string, kind: string, version: string): RESTMapping[];
+}
+
+/** A resource serving a kind, and whether its objects live in namespaces. */
+export interface RESTMapping extends GroupVersionResource {
+  namespaced: boolean;
 }
 
 /** Where admission reports its latencies and webhook outcomes (upstream's admission metrics). */
