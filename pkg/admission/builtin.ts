@@ -6,6 +6,7 @@ import { certificateSubjectRestrictionFactory } from './certificates/subject-res
 import { defaultStorageClassFactory } from './defaultstorageclass/plugin.js';
 import { defaultTolerationSecondsFactory } from './defaulttolerationseconds/plugin.js';
 import { eventRateLimitFactory } from './eventratelimit/plugin.js';
+import { imagePolicyWebhookFactory } from './imagepolicy/plugin.js';
 import { limitRangerFactory } from './limitranger/plugin.js';
 import { namespaceLifecycleFactory } from './namespacelifecycle/plugin.js';
 import { nodeRestrictionFactory } from './noderestriction/plugin.js';
@@ -47,5 +48,6 @@ export function builtinPlugins(): PluginRegistry {
   reg.register('EventRateLimit', eventRateLimitFactory);
   reg.register('PodNodeSelector', podNodeSelectorFactory);
   reg.register('OwnerReferencesPermissionEnforcement', ownerReferencesPermissionEnforcementFactory);
+  reg.register('ImagePolicyWebhook', imagePolicyWebhookFactory);
   return reg;
 }
