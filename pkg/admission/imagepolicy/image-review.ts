@@ -2,6 +2,7 @@
 // TokenReviews and SubjectAccessReviews go out in authentication.<domain> and
 // authorization.<domain>): the spec we send, encoded as Go encodes it (empty fields left out, map
 // keys sorted), which is also the cache key, and a strict reading of the answer's status.
+import { isJSONObject, malformedReview, readReviewAnswer } from '../../util/webhook/review-answer.js';
 
 export interface ImageReviewSpec {
   containers?: Array<{ image?: string }>;
@@ -30,30 +31,16 @@ export function imageReviewRequest(apiVersion: string, spec: ImageReviewSpec): s
   return JSON.stringify({ kind: 'ImageReview', apiVersion, metadata: { creationTimestamp: null }, spec, status: { allowed: false } });
 }
 
-const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-function malformed(field: string, want: string, got: unknown): Error {
-  return new Error(`the webhook returned a malformed ImageReview: cannot unmarshal ${Array.isArray(got) ? 'array' : typeof got} into ${field} of type ${want}`);
-}
+const malformed = (field: string, want: string, got: unknown) => malformedReview('ImageReview', field, want, got);
 
 /** Reads the answer's status; `apiVersion` (and kind) may be absent, else must be what was sent. Throws on anything else. */
 export function parseImageReviewResponse(body: string, apiVersion: string): ImageReviewStatus {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(body);
-  } catch (e) {
-    throw new Error(`the webhook returned a response that is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  if (!isObj(doc)) throw new Error('the webhook returned a response that is not a JSON object');
-  const version = doc['apiVersion'] ?? '';
-  const kind = doc['kind'] ?? '';
-  if (typeof version !== 'string') throw malformed('apiVersion', 'string', version);
-  if (typeof kind !== 'string') throw malformed('kind', 'string', kind);
+  const { doc, apiVersion: version, kind } = readReviewAnswer(body, 'ImageReview');
   if ((version && version !== apiVersion) || (kind && kind !== 'ImageReview')) {
     throw new Error(`the webhook returned apiVersion ${JSON.stringify(version)} kind ${JSON.stringify(kind)}, expected an ImageReview of ${apiVersion}`);
   }
   const status = doc['status'] ?? {};
-  if (!isObj(status)) throw malformed('status', 'ImageReviewStatus', status);
+  if (!isJSONObject(status)) throw malformed('status', 'ImageReviewStatus', status);
   const out: ImageReviewStatus = { allowed: false, reason: '', auditAnnotations: {} };
   const allowed = status['allowed'] ?? false;
   if (typeof allowed !== 'boolean') throw malformed('status.allowed', 'bool', allowed);
@@ -62,7 +49,7 @@ export function parseImageReviewResponse(body: string, apiVersion: string): Imag
   if (typeof reason !== 'string') throw malformed('status.reason', 'string', reason);
   out.reason = reason;
   const audit = status['auditAnnotations'] ?? {};
-  if (!isObj(audit)) throw malformed('status.auditAnnotations', 'map[string]string', audit);
+  if (!isJSONObject(audit)) throw malformed('status.auditAnnotations', 'map[string]string', audit);
   for (const [k, v] of Object.entries(audit)) {
     if (v === null) {
       out.auditAnnotations[k] = '';

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { apiDomain } from '../../../api/domain.js';
-import { isStatusError, type StatusError } from '../../runtime/errors.js';
 import { builtinPlugins } from '../builtin.js';
 import type { AdmissionObject, Operation } from '../interfaces.js';
 import { podAttrs } from '../testing/attrs.js';
 import { staticDeps } from '../testing/deps.js';
+import { rejection } from '../testing/rejection.js';
 import { loadConfiguration } from './config.js';
 import { conflicts, inWhitelist, selectorToLabelsMap } from './labels-map.js';
 import { podNodeSelectorFactory, type PodNodeSelector } from './plugin.js';
@@ -18,16 +18,6 @@ const pod = (nodeSelector?: Record<string, string>, name = 'p'): AdmissionObject
 const make = (namespaces: AdmissionObject[], config?: unknown, domain = 'orch.io') =>
   podNodeSelectorFactory(config, staticDeps({ '/namespaces': namespaces }, apiDomain(domain))) as PodNodeSelector;
 const selectorOf = (o: AdmissionObject) => (o['spec'] as { nodeSelector?: Record<string, string> }).nodeSelector;
-
-async function rejection(p: Promise<void>): Promise<StatusError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(isStatusError(e), `expected a StatusError, got ${String(e)}`);
-    return e;
-  }
-  assert.fail('expected a rejection');
-}
 
 describe('PodNodeSelector', () => {
   test('registered; mutating and validating, on creates only', () => {
