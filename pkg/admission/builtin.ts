@@ -5,9 +5,13 @@ import { certificateSigningFactory } from './certificates/signing.js';
 import { certificateSubjectRestrictionFactory } from './certificates/subject-restriction.js';
 import { defaultStorageClassFactory } from './defaultstorageclass/plugin.js';
 import { defaultTolerationSecondsFactory } from './defaulttolerationseconds/plugin.js';
+import { eventRateLimitFactory } from './eventratelimit/plugin.js';
+import { imagePolicyWebhookFactory } from './imagepolicy/plugin.js';
 import { limitRangerFactory } from './limitranger/plugin.js';
 import { namespaceLifecycleFactory } from './namespacelifecycle/plugin.js';
 import { nodeRestrictionFactory } from './noderestriction/plugin.js';
+import { ownerReferencesPermissionEnforcementFactory } from './ownerreferencespermissionenforcement/plugin.js';
+import { podNodeSelectorFactory } from './podnodeselector/plugin.js';
 import { podSecurityFactory } from './podsecurity/plugin.js';
 import { podTolerationRestrictionFactory } from './podtolerationrestriction/plugin.js';
 import { priorityFactory } from './priority/plugin.js';
@@ -43,5 +47,9 @@ export function builtinPlugins(): PluginRegistry {
   reg.register('MutatingAdmissionWebhook', mutatingAdmissionWebhookFactory);
   reg.register('ValidatingAdmissionWebhook', validatingAdmissionWebhookFactory);
   reg.register('ResourceQuota', resourceQuotaFactory);
+  reg.register('EventRateLimit', eventRateLimitFactory);
+  reg.register('PodNodeSelector', podNodeSelectorFactory);
+  reg.register('OwnerReferencesPermissionEnforcement', ownerReferencesPermissionEnforcementFactory);
+  reg.register('ImagePolicyWebhook', imagePolicyWebhookFactory);
   return reg;
 }

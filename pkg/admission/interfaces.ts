@@ -168,6 +168,16 @@ export interface ObjectInterfaces {
    * applied (a webhook's patched object); throws when it cannot be an object of that kind.
    */
   decode(obj: AdmissionObject, kind: GroupVersionKind): AdmissionObject;
+  /**
+   * The served resources of `kind` in `group`, of `version` or of any version when it is ''
+   * (upstream's RESTMapper.RESTMappings); empty when none serves it.
+   */
+  restMappings(group: string, kind: string, version: string): RESTMapping[];
+}
+
+/** A resource serving a kind, and whether its objects live in namespaces. */
+export interface RESTMapping extends GroupVersionResource {
+  namespaced: boolean;
 }
 
 /** Where admission reports its latencies and webhook outcomes (upstream's admission metrics). */
@@ -191,6 +201,8 @@ export type WebhookRejectionErrorType = 'calling_webhook_error' | 'apiserver_int
 export interface AuthorizationCheck {
   verb: string;
   apiGroup: string;
+  /** The version asked about; '' (or absent) when any. */
+  apiVersion?: string;
   resource: string;
   name?: string;
   namespace?: string;
@@ -200,9 +212,9 @@ export interface AuthorizationCheck {
 /**
  * Asks the server's authorizer whether `user` may do `check`. A narrow callback rather than the
  * authorizer itself, so admission does not depend on pkg/authorization. Never rejects: an
- * authorizer that fails to decide answers not allowed.
+ * authorizer that fails to decide answers not allowed, with its evaluation error.
  */
-export type AuthorizeFunc = (user: UserInfo, check: AuthorizationCheck) => Promise<{ allowed: boolean; reason?: string }>;
+export type AuthorizeFunc = (user: UserInfo, check: AuthorizationCheck) => Promise<{ allowed: boolean; reason?: string; evaluationError?: string }>;
 
 /** What the server gives plug-ins when it makes them (upstream's plug-in initializers). */
 export interface PluginDeps {

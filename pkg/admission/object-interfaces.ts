@@ -56,5 +56,10 @@ export function schemeObjectInterfaces(scheme: Scheme, decoder: ObjectDecoder): 
       if (!info) throw new Error(`no kind ${JSON.stringify(kind.kind)} is registered for version ${JSON.stringify(kind.group ? `${kind.group}/${kind.version}` : kind.version)}`);
       return decoder.decode(info, obj).obj as AdmissionObject;
     },
+    restMappings(group, kind, version) {
+      return scheme.resources()
+        .filter((r) => r.group === group && r.kind === kind && (version === '' || r.version === version))
+        .map((r) => ({ ...gvr(r), namespaced: r.namespaced }));
+    },
   };
 }

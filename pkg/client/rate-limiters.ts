@@ -1,6 +1,6 @@
 // How long an item waits before it is retried (client-go's workqueue rate limiters): exponential
 // per item, an overall token bucket, and the larger of several.
-import { TokenBucket } from './token-bucket.js';
+import { TokenBucket } from '../util/token-bucket.js';
 
 export interface RateLimiter<T> {
   /** How long to wait before `item` is handed out again; counts a failure. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { defaultBurst, defaultQPS } from './rest-config.js';
-import { TokenBucket } from './token-bucket.js';
+import { TokenBucket } from '../util/token-bucket.js';
 
 describe('token bucket', () => {
   test('burst at once, then qps a second, waiters spaced in order', () => {

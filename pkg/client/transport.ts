@@ -9,7 +9,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { tokenFileSource } from '../util/kubeconfig/document.js';
 import { ExecCredentialProvider, type ExecCredentials, type ExecProviderOptions } from './exec-credential.js';
 import { defaultBurst, defaultQPS, type RestConfig } from './rest-config.js';
-import { TokenBucket } from './token-bucket.js';
+import { TokenBucket } from '../util/token-bucket.js';
 
 export interface HttpRequest {
   method: string;

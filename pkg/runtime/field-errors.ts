@@ -92,9 +92,17 @@ export class GoBytes {
   }
 }
 
+/** A value as Go's `%#v` prints it, given as text: `[]eventratelimit.Limit(nil)`. */
+export class GoLiteral {
+  constructor(readonly text: string) {}
+  toString(): string {
+    return this.text;
+  }
+}
+
 function formatValue(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v);
-  if (v instanceof GoBytes) return v.toString();
+  if (v instanceof GoBytes || v instanceof GoLiteral) return v.toString();
   if (v === undefined) return 'null';
   return JSON.stringify(v);
 }

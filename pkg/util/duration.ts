@@ -24,3 +24,24 @@ export function parseDuration(text: string): number {
   }
   return sign * total;
 }
+
+/** Digits of `rem` below `div` (a power of ten) after a point, trailing zeros dropped: Go's fmtFrac. */
+function fraction(whole: bigint, rem: bigint, div: bigint): string {
+  const digits = rem.toString().padStart(div.toString().length - 1, '0').replace(/0+$/, '');
+  return digits ? `${whole}.${digits}` : `${whole}`;
+}
+
+/** A duration of `ns` nanoseconds as Go's Duration.String prints it: "1h0m0s", "1.5s", "500ms", "0s". */
+export function formatDuration(ns: bigint): string {
+  if (ns === 0n) return '0s';
+  const sign = ns < 0n ? '-' : '';
+  const u = ns < 0n ? -ns : ns;
+  if (u < 1000n) return `${sign}${u}ns`;
+  if (u < 1_000_000n) return `${sign}${fraction(u / 1000n, u % 1000n, 1000n)}µs`;
+  if (u < 1_000_000_000n) return `${sign}${fraction(u / 1_000_000n, u % 1_000_000n, 1_000_000n)}ms`;
+  const s = u / 1_000_000_000n;
+  let out = `${fraction(s % 60n, u % 1_000_000_000n, 1_000_000_000n)}s`;
+  if (s >= 60n) out = `${(s / 60n) % 60n}m${out}`;
+  if (s >= 3600n) out = `${s / 3600n}h${out}`;
+  return sign + out;
+}

@@ -265,7 +265,7 @@ async function serve(opts: APIServerOptions, logger: Logger, worker: WorkerRole 
     domain, stores, caches, logger, scheme, decoder, metrics: metrics.admission,
     authorize: async (user, check) => {
       const d = await authorization.authorizer.authorize(resourceAttributes(user, check));
-      return { allowed: d.decision === 'allow', reason: d.reason };
+      return { allowed: d.decision === 'allow', reason: d.reason, ...(d.evaluationError ? { evaluationError: d.evaluationError } : {}) };
     },
   });
   let stopCompaction = () => undefined as void;

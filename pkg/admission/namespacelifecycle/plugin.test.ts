@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isStatusError, type StatusError } from '../../runtime/errors.js';
+import { rejection } from '../testing/rejection.js';
 import { AttributesRecord } from '../attributes.js';
 import type { AdmissionObject, ObjectLister, Operation, PluginDeps } from '../interfaces.js';
 import { staticDeps } from '../testing/deps.js';
@@ -43,16 +43,6 @@ function setup(cached: AdmissionObject[], live: AdmissionObject[] = cached, opts
   const deps: PluginDeps = { domain: base.domain, lister: (g, r) => (g === '' && r === 'namespaces' ? lister : base.lister(g, r)) };
   const plugin = newNamespaceLifecycle(deps, { sleep: async () => { sleeps++; }, ...opts });
   return { plugin, fetched, sleeps: () => sleeps };
-}
-
-async function rejection(p: Promise<void>): Promise<StatusError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(isStatusError(e), `expected a StatusError, got ${String(e)}`);
-    return e;
-  }
-  assert.fail('expected a rejection');
 }
 
 test('NamespaceLifecycle is registered and handles create, update and delete only', () => {

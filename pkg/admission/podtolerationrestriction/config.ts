@@ -5,6 +5,7 @@ import type { Toleration } from '../../../api/core/v1/toleration.js';
 import type { ApiDomain } from '../../../api/domain.js';
 import { errorMessage, Path } from '../../runtime/field-errors.js';
 import { validateTolerations } from '../../registry/core/pod-template-validation.js';
+import { configObject } from '../config-kind.js';
 import { decodeTolerations } from '../podutil/tolerations.js';
 
 export interface PodTolerationRestrictionConfig {
@@ -28,18 +29,7 @@ const kinds = ['Configuration', 'PodTolerationRestrictionConfig'];
  */
 export function loadConfiguration(configuration: unknown, domain: ApiDomain): PodTolerationRestrictionConfig {
   if (configuration === undefined || configuration === null) return { default: [], whitelist: [] };
-  if (typeof configuration !== 'object' || Array.isArray(configuration)) throw new Error('configuration must be an object');
-  const c = configuration as Record<string, unknown>;
-  const json = JSON.stringify(c);
-  const apiVersion = typeof c['apiVersion'] === 'string' ? c['apiVersion'] : '';
-  const kind = typeof c['kind'] === 'string' ? c['kind'] : '';
-  if (!kind) throw new Error(`Object 'Kind' is missing in '${json}'`);
-  if (!apiVersion) throw new Error(`Object 'apiVersion' is missing in '${json}'`);
-  const [group, version] = apiVersion.includes('/') ? apiVersion.split('/', 2) as [string, string] : ['', apiVersion];
-  const groups = [domain.group('podtolerationrestriction.admission'), 'podtolerationrestriction.admission.k8s.io'];
-  if (!groups.includes(group) || !versions.includes(version) || !kinds.includes(kind)) {
-    throw new Error(`no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)}`);
-  }
+  const c = configObject(configuration, { prefix: 'podtolerationrestriction.admission', versions, kinds }, domain);
   const out = { default: decodeTolerations(c['default']), whitelist: decodeTolerations(c['whitelist']) };
   const root = Path.root('podtolerationrestriction');
   const errs = [...validateTolerations(out.default, root.child('default')), ...validateTolerations(out.whitelist, root.child('whitelist'))];

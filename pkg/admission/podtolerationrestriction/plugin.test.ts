@@ -2,11 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { apiDomain } from '../../../api/domain.js';
 import type { Toleration } from '../../../api/core/v1/toleration.js';
-import { isStatusError, type StatusError } from '../../runtime/errors.js';
 import { AttributesRecord } from '../attributes.js';
 import { builtinPlugins } from '../builtin.js';
 import type { AdmissionObject, ObjectLister, Operation } from '../interfaces.js';
 import { staticDeps } from '../testing/deps.js';
+import { rejection } from '../testing/rejection.js';
 import { loadConfiguration } from './config.js';
 import { podTolerationRestrictionFactory, type PodTolerationRestriction } from './plugin.js';
 import { isSuperset, mergeTolerations, verifyAgainstWhitelist } from '../podutil/tolerations.js';
@@ -32,16 +32,6 @@ const pod = (tolerations?: Toleration[], resources?: Record<string, unknown>): A
 const tolerations = (o: AdmissionObject) => (o['spec'] as { tolerations?: Toleration[] }).tolerations;
 const make = (namespaces: AdmissionObject[], config?: unknown, domain = 'orch.io') =>
   podTolerationRestrictionFactory(config, staticDeps({ '/namespaces': namespaces }, apiDomain(domain))) as PodTolerationRestriction;
-
-async function rejection(p: Promise<void>): Promise<StatusError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(isStatusError(e), `expected a StatusError, got ${String(e)}`);
-    return e;
-  }
-  assert.fail('expected a rejection');
-}
 
 const gpu: Toleration = { key: 'gpu', operator: 'Exists', effect: 'NoSchedule' };
 const dedicated: Toleration = { key: 'dedicated', operator: 'Equal', value: 'team', effect: 'NoSchedule' };

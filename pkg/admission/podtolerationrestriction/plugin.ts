@@ -6,10 +6,10 @@
 // plug-in: the whitelist is checked again on the final object.
 import type { PodSpec } from '../../../api/core/v1/pod-template.js';
 import type { Toleration } from '../../../api/core/v1/toleration.js';
-import { isStatusError, newInternalError, newNotFound } from '../../runtime/errors.js';
 import { newAdmissionForbidden } from '../errors.js';
+import { annotationsOf, namespaceOf } from '../namespaces.js';
 import {
-  handlesOperations, type AdmissionObject, type Attributes, type MutationInterface, type ObjectLister, type PluginDeps, type ValidationInterface,
+  handlesOperations, type Attributes, type MutationInterface, type ObjectLister, type PluginDeps, type ValidationInterface,
 } from '../interfaces.js';
 import { isBestEffort } from '../../quota/pod-evaluator.js';
 import type { PluginFactory } from '../registry.js';
@@ -19,8 +19,6 @@ import { decodeTolerations, mergeTolerations, verifyAgainstWhitelist } from '../
 export const PluginName = 'PodTolerationRestriction';
 
 type PodLike = { spec?: { tolerations?: Toleration[] }; status?: { qosClass?: string } };
-
-const namespacesGR = { group: '', resource: 'namespaces' };
 
 export class PodTolerationRestriction implements MutationInterface, ValidationInterface {
   readonly name = PluginName;
@@ -64,9 +62,8 @@ export class PodTolerationRestriction implements MutationInterface, ValidationIn
 
   /** The tolerations of a namespace annotation, or undefined when the namespace does not set it. */
   private async namespaceTolerations(attrs: Attributes, key: string): Promise<Toleration[] | undefined> {
-    const ns = await this.namespace(attrs.namespace);
-    const annotations = (ns['metadata'] as { annotations?: Record<string, string> } | undefined)?.annotations;
-    if (!annotations || !Object.hasOwn(annotations, key)) return undefined;
+    const annotations = annotationsOf(await namespaceOf(this.namespaces, attrs.namespace));
+    if (!Object.hasOwn(annotations, key)) return undefined;
     const text = annotations[key] ?? '';
     if (text === '') return [];
     try {
@@ -74,20 +71,6 @@ export class PodTolerationRestriction implements MutationInterface, ValidationIn
     } catch (e) {
       throw newAdmissionForbidden(attrs, `namespace ${attrs.namespace} has an invalid ${key} annotation: ${e instanceof Error ? e.message : String(e)}`);
     }
-  }
-
-  /** The pod's namespace from the cache, read live when the cache does not have it (yet). */
-  private async namespace(name: string): Promise<AdmissionObject> {
-    const cached = this.namespaces.get('', name);
-    if (cached) return cached;
-    let live: AdmissionObject | undefined;
-    try {
-      live = await this.namespaces.fetch('', name);
-    } catch (e) {
-      throw isStatusError(e) && e.code === 404 ? e : newInternalError(e);
-    }
-    if (!live) throw newNotFound(namespacesGR, name);
-    return live;
   }
 }
 

@@ -21,7 +21,7 @@ import type { UserInfo } from '../../runtime/user.js';
 import type { Attributes } from '../attributes.js';
 import type { Authorizer, Decision, RuleResolver, RulesResult } from '../authorizer.js';
 import type { AuthorizationOptions } from '../modes.js';
-import { ExpiringLRU } from './cache.js';
+import { ExpiringLRU } from '../../util/expiring-lru.js';
 import {
   parseSubjectAccessReviewResponse,
   subjectAccessReviewRequest,

@@ -6,6 +6,7 @@
 // decoded as upstream's client decodes it: apiVersion and kind may be absent (they default to
 // what was sent), either version of our group is read, anything else is an error, and a field of
 // the wrong type makes the answer malformed.
+import { isJSONObject, malformedReview, readReviewAnswer } from '../../util/webhook/review-answer.js';
 import type { Attributes } from '../attributes.js';
 
 export type SubjectAccessReviewVersion = 'v1' | 'v1beta1';
@@ -60,34 +61,19 @@ export function subjectAccessReviewRequest(apiVersion: string, version: SubjectA
   return JSON.stringify({ kind: 'SubjectAccessReview', apiVersion, metadata: { creationTimestamp: null }, spec: body, status: { allowed: false } });
 }
 
-const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-function malformed(field: string, want: string, got: unknown): Error {
-  const kind = Array.isArray(got) ? 'array' : typeof got;
-  return new Error(`the webhook returned a malformed SubjectAccessReview: cannot unmarshal ${kind} into ${field} of type ${want}`);
-}
+const malformed = (field: string, want: string, got: unknown) => malformedReview('SubjectAccessReview', field, want, got);
 
 /**
  * Reads the answer's status. `group` is authorization.<domain>; the answer may be in either of its
  * versions. Throws on anything else.
  */
 export function parseSubjectAccessReviewResponse(body: string, group: string): SubjectAccessReviewStatus {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(body);
-  } catch (e) {
-    throw new Error(`the webhook returned a response that is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  if (!isObj(doc)) throw new Error('the webhook returned a response that is not a JSON object');
-  const apiVersion = doc.apiVersion ?? '';
-  const kind = doc.kind ?? '';
-  if (typeof apiVersion !== 'string') throw malformed('apiVersion', 'string', apiVersion);
-  if (typeof kind !== 'string') throw malformed('kind', 'string', kind);
+  const { doc, apiVersion, kind } = readReviewAnswer(body, 'SubjectAccessReview');
   if ((apiVersion && apiVersion !== `${group}/v1` && apiVersion !== `${group}/v1beta1`) || (kind && kind !== 'SubjectAccessReview')) {
     throw new Error(`the webhook returned apiVersion ${JSON.stringify(apiVersion)} kind ${JSON.stringify(kind)}, expected a SubjectAccessReview of ${group}`);
   }
-  const status = doc.status ?? {};
-  if (!isObj(status)) throw malformed('status', 'SubjectAccessReviewStatus', status);
+  const status = doc['status'] ?? {};
+  if (!isJSONObject(status)) throw malformed('status', 'SubjectAccessReviewStatus', status);
   const out: SubjectAccessReviewStatus = { allowed: false, denied: false, reason: '', evaluationError: '' };
   for (const f of ['allowed', 'denied'] as const) {
     const v = status[f];

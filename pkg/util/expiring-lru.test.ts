@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ExpiringLRU } from './cache.js';
+import { ExpiringLRU } from './expiring-lru.js';
 
 test('entries live for their own TTL; a TTL of 0 keeps nothing', () => {
   let now = 1000;

@@ -1,6 +1,6 @@
-// The webhook authorizer's answer cache, as upstream's LRUExpireCache of 8192 entries: each
-// answer kept for its own TTL (allowed answers for one, the others for another), the least
-// recently used dropped when full. Errors are never stored.
+// Upstream's LRUExpireCache: each entry kept for its own TTL, the least recently used dropped when
+// full. The webhook authorizer and ImagePolicyWebhook keep their answers in one (allowed answers for
+// one TTL, the others for another); EventRateLimit keeps its per-key buckets in one without expiry.
 
 export class ExpiringLRU<V> {
   private readonly entries = new Map<string, { expires: number; value: V }>();
