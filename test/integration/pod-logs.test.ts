@@ -5,6 +5,7 @@
 // agent's own) and the empty answer for a pod not yet on a node are upstream's. It is a `get` on
 // pods/log for RBAC, and discovery and OpenAPI list it as upstream does.
 import assert from 'node:assert/strict';
+import { createServer, type AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { Log, type LogOptions } from '@kubernetes/client-node';
@@ -24,6 +25,15 @@ import { describeError, loadKubeConfig } from './framework/node-client.js';
 import { runPython } from './framework/python.js';
 
 const ns = 'logs';
+
+/** A port on this machine nothing listens on (just freed). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 const pods = `/api/v1/namespaces/${ns}/pods`;
 const RBAC = '/apis/rbac.authorization.orch.io/v1';
 
@@ -63,8 +73,8 @@ describe('pods/log', () => {
     await pollUntil(() => admin.get('/readyz'), (r) => r.status === 200, 'the bootstrap policy', 30_000);
     kc = writeKubeconfig(t, 'admin-token');
     kubectl = new Kubectl(kc);
-    for (const [name, agent] of [['node-1', kubelet], ['node-rogue', rogue]] as const) {
-      const status = { addresses: [{ type: 'InternalIP', address: host }], daemonEndpoints: { kubeletEndpoint: { Port: agent.port } } };
+    for (const [name, port] of [['node-1', kubelet.port], ['node-rogue', rogue.port], ['node-gone', await closedPort()]] as const) {
+      const status = { addresses: [{ type: 'InternalIP', address: host }], daemonEndpoints: { kubeletEndpoint: { Port: port } } };
       assert.equal((await admin.post('/api/v1/nodes', { metadata: { name } })).status, 201);
       assert.equal((await admin.patch(`/api/v1/nodes/${name}/status`, { status })).status, 200);
     }
@@ -83,6 +93,8 @@ describe('pods/log', () => {
       await pod(ns, 'pending', undefined, ['app']),
       await pod(ns, 'ghost', 'node-1', ['app']),
       await pod(ns, 'rogue', 'node-rogue', ['app']),
+      await pod(ns, 'stranded', 'node-gone', ['app']),
+      await pod(ns, 'orphan', 'node-nowhere', ['app']),
       await pod('dump', 'solo', 'node-1', ['app']),
       await pod('dump', 'pending', undefined, ['app']),
     ]) {
@@ -198,6 +210,14 @@ describe('pods/log', () => {
     assertStatus(unknown, 404, 'NotFound', 'the agent knows no such pod');
     assert.equal(unknown.body.message, 'the server could not find the requested resource ( pods/log ghost)');
     assert.deepEqual(unknown.body.details, { name: 'ghost', group: '', kind: 'pods/log' });
+
+    const unreachable = await admin.get(`${pods}/stranded/log`);
+    assert.equal(unreachable.status, 500, unreachable.text);
+    assert.equal(unreachable.body.reason, undefined);
+    assert.match(unreachable.body.message, new RegExp(`^Get "https://${host.replaceAll('.', '\\.')}:\\d+/containerLogs/${ns}/stranded/app": dial tcp ${host.replaceAll('.', '\\.')}:\\d+: connect: connection refused$`));
+    const orphan = await admin.get(`${pods}/orphan/log`);
+    assertStatus(orphan, 404, 'NotFound', 'a pod bound to a node that does not exist');
+    assert.equal(orphan.body.message, 'nodes "node-nowhere" not found');
 
     const pending = await admin.get(`${pods}/pending/log`);
     assert.equal(pending.status, 204, 'nothing to stream yet');
