@@ -1,13 +1,13 @@
 // PodLogOptions: the query options of pods/log, which reads a container's log from its node agent.
 // They arrive as query parameters, never as a body. Field numbers follow upstream core/v1
 // generated.proto.
-import { Type, type Static } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
 import { bool, int64, object, opt, str } from '../../schema.js';
 import { time } from '../../meta/v1/primitives.js';
+import { typeMeta } from './connect-options.js';
 
 export const PodLogOptions = object('io.orch.api.core.v1.PodLogOptions', {
-  apiVersion: opt(Type.String({ description: 'Versioned schema of this representation of the object (v1).' })),
-  kind: opt(Type.String({ description: 'The kind of the object, in CamelCase.' })),
+  ...typeMeta,
   container: opt(str(1, { description: 'The container whose log to read; may be omitted when the pod has one container.' })),
   follow: opt(bool(2, { description: 'Whether to keep streaming the log as the container writes it.' })),
   previous: opt(bool(3, { description: 'Whether to read the log of the container\'s previous, terminated instance.' })),

@@ -154,10 +154,6 @@ async function ensureSystemPriorityClasses(stores: ReadonlyMap<string, Store>, g
   }
 }
 
-/**
- * The address the `kubernetes` Endpoints advertise: --advertise-address, else --bind-address,
- * else (bound to every interface) the host's first non-internal IPv4 address, else loopback.
- */
 /** What the sub-resources that lead elsewhere read: pods, nodes, services and endpoints. */
 const connectStores = (stores: ReadonlyMap<string, Store>) => () =>
   ({ pods: stores.get('/pods'), nodes: stores.get('/nodes'), services: stores.get('/services'), endpoints: stores.get('/endpoints') });
@@ -175,6 +171,10 @@ function connecters(stores: ReadonlyMap<string, Store>, kubelet: KubeletConnecti
   ]);
 }
 
+/**
+ * The address the `kubernetes` Endpoints advertise: --advertise-address, else --bind-address,
+ * else (bound to every interface) the host's first non-internal IPv4 address, else loopback.
+ */
 function advertiseAddress(opts: APIServerOptions): string {
   if (opts.advertiseAddress) return opts.advertiseAddress;
   if (opts.bindAddress !== '0.0.0.0' && opts.bindAddress !== '::') return opts.bindAddress;
