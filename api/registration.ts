@@ -13,10 +13,10 @@ export type Stability = 'stable' | 'beta' | 'alpha';
  * `ephemeralcontainers` (edits spec.ephemeralContainers); a CertificateSigningRequest's `approval`
  * writes its approval conditions. The CONNECT sub-resources `exec`,
  * `attach`, `portforward` (Pods) and `proxy` (Pods, Nodes, Services) are proxied to where the
- * object lives, after admission.
+ * object lives, after admission; `log` (Pods) streams a container's log from its node agent.
  */
 export type Subresource = 'status' | 'finalize' | 'scale' | 'token' | 'binding' | 'eviction' | 'ephemeralcontainers' | 'approval'
-  | 'exec' | 'attach' | 'portforward' | 'proxy';
+  | 'exec' | 'attach' | 'portforward' | 'proxy' | 'log';
 
 /** The kind a sub-resource speaks when it is not the parent's own (Scale, TokenRequest). */
 export interface SubresourceKind {
@@ -31,6 +31,12 @@ export interface SubresourceKind {
    * admission sees operation CONNECT, and the request is then proxied.
    */
   connect?: boolean;
+  /**
+   * A read whose options come from the query (pods/log: PodLogOptions) and whose answer streams
+   * from where the registry says, as upstream's getters with options: no admission, and discovery
+   * names the parent's kind, as upstream's does.
+   */
+  streamed?: boolean;
 }
 
 /** How a scalable kind's fields map onto its autoscaling/v1 Scale. */

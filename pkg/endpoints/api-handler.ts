@@ -12,6 +12,8 @@ import { Query } from './query.js';
 import { isLongRunning, type RequestInfo } from './request-info.js';
 import { connectMethodAllowed, serveConnect } from './connect.js';
 import type { Connecter } from '../registry/rest/connect.js';
+import type { StreamGetter } from '../registry/rest/stream.js';
+import { serveStream } from './stream.js';
 import {
   createResource,
   deleteCollection,
@@ -47,6 +49,8 @@ export interface APIHandlerConfig extends HandlerContext {
   virtual?: ReadonlyMap<string, VirtualHandler>;
   /** The registry's half of each CONNECT sub-resource, keyed `<group>/<resource>/<sub-resource>`. */
   connecters?: ReadonlyMap<string, Connecter>;
+  /** The registry's half of each streamed read (pods/log), keyed `<group>/<resource>/<sub-resource>`. */
+  streams?: ReadonlyMap<string, StreamGetter>;
 }
 
 const notFound = () => new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
@@ -131,6 +135,12 @@ function serveAPI(cfg: APIHandlerConfig): APIHandler {
       if (!connecter) throw notFound();
       if (!connectMethodAllowed(info.subresource, req.method)) throw methodNotAllowed();
       return serveConnect(cfg, { req, res, info, resource: subKind, query, out }, connecter);
+    }
+    if (subKind?.streamed) {
+      const getter = cfg.streams?.get(`${resource.group}/${resource.resource}/${info.subresource}`);
+      if (!getter) throw notFound();
+      if (req.method !== 'GET') throw methodNotAllowed();
+      return serveStream({ req, res, info, resource: subKind, query, out }, getter, cfg.watch.track);
     }
     const r: ResourceRequest = { req, res, info, resource, store, query, out };
     const unsupported = methodNotAllowed;

@@ -3,11 +3,9 @@
 // path below the sub-resource), admission sees them with operation CONNECT, the registry says where
 // the request goes, and the request is proxied there — a plain request forwarded, an upgrade
 // (the streams of exec, attach and port-forward) joined to the backend's connection.
-import type { TObject, TSchema } from '@sinclair/typebox';
-import type { AdmissionObject } from '../admission/interfaces.js';
 import { newBadRequest, StatusError } from '../runtime/errors.js';
 import { ProxyError, proxyRequest, proxyUpgrade } from '../util/proxy/upgrade-aware.js';
-import { parseGoInt, queryBool } from './query.js';
+import { optionsFromQuery } from './query-options.js';
 import { admitConnect, type HandlerContext, type KindRequest } from './resource-handlers.js';
 import { takeUpgradeConnection } from './upgrade.js';
 import type { Connecter } from '../registry/rest/connect.js';
@@ -24,30 +22,6 @@ export function connectMethodAllowed(subresource: string, method: string): boole
   return connectMethods[subresource]?.includes(method) ?? false;
 }
 
-/** An int32 option (PodPortForwardOptions.ports) as upstream's parameter codec reads it. */
-const int32Param = (v: string) => parseGoInt(v, -(2n ** 31n), 2n ** 31n - 1n);
-
-/** Reads the option kind's fields off the query, each converted by its schema type. */
-export function connectOptions(kind: string, schema: TObject, query: URLSearchParams): AdmissionObject {
-  const out: AdmissionObject = { kind, apiVersion: 'v1' };
-  for (const [name, prop] of Object.entries(schema.properties as Record<string, TSchema>)) {
-    if (name === 'kind' || name === 'apiVersion') continue;
-    const values = query.getAll(name);
-    switch (prop.type) {
-      case 'boolean':
-        if (queryBool(values)) out[name] = true;
-        break;
-      case 'string':
-        if (values.length > 0 && values[0] !== '') out[name] = values[0];
-        break;
-      case 'array':
-        if (values.length > 0) out[name] = (prop.items as TSchema).type === 'integer' ? values.map(int32Param) : values;
-        break;
-    }
-  }
-  return out;
-}
-
 /** The query of a request target as the client wrote it, without the `?`. */
 function rawQuery(url: string | undefined): string {
   const q = url?.indexOf('?') ?? -1;
@@ -57,7 +31,7 @@ function rawQuery(url: string | undefined): string {
 /** Serves one CONNECT request; `r.resource` is the options kind of the sub-resource. */
 export async function serveConnect(ctx: HandlerContext, r: KindRequest, connecter: Connecter): Promise<void> {
   const { info, req, res } = r;
-  const options = connectOptions(r.resource.kind, r.resource.schema, info.query);
+  const options = optionsFromQuery(r.resource.kind, r.resource.schema, info.query);
   if (info.subresource === 'proxy') {
     // The path below `proxy/` is the proxied path; a trailing slash is kept, as upstream keeps it.
     const sub = info.subpath + (info.subpath && info.path.endsWith('/') ? '/' : '');

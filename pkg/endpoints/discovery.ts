@@ -45,10 +45,13 @@ export function apiGroupDocument(scheme: Scheme, group: string) {
   return g ? { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(g.name, g.versions) } : undefined;
 }
 
-/** A sub-resource's kind; its group and version only when they are not the parent's (upstream omits them then). */
+/**
+ * A sub-resource's kind; its group and version only when they are not the parent's (upstream omits
+ * them then). A streamed read (pods/log) names the parent's kind, as upstream's LogREST serves Pods.
+ */
 function subKind(r: ResourceInfo, sub: Subresource) {
   const k = r.subresourceKinds[sub];
-  if (!k) return undefined;
+  if (!k || k.streamed) return undefined;
   return k.group === r.group && k.version === r.version ? { kind: k.kind } : { group: k.group, version: k.version, kind: k.kind };
 }
 

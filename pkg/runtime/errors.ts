@@ -2,6 +2,7 @@
 // and written by the handler; the constructors below follow upstream's reasons and wording.
 import type { Status, StatusCause, StatusDetails } from '../../api/meta/v1/types.js';
 import { errorBody, errorMessage, type FieldError } from './field-errors.js';
+import { goQuote } from './go-quote.js';
 
 export type StatusReason =
   | 'BadRequest'
@@ -116,4 +117,38 @@ export function newInvalid(kind: string, group: string, name: string, errs: Fiel
   return new StatusError(422, 'Invalid', `${qualifiedKind} "${name}" is invalid: ${summary}`, {
     name, group, kind, causes,
   });
+}
+
+/** The reason and words client-go's NewGenericServerResponse gives an HTTP code when the server said no more. */
+function genericResponse(code: number, verb: string, serverMessage: string): { reason: StatusReason | ''; message: string } {
+  switch (code) {
+    case 400: return { reason: 'BadRequest', message: 'the server rejected our request for an unknown reason' };
+    case 401: return { reason: 'Unauthorized', message: 'the server has asked for the client to provide credentials' };
+    case 403: return { reason: 'Forbidden', message: serverMessage };
+    case 404: return { reason: 'NotFound', message: 'the server could not find the requested resource' };
+    case 405: return { reason: 'MethodNotAllowed', message: 'the server does not allow this method on the requested resource' };
+    case 406: return {
+      reason: 'NotAcceptable',
+      message: serverMessage === '' || serverMessage === 'unknown' ? 'the server was unable to respond with a content type that the client supports' : serverMessage,
+    };
+    case 409: return { reason: verb === 'POST' ? 'AlreadyExists' : 'Conflict', message: 'the server reported a conflict' };
+    case 415: return { reason: 'UnsupportedMediaType', message: serverMessage };
+    case 422: return { reason: 'Invalid', message: 'the server rejected our request due to an error in our request' };
+    case 429: return { reason: 'TooManyRequests', message: 'the server has received too many requests and has asked us to try again later' };
+    case 503: return { reason: 'ServiceUnavailable', message: 'the server is currently unable to handle the request' };
+    case 504: return { reason: 'Timeout', message: 'the server was unable to return a response in the time allotted, but may still be processing the request' };
+  }
+  if (code >= 500) return { reason: 'InternalError', message: `an error on the server (${goQuote(serverMessage)}) has prevented the request from succeeding` };
+  return { reason: '', message: `the server responded with the status code ${code} but did not return more information` };
+}
+
+/**
+ * An answer of another server relayed as upstream's NewGenericServerResponse words it, naming the
+ * verb, resource and name asked about: `the server could not find the requested resource ( pods/log web)`.
+ */
+export function newGenericServerResponse(code: number, verb: string, gr: GroupResource, name: string, serverMessage: string): StatusError {
+  const { reason, message } = genericResponse(code, verb, serverMessage);
+  const what = qualifiedResource(gr);
+  const about = what ? ` (${verb.toLowerCase()} ${what}${name ? ` ${name}` : ''})` : '';
+  return new StatusError(code, reason, message + about, details(gr, name));
 }

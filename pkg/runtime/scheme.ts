@@ -42,6 +42,8 @@ export interface ResourceInfo {
   virtual: boolean;
   /** The options kind of a CONNECT sub-resource (pods/exec: PodExecOptions), read off the query. */
   connect?: boolean;
+  /** The options kind of a streamed read (pods/log: PodLogOptions), read off the query. */
+  streamed?: boolean;
   /** The storage key prefix of the resource's objects: `/<group or core>/<resource>/`, or those of the resource it is stored as. */
   storagePrefix: string;
   /** Set when the kind lives in another resource's storage. */
@@ -154,6 +156,7 @@ function subresourceInfo(k: SubresourceKind, parentResource: string, namespaced:
     subresourceKinds: {},
     virtual: true,
     ...(k.connect ? { connect: true } : {}),
+    ...(k.streamed ? { streamed: true } : {}),
     storagePrefix: storagePrefix(parentGroup, parentResource),
   };
 }

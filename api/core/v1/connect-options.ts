@@ -7,7 +7,7 @@ import { bool, list, object, opt, str, stringList } from '../../schema.js';
 const P = 'io.orch.api.core.v1';
 
 /** apiVersion and kind: the option kinds carry no metadata. */
-const typeMeta = {
+export const typeMeta = {
   apiVersion: opt(Type.String({ description: 'Versioned schema of this representation of the object (v1).' })),
   kind: opt(Type.String({ description: 'The kind of the object, in CamelCase.' })),
 };

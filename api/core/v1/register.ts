@@ -22,6 +22,7 @@ import { Secret, defaultSecret } from './secret.js';
 import { ServiceAccount } from './service-account.js';
 import { Eviction } from '../../policy/v1/eviction.js';
 import { Binding, Pod, defaultPod } from './pod.js';
+import { PodLogOptions } from './pod-log-options.js';
 import { readinessGates, summarizePod } from './pod-printer.js';
 
 /** The verbs upstream's discovery lists for the streaming and the proxy sub-resources. */
@@ -40,12 +41,13 @@ export const coreV1 = (d: ApiDomain): GroupVersionRegistration => ({
   kinds: [
     defineKind({
       kind: 'Pod', resource: 'pods', singular: 'pod', namespaced: true, shortNames: ['po'], categories: ['all'],
-      subresources: ['status', 'binding', 'eviction', 'ephemeralcontainers', 'exec', 'attach', 'portforward', 'proxy'],
+      subresources: ['status', 'binding', 'eviction', 'ephemeralcontainers', 'exec', 'attach', 'log', 'portforward', 'proxy'],
       subresourceKinds: {
         binding: { group: '', version: 'v1', kind: 'Binding', schema: Binding, verbs: ['create'] },
         eviction: { group: 'policy', version: 'v1', kind: 'Eviction', schema: Eviction, verbs: ['create'] },
         exec: connectKind('PodExecOptions', PodExecOptions, streamVerbs),
         attach: connectKind('PodAttachOptions', PodAttachOptions, streamVerbs),
+        log: { group: '', version: 'v1', kind: 'PodLogOptions', schema: PodLogOptions, verbs: ['get'], streamed: true },
         portforward: connectKind('PodPortForwardOptions', PodPortForwardOptions, streamVerbs),
         proxy: connectKind('PodProxyOptions', PodProxyOptions, proxyVerbs),
       },

@@ -48,6 +48,7 @@ import { bindingHandler } from '../../../pkg/registry/core/pod-binding.js';
 import { evictionHandler } from '../../../pkg/registry/core/pod-eviction.js';
 import { nodeProxyConnecter, podProxyConnecter, podStreamConnecter, serviceProxyConnecter, type KubeletConnection } from '../../../pkg/registry/core/connect-locations.js';
 import type { Connecter } from '../../../pkg/registry/rest/connect.js';
+import { podLogGetter } from '../../../pkg/registry/core/pod-log-location.js';
 import { kubeletConnection } from './kubelet-options.js';
 import type { APIServerOptions } from './options.js';
 
@@ -153,13 +154,13 @@ async function ensureSystemPriorityClasses(stores: ReadonlyMap<string, Store>, g
   }
 }
 
-/**
- * The address the `kubernetes` Endpoints advertise: --advertise-address, else --bind-address,
- * else (bound to every interface) the host's first non-internal IPv4 address, else loopback.
- */
+/** What the sub-resources that lead elsewhere read: pods, nodes, services and endpoints. */
+const connectStores = (stores: ReadonlyMap<string, Store>) => () =>
+  ({ pods: stores.get('/pods'), nodes: stores.get('/nodes'), services: stores.get('/services'), endpoints: stores.get('/endpoints') });
+
 /** The CONNECT sub-resources: streams to node agents, and the proxies. */
 function connecters(stores: ReadonlyMap<string, Store>, kubelet: KubeletConnection): Map<string, Connecter> {
-  const read = () => ({ pods: stores.get('/pods'), nodes: stores.get('/nodes'), services: stores.get('/services'), endpoints: stores.get('/endpoints') });
+  const read = connectStores(stores);
   return new Map([
     ['/pods/exec', podStreamConnecter('exec', read, kubelet)],
     ['/pods/attach', podStreamConnecter('attach', read, kubelet)],
@@ -170,6 +171,10 @@ function connecters(stores: ReadonlyMap<string, Store>, kubelet: KubeletConnecti
   ]);
 }
 
+/**
+ * The address the `kubernetes` Endpoints advertise: --advertise-address, else --bind-address,
+ * else (bound to every interface) the host's first non-internal IPv4 address, else loopback.
+ */
 function advertiseAddress(opts: APIServerOptions): string {
   if (opts.advertiseAddress) return opts.advertiseAddress;
   if (opts.bindAddress !== '0.0.0.0' && opts.bindAddress !== '::') return opts.bindAddress;
@@ -316,6 +321,7 @@ async function serve(opts: APIServerOptions, logger: Logger, worker: WorkerRole 
       },
     },
   ], opts.livezGracePeriodMs);
+  const kubelet = kubeletConnection(opts.kubelet);
   const etcdCheck: HealthCheck = { name: 'etcd', check: async () => ((await storage.healthy()) ? undefined : 'etcd is not reachable') };
   const server: APIServer = new APIServer({
     bindAddress: opts.bindAddress,
@@ -341,7 +347,8 @@ async function serve(opts: APIServerOptions, logger: Logger, worker: WorkerRole 
         ['/bindings', bindingHandler(() => stores.get('/pods'), false)],
         ['/pods/eviction', evictionHandler(() => ({ pods: stores.get('/pods'), pdbs: stores.get('policy/poddisruptionbudgets') }))],
       ]),
-      connecters: connecters(stores, kubeletConnection(opts.kubelet)),
+      connecters: connecters(stores, kubelet),
+      streams: new Map([['/pods/log', podLogGetter(connectStores(stores), kubelet)]]),
       writeChecks: (info) => authorization.writeChecks(info),
       authorizer: authorization.authorizer,
       admission,

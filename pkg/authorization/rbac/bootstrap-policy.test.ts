@@ -53,7 +53,7 @@ test('names are unique and every binding resolves to a role of the policy', () =
     'system:controller:generic-garbage-collector', 'system:controller:service-account-controller', 'system:controller:root-ca-cert-publisher',
     'system:controller:resourcequota-controller', 'system:controller:disruption-controller', 'system:controller:clusterrole-aggregation-controller',
     'system:controller:statefulset-controller', 'system:controller:deployment-controller', 'system:controller:replicaset-controller',
-    'system:controller:certificate-controller']) assert.ok(crNames.includes(name), name);
+    'system:controller:certificate-controller', 'system:controller:endpoint-controller']) assert.ok(crNames.includes(name), name);
 });
 
 test('the policy grants what upstream grants', () => {

@@ -235,6 +235,12 @@ export function bootstrapPolicy(d: ApiDomain, opts: BootstrapOptions = {}): Boot
         rule(['get'], ['*'], ['*/scale']),
         eventsRule,
       ]),
+      c('endpoint-controller', [
+        rule(Read, [''], ['pods', 'services']),
+        rule(['create', 'delete', 'get', 'list', 'update'], [''], ['endpoints']),
+        rule(['create'], [''], ['endpoints/restricted']),
+        eventsRule,
+      ]),
       c('generic-garbage-collector', [rule(['delete', 'get', 'list', 'patch', 'update', 'watch'], ['*'], ['*']), eventsRule]),
       c('namespace-controller', [
         rule(['delete', 'get', 'list', 'watch'], [''], ['namespaces']),

@@ -1,5 +1,6 @@
 // The operations the server serves, read off the scheme the way the API handler routes them, in a
 // form both dialects render: one route per path template, each with its operations.
+import type { TSchema } from '@sinclair/typebox';
 import type { ApiDomain } from '../../../api/domain.js';
 import { DeleteOptions, Status } from '../../../api/meta/v1/types.js';
 import type { GroupVersionInfo, ResourceInfo, Scheme } from '../../runtime/scheme.js';
@@ -24,9 +25,12 @@ export interface Body {
 
 export interface Response {
   code: '200' | '201' | '202';
-  /** Definition name of the answer. */
+  /** Definition name of the answer, or `string` for a text answer (pods/log). */
   definition: string;
 }
+
+/** The Response.definition of an answer that is text, not an object. */
+export const textResponse = 'string';
 
 export interface Operation {
   method: Method;
@@ -42,6 +46,8 @@ export interface Operation {
   streams: boolean;
   /** The protobuf media type of the platform's domain, which responses are offered in besides JSON and YAML. */
   protobuf: string;
+  /** Media types answered first, before the object types (text/plain for pods/log). */
+  producesFirst?: string[];
 }
 
 export interface Route {
@@ -212,6 +218,13 @@ function resourceRoutes(r: ResourceInfo, subresourceVerbs: Map<string, string[]>
     const what = sub === 'finalize' ? 'the finalizers (spec.finalizers)' : `the ${sub}`;
     // Some sub-resources speak another kind (Scale, TokenRequest); the others the kind itself.
     const other = r.subresourceKinds[sub];
+    if (other?.streamed) {
+      routes.push({ path: `${item}/${sub}`, parameters: [], operations: [op({
+        method: 'get', operationId: `read${prefix}${scope}${r.kind}${Sub}`, description: `Read the ${sub} of the named ${r.kind}.`, action: 'get',
+        parameters: [...itemParams, ...parameterSets.read, ...optionsParameters(other)], responses: [{ code: '200', definition: textResponse }], producesFirst: ['text/plain'],
+      })] });
+      continue;
+    }
     const subKind = other ? definitionName(other.schema) : kindName;
     const subGVK = other ? { gvk: { group: other.group, kind: other.kind, version: other.version } } : {};
     const subResponses = (...codes: Response['code'][]) => codes.map((code) => ({ code, definition: subKind }));
@@ -237,6 +250,21 @@ function resourceRoutes(r: ResourceInfo, subresourceVerbs: Map<string, string[]>
     if (subOps.length > 0) routes.push({ path: `${item}/${sub}`, parameters: [], operations: subOps });
   }
   return routes;
+}
+
+/**
+ * The query parameters of an options kind (PodLogOptions), from its schema. A time has none, as
+ * upstream publishes none for a field of a struct type.
+ */
+function optionsParameters(options: ResourceInfo): Parameter[] {
+  const out: Parameter[] = [];
+  for (const [name, prop] of Object.entries(options.schema.properties as Record<string, TSchema>)) {
+    if (name === 'kind' || name === 'apiVersion' || prop.format === 'date-time') continue;
+    if (prop.type === 'string' || prop.type === 'integer' || prop.type === 'boolean') {
+      out.push({ name, in: 'query', type: prop.type, description: String(prop.description ?? '') });
+    }
+  }
+  return out;
 }
 
 const paramKey = (p: Parameter) => `${p.in}:${p.name}`;

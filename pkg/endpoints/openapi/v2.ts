@@ -7,7 +7,7 @@ import { anyMediaType, patchMediaTypes, responseMediaTypes } from './media-types
 import type { Parameter } from './parameters.js';
 import {
   bearerTokenScheme, groupVersionRoutes, operationExtensions, reasonPhrase, rootDiscoveryRoutes, unauthorizedResponse,
-  type Operation, type Route,
+  textResponse, type Operation, type Route,
 } from './paths.js';
 import { reachableDefinitions } from './refs.js';
 import { refPrefix } from './schema-conversion.js';
@@ -47,12 +47,12 @@ function operation(op: Operation, params: SharedParameters): JsonObject {
     ...op.parameters.map((p) => params.ref(p)),
   ];
   const responses: JsonObject = { ...unauthorizedResponse };
-  for (const r of op.responses) responses[r.code] = { description: reasonPhrase(r.code), schema: ref(r.definition) };
+  for (const r of op.responses) responses[r.code] = { description: reasonPhrase(r.code), schema: r.definition === textResponse ? { type: 'string' } as JsonObject : ref(r.definition) };
   return {
     description: op.description,
     operationId: op.operationId,
     consumes: op.body?.patch ? patchMediaTypes : [anyMediaType],
-    produces: responseMediaTypes(op.protobuf, op.streams),
+    produces: [...(op.producesFirst ?? []), ...responseMediaTypes(op.protobuf, op.streams)],
     ...(parameters.length > 0 ? { parameters } : {}),
     responses,
     schemes: ['https'],

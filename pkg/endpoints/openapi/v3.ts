@@ -7,7 +7,7 @@ import { anyMediaType, patchMediaTypes, responseMediaTypes } from './media-types
 import type { Parameter } from './parameters.js';
 import {
   bearerTokenScheme, groupVersionRoutes, operationExtensions, reasonPhrase, unauthorizedResponse,
-  type Operation, type Route,
+  textResponse, type Operation, type Route,
 } from './paths.js';
 import { reachableDefinitions } from './refs.js';
 import { refPrefix } from './schema-conversion.js';
@@ -45,8 +45,10 @@ export function buildOpenAPIV3Index(docs: Map<string, object>): object {
   return { paths };
 }
 
-const content = (definition: string, mediaTypes: string[]): JsonObject =>
-  Object.fromEntries(mediaTypes.map((mt) => [mt, { schema: { $ref: `${refPrefix('v3')}${definition}` } }]));
+const content = (definition: string, mediaTypes: string[]): JsonObject => {
+  const schema: JsonObject = definition === textResponse ? { type: 'string' } : { $ref: `${refPrefix('v3')}${definition}` };
+  return Object.fromEntries(mediaTypes.map((mt) => [mt, { schema }]));
+};
 
 function parameter(p: Parameter): JsonObject {
   return {
@@ -66,7 +68,7 @@ function pathItem(route: Route): JsonObject {
 }
 
 function operation(op: Operation): JsonObject {
-  const responseTypes = responseMediaTypes(op.protobuf, op.streams);
+  const responseTypes = [...(op.producesFirst ?? []), ...responseMediaTypes(op.protobuf, op.streams)];
   const responses: JsonObject = { ...unauthorizedResponse };
   for (const r of op.responses) responses[r.code] = { description: reasonPhrase(r.code), content: content(r.definition, responseTypes) };
   return {

@@ -13,6 +13,7 @@ import { newBadRequest, StatusError } from '../../runtime/errors.js';
 import type { BackendTLS } from '../../util/proxy/upgrade-aware.js';
 import type { Store } from '../generic/store.js';
 import type { Connecter, ConnectTarget } from '../rest/connect.js';
+import { podContainer } from './pod-container.js';
 
 /** How the server reaches node agents (--kubelet-* flags). */
 export interface KubeletConnection {
@@ -65,10 +66,11 @@ export function isProxyableIP(ip: string): boolean {
   return !notGlobalUnicast.has(addr.range());
 }
 
-const hostForURL = (host: string) => (isIP(host) === 6 ? `[${host}]` : host);
+/** A host as a URL names it: an IPv6 address in brackets. */
+export const hostForURL = (host: string) => (isIP(host) === 6 ? `[${host}]` : host);
 
 /** The node agent's address and port, as upstream's NodeConnectionInfoGetter finds them. */
-async function kubeletLocation(nodes: Store | undefined, nodeName: string, kubelet: KubeletConnection): Promise<{ host: string; port: number }> {
+export async function kubeletLocation(nodes: Store | undefined, nodeName: string, kubelet: KubeletConnection): Promise<{ host: string; port: number }> {
   if (!nodes) throw new StatusError(404, 'NotFound', `nodes "${nodeName}" not found`, { name: nodeName, kind: 'nodes' });
   const node = (await nodes.get('', nodeName)) as unknown as NodeShape;
   const addresses = node.status?.addresses ?? [];
@@ -83,22 +85,6 @@ async function kubeletLocation(nodes: Store | undefined, nodeName: string, kubel
   }
   const reported = node.status?.daemonEndpoints?.kubeletEndpoint?.Port ?? 0;
   return { host, port: reported > 0 ? reported : kubelet.port };
-}
-
-/** The container a stream goes to: the one named (it must exist), or the only one. */
-function containerOf(pod: Pod, name: string | undefined): string {
-  const containers = (pod.spec?.containers ?? []).map((c) => c.name);
-  const init = (pod.spec?.initContainers ?? []).map((c) => c.name);
-  const ephemeral = (pod.spec?.ephemeralContainers ?? []).map((c) => c.name);
-  if (!name) {
-    if (containers.length === 1) return containers[0]!;
-    let msg = `a container name must be specified for pod ${pod.metadata.name}, choose one of: [${containers.join(' ')}]`;
-    if (init.length > 0) msg += ` or one of the init containers: [${init.join(' ')}]`;
-    if (ephemeral.length > 0) msg += ` or one of the ephemeral containers: [${ephemeral.join(' ')}]`;
-    throw newBadRequest(msg);
-  }
-  if (![...containers, ...init, ...ephemeral].includes(name)) throw newBadRequest(`container ${name} is not valid for pod ${pod.metadata.name}`);
-  return name;
 }
 
 const flag = (v: unknown) => v === true;
@@ -120,7 +106,7 @@ export function podStreamConnecter(stream: Stream, stores: () => ConnectStores, 
     const { pods, nodes } = stores();
     if (!pods) throw new StatusError(404, 'NotFound', `pods "${name}" not found`);
     const pod = (await pods.get(namespace, name)) as unknown as Pod;
-    const container = stream === 'portforward' ? '' : containerOf(pod, options.container as string | undefined);
+    const container = stream === 'portforward' ? '' : podContainer(pod, options.container as string | undefined);
     const nodeName = pod.spec?.nodeName ?? '';
     if (!nodeName) throw newBadRequest(`pod ${name} does not have a host assigned`);
     const { host, port } = await kubeletLocation(nodes, nodeName, kubelet);

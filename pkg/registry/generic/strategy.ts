@@ -121,7 +121,7 @@ export function newStrategy(
 }
 
 /** Sub-resources that speak the kind itself (scale and token speak kinds of their own). */
-export type ObjectSubresource = Exclude<Subresource, 'scale' | 'token' | 'binding' | 'eviction' | 'exec' | 'attach' | 'portforward' | 'proxy'>;
+export type ObjectSubresource = Exclude<Subresource, 'scale' | 'token' | 'binding' | 'eviction' | 'exec' | 'attach' | 'portforward' | 'proxy' | 'log'>;
 
 /** What a sub-resource update takes from the client's object; everything else stays as stored. */
 const subresourceFields: Record<ObjectSubresource, (from: StoredObject, to: StoredObject) => void> = {

@@ -57,7 +57,7 @@ export function forwardedHeaders(headers: IncomingHttpHeaders, remoteAddress: st
 }
 
 /** Go's wording of a dial failure (`dial tcp 10.0.0.1:10250: connect: connection refused`). */
-function dialError(err: NodeJS.ErrnoException, hostPort: string): string {
+export function dialError(err: NodeJS.ErrnoException, hostPort: string): string {
   switch (err.code) {
     case 'ECONNREFUSED': return `dial tcp ${hostPort}: connect: connection refused`;
     case 'ETIMEDOUT': return `dial tcp ${hostPort}: i/o timeout`;
@@ -67,13 +67,15 @@ function dialError(err: NodeJS.ErrnoException, hostPort: string): string {
   }
 }
 
-function hostPort(url: URL): { host: string; port: number; hostPort: string } {
+/** The host (IPv6 without brackets), port and `host:port` a backend URL is dialled at. */
+export function hostPort(url: URL): { host: string; port: number; hostPort: string } {
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   return { host, port, hostPort: url.host.includes(':') ? url.host : `${url.host}:${port}` };
 }
 
-function tlsOptions(target: ProxyTarget, host: string) {
+/** The TLS options of a connection to an https backend: its CA (or no verification), our client certificate, SNI for names. */
+export function tlsOptions(target: ProxyTarget, host: string) {
   const t = target.tls ?? {};
   return {
     ...(t.ca ? { ca: t.ca, rejectUnauthorized: true } : { rejectUnauthorized: false }),
