@@ -206,6 +206,18 @@ describe('the Node authorizer (--authorization-mode=Node,RBAC with NodeRestricti
       `leases.${coordination} "n1" is forbidden: User "system:node:n1" cannot get resource "leases" in API group "${coordination}" in the namespace "default": can only access leases in the "${leases}" system namespace`);
   });
 
+  test('only node identities are the Node authorizer\'s: one in system:nodes that names no node is refused, as upstream', async () => {
+    const nameless = t.client.withCredentials({ tls: creds('') });
+    forbidden(await nameless.get('/api/v1/nodes'),
+      'nodes is forbidden: User "system:node:" cannot list resource "nodes" in API group "" at the cluster scope: unknown node for user "system:node:"');
+    // In the group but not named as a node, or named as a node outside the group: RBAC alone decides.
+    const impostor = t.client.withCredentials({ tls: ca.issue({ commonName: 'n1', organizations: ['system:nodes'] }) });
+    forbidden(await impostor.get('/api/v1/nodes'), 'nodes is forbidden: User "n1" cannot list resource "nodes" in API group "" at the cluster scope');
+    const groupless = t.client.withCredentials({ tls: ca.issue({ commonName: 'system:node:n1' }) });
+    forbidden(await groupless.get(`/api/v1/namespaces/${ns}/secrets/mine`),
+      `secrets "mine" is forbidden: User "system:node:n1" cannot get resource "secrets" in API group "" in the namespace "${ns}"`);
+  });
+
   test('stock kubectl with the node\'s kubeconfig lists nodes and its pods as a kubelet does, and no secrets', async () => {
     const kubectl = new Kubectl(kubeconfig);
     const nodes = await kubectl.ok(['get', 'nodes', '-o', 'name']);
