@@ -4,10 +4,10 @@
 // policy is reconciled into the store once the server runs. Node decides from a graph of what each
 // node's pods refer to, fed by the shared pod and PersistentVolume caches.
 import type { ApiDomain } from '../../../api/domain.js';
-import { rbacGroup } from '../../../api/rbac/v1/register.js';
-import { buildAuthorizationChain, completeAuthorizationOptions, ModeNode, ModeRBAC, ModeWebhook, type AuthorizationOptions, type ModeAuthorizer } from '../../../pkg/authorization/modes.js';
 import type { PersistentVolume } from '../../../api/core/v1/persistent-volume.js';
 import type { Pod } from '../../../api/core/v1/pod.js';
+import { rbacGroup } from '../../../api/rbac/v1/register.js';
+import { buildAuthorizationChain, completeAuthorizationOptions, ModeNode, ModeRBAC, ModeWebhook, type AuthorizationOptions, type ModeAuthorizer } from '../../../pkg/authorization/modes.js';
 import { NodeAuthorizer } from '../../../pkg/authorization/node/authorizer.js';
 import { Graph } from '../../../pkg/authorization/node/graph.js';
 import { GraphPopulator } from '../../../pkg/authorization/node/graph-populator.js';

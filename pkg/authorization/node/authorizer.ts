@@ -8,6 +8,7 @@
 // does not allow falls to the next authorizer (RBAC), with a reason a 403 quotes.
 import type { PolicyRule } from '../../../api/rbac/v1/policy-rule.js';
 import type { Logger } from '../../log/logger.js';
+import { goQuote } from '../../runtime/go-quote.js';
 import { NodeLeaseNamespace, nodeIdentity } from '../../runtime/node-identity.js';
 import type { UserInfo } from '../../runtime/user.js';
 import type { Attributes } from '../attributes.js';
@@ -36,7 +37,7 @@ export class NodeAuthorizer implements Authorizer, RuleResolver {
   async authorize(a: Attributes): Promise<Decision> {
     const [nodeName, isNode] = nodeIdentity(a.user);
     if (!isNode) return noOpinion();
-    if (!nodeName) return this.refuse('', a, `unknown node for user ${JSON.stringify(a.user?.name ?? '')}`);
+    if (!nodeName) return this.refuse('', a, `unknown node for user ${goQuote(a.user?.name ?? '')}`);
     if (a.isResourceRequest) {
       switch (`${a.apiGroup}/${a.resource}`) {
         case '/secrets':
@@ -101,7 +102,7 @@ export class NodeAuthorizer implements Authorizer, RuleResolver {
   /** The node's own Lease, in the node-lease namespace; a create names no object here, NodeRestriction checks its body. */
   private lease(nodeName: string, a: Attributes): Decision {
     if (!ownObjectVerbs.has(a.verb)) return this.refuse(nodeName, a, 'can only get, create, update, patch, or delete a node lease');
-    if (a.namespace !== NodeLeaseNamespace) return this.refuse(nodeName, a, `can only access leases in the ${JSON.stringify(NodeLeaseNamespace)} system namespace`);
+    if (a.namespace !== NodeLeaseNamespace) return this.refuse(nodeName, a, `can only access leases in the ${goQuote(NodeLeaseNamespace)} system namespace`);
     if (a.verb !== 'create' && a.name !== nodeName) return this.refuse(nodeName, a, 'can only access node lease with the same name as the requesting node');
     return allow();
   }
