@@ -44,11 +44,13 @@ etcd --name local --data-dir "$LOCAL/etcd" \
 pids+=($!)
 
 echo "starting the API server on https://127.0.0.1:$API_PORT (log in $LOCAL/apiserver.log)"
+# Authorization and admission as kubeadm runs them: a joined node's kubeconfig may do what a
+# kubelet does (Node) and no more (NodeRestriction); everyone else is RBAC's.
 _output/bin/apiserver --bind-address 127.0.0.1 --secure-port "$API_PORT" --cert-dir "$LOCAL/certs" \
   --etcd-servers "http://127.0.0.1:$ETCD_PORT" \
   --client-ca-file "$PKI/ca.crt" --token-auth-file "$PKI/tokens.csv" --enable-bootstrap-token-auth \
   --service-account-issuer "https://127.0.0.1:$API_PORT" --service-account-key-file "$PKI/sa.pub" \
-  --service-account-signing-key-file "$PKI/sa.key" --authorization-mode RBAC \
+  --service-account-signing-key-file "$PKI/sa.key" --authorization-mode Node,RBAC --enable-admission-plugins NodeRestriction \
   --api-domain "$API_DOMAIN" >"$LOCAL/apiserver.log" 2>&1 &
 pids+=($!)
 
@@ -158,10 +160,12 @@ Try:
   kubectl --kubeconfig $LOCAL/admin.kubeconfig create serviceaccount demo && kubectl --kubeconfig $LOCAL/admin.kubeconfig create token demo
   curl --cacert $LOCAL/certs/apiserver.crt --cert $PKI/admin.crt --key $PKI/admin.key https://127.0.0.1:$API_PORT/apis/apps/v1/namespaces/default/statefulsets
 
-Join a machine with the bootstrap token (valid 24 hours), then use the node's kubeconfig:
+Join a machine with the bootstrap token (valid 24 hours), then use the node's kubeconfig: as
+system:node:demo-node it may do what a kubelet does (the Node authorizer and NodeRestriction).
   _output/bin/join 127.0.0.1:$API_PORT --token $token_id.$token_secret --discovery-token-ca-cert-hash $ca_hash \\
     --node-name demo-node --kubeconfig $LOCAL/demo-node.kubeconfig --api-domain $API_DOMAIN
   kubectl --kubeconfig $LOCAL/admin.kubeconfig get csr
+  kubectl --kubeconfig $LOCAL/demo-node.kubeconfig get nodes,pods --all-namespaces
 
 Press Ctrl-C to stop.
 MSG

@@ -22,6 +22,19 @@ test('attributes of resource requests come from the request info and the user', 
   assert.equal(attributesFrom(parseRequestInfo('DELETE', '/api/v1/namespaces/n/pods'), jane).verb, 'deletecollection');
 });
 
+test('a list or watch selecting one metadata.name is asked about that name, as upstream\'s RequestInfo names it', () => {
+  const name = (method: string, url: string) => attributesFrom(parseRequestInfo(method, url), jane).name;
+  assert.equal(name('GET', '/api/v1/namespaces/n/secrets?fieldSelector=metadata.name%3Ds'), 's');
+  assert.equal(name('GET', '/api/v1/namespaces/n/secrets?watch=1&fieldSelector=type%3Dx,metadata.name%3D%3Ds'), 's', 'with == and beside other terms');
+  assert.equal(name('GET', '/api/v1/namespaces/n/secrets?fieldSelector=metadata.name!%3Ds'), '', 'not an exact match');
+  assert.equal(name('GET', '/api/v1/namespaces/n/secrets?fieldSelector=metadata.namespace%3Ds'), '');
+  assert.equal(name('GET', '/api/v1/namespaces/n/secrets?fieldSelector=metadata.name%3D..'), '', 'not a valid path segment');
+  assert.equal(name('GET', '/api/v1/namespaces/n/secrets?fieldSelector=metadata.name%3Da%2Fb'), '');
+  assert.equal(name('GET', '/api/v1/namespaces/n/secrets?fieldSelector=metadata.name%3Da%5Cq'), '', 'a selector that does not parse');
+  assert.equal(name('DELETE', '/api/v1/namespaces/n/secrets?fieldSelector=metadata.name%3Ds'), '', 'deletecollection is not named');
+  assert.equal(name('GET', '/api/v1/namespaces/n/secrets/t?fieldSelector=metadata.name%3Ds'), 't', 'the path\'s name wins');
+});
+
 test('non-resource requests carry only the lower-cased method and the path', () => {
   assert.deepEqual(attributesFrom(parseRequestInfo('GET', '/healthz?verbose'), jane), { ...empty, user: jane, verb: 'get', isResourceRequest: false, path: '/healthz' });
   assert.deepEqual(attributesFrom(parseRequestInfo('GET', '/apis/apps/v1'), jane), { ...empty, user: jane, verb: 'get', isResourceRequest: false, path: '/apis/apps/v1' });

@@ -2,6 +2,7 @@
 // RequestInfo and the authenticated user; plus the attributes of the further checks that ask
 // about other verbs than the request's own (impersonate, bind, escalate, approve/sign, use).
 import type { RequestInfo } from '../endpoints/request-info.js';
+import { requiredExactMatch } from '../runtime/field-selector.js';
 import type { UserInfo } from '../runtime/user.js';
 
 export interface Attributes {
@@ -24,6 +25,9 @@ export interface Attributes {
  * The attributes of a request, as upstream's GetAuthorizerAttributes reads them. A non-resource
  * request carries only its verb and path: upstream's RequestInfo never gives one a group or
  * version (ours reads them off discovery paths such as /apis/apps/v1), and a 403 names them.
+ * A list or watch whose field selector requires one `metadata.name` is asked about that name, as
+ * upstream's RequestInfoFactory names it: so a rule limited to names, or a node allowed one
+ * secret, covers watching that one object.
  */
 export function attributesFrom(info: RequestInfo, user: UserInfo | undefined): Attributes {
   if (!info.isResourceRequest) return nonResourceAttributes(user, info.verb, info.path);
@@ -35,10 +39,19 @@ export function attributesFrom(info: RequestInfo, user: UserInfo | undefined): A
     apiVersion: info.apiVersion,
     resource: info.resource,
     subresource: info.subresource,
-    name: info.name,
+    name: info.name || selectedName(info),
     isResourceRequest: info.isResourceRequest,
     path: info.path,
   };
+}
+
+/** The name a list or watch selects with `fieldSelector=metadata.name=<name>`, when it is a valid path segment; else ''. */
+function selectedName(info: RequestInfo): string {
+  if (info.verb !== 'list' && info.verb !== 'watch') return '';
+  const selector = info.query.get('fieldSelector');
+  const name = selector ? requiredExactMatch(selector, 'metadata.name') : undefined;
+  if (!name || name === '.' || name === '..' || name.includes('/') || name.includes('%')) return '';
+  return name;
 }
 
 /** get, list and watch change nothing. */

@@ -27,18 +27,20 @@ test('validation: upstream\'s checks and wording, every error at once', () => {
   const cases: Array<[Partial<AuthorizationOptions>, string[]]> = [
     [{ modes: ['RBAC', 'Webhook'], webhookConfigFile: '/etc/hook.yaml' }, []],
     [{ modes: ['AlwaysAllow', 'AlwaysDeny', 'RBAC'] }, []],
+    [{ modes: ['Node', 'RBAC'] }, []],
     [{ modes: [] }, ['at least one authorization-mode must be passed']],
     [{ modes: ['rbac'] }, ['authorization-mode "rbac" is not a valid mode']],
     [{ modes: ['ABAC'] }, ['authorization-mode "ABAC" is not a valid mode']],
     [{ modes: ['Webhook'] }, ["authorization-mode Webhook's authorization config file not passed"]],
     [{ modes: ['RBAC'], webhookConfigFile: 'x' }, ['cannot specify --authorization-webhook-config-file without mode Webhook']],
     [{ modes: ['RBAC', 'AlwaysAllow', 'RBAC'] }, ['authorization-mode ["RBAC" "AlwaysAllow" "RBAC"] has mode specified more than once']],
-    [{ modes: ['Webhook', 'Webhook', 'Node'] }, [
+    [{ modes: ['Webhook', 'Webhook', 'ABAC'] }, [
       "authorization-mode Webhook's authorization config file not passed",
       "authorization-mode Webhook's authorization config file not passed",
-      'authorization-mode "Node" is not a valid mode',
-      'authorization-mode ["Webhook" "Webhook" "Node"] has mode specified more than once',
+      'authorization-mode "ABAC" is not a valid mode',
+      'authorization-mode ["Webhook" "Webhook" "ABAC"] has mode specified more than once',
     ]],
+    [{ modes: ['node'] }, ['authorization-mode "node" is not a valid mode']],
     [{ modes: ['RBAC'], webhookRetrySteps: 0 }, ['number of webhook retry attempts must be greater than 0, but is: 0']],
     [{ modes: [' RBAC'] }, ['authorization-mode " RBAC" is not a valid mode']],
   ];

@@ -13,12 +13,13 @@ export const ModeAlwaysAllow = 'AlwaysAllow';
 export const ModeAlwaysDeny = 'AlwaysDeny';
 export const ModeWebhook = 'Webhook';
 export const ModeRBAC = 'RBAC';
+export const ModeNode = 'Node';
 
 /**
- * The modes we implement, in upstream's order of AuthorizationModeChoices. Upstream's ABAC and
- * Node are not among them, so they are refused as "not a valid mode".
+ * The modes we implement, in upstream's order of AuthorizationModeChoices. Upstream's ABAC is not
+ * among them, so it is refused as "not a valid mode".
  */
-export const authorizationModeChoices: readonly string[] = [ModeAlwaysAllow, ModeAlwaysDeny, ModeWebhook, ModeRBAC];
+export const authorizationModeChoices: readonly string[] = [ModeAlwaysAllow, ModeAlwaysDeny, ModeWebhook, ModeRBAC, ModeNode];
 
 export function isValidAuthorizationMode(mode: string): boolean {
   return authorizationModeChoices.includes(mode);

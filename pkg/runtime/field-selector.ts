@@ -39,8 +39,8 @@ function unescape(s: string, selector: string): string {
   return out;
 }
 
-/** Parses a field selector; throws 400 BadRequest when malformed or when a field is not in `supported`. */
-export function parseFieldSelector(selector: string, supported: ReadonlySet<string>): FieldRequirement[] {
+/** Parses a field selector; throws 400 BadRequest when malformed or when a field is not in `supported` (when given). */
+export function parseFieldSelector(selector: string, supported?: ReadonlySet<string>): FieldRequirement[] {
   const reqs: FieldRequirement[] = [];
   if (selector.trim() === '') return reqs;
   for (const part of splitUnescaped(selector, ',')) {
@@ -48,7 +48,7 @@ export function parseFieldSelector(selector: string, supported: ReadonlySet<stri
     const m = /^([^=!]+?)\s*(==|=|!=)\s*(.*)$/s.exec(part);
     if (!m) throw newBadRequest(`invalid selector: '${selector}'; can't understand '${part}'`);
     const field = m[1]!.trim();
-    if (!supported.has(field)) throw newBadRequest(`field label not supported: ${field}`);
+    if (supported && !supported.has(field)) throw newBadRequest(`field label not supported: ${field}`);
     reqs.push({ field, op: m[2] === '!=' ? '!=' : '=', value: unescape(m[3]!, selector) });
   }
   return reqs;
@@ -57,4 +57,16 @@ export function parseFieldSelector(selector: string, supported: ReadonlySet<stri
 /** Whether an object's selectable fields satisfy every requirement. */
 export function matchesFields(reqs: FieldRequirement[], fields: Record<string, string>): boolean {
   return reqs.every((r) => ((fields[r.field] ?? '') === r.value) === (r.op === '='));
+}
+
+/**
+ * The value a selector requires `field` to equal (upstream's RequiresExactMatch: the first `=` or
+ * `==` term of the field); undefined when it requires none or does not parse.
+ */
+export function requiredExactMatch(selector: string, field: string): string | undefined {
+  try {
+    return parseFieldSelector(selector).find((r) => r.field === field && r.op === '=')?.value;
+  } catch {
+    return undefined;
+  }
 }

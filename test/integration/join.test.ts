@@ -3,7 +3,8 @@
 // controller manager binary running csrapproving, csrsigning, tokencleaner and bootstrapsigner
 // as the manager's own user, and the BUILT join command, which downloads cluster-info
 // anonymously, verifies it with the token, has its node client request approved and signed, and
-// writes a kubeconfig that the real kubectl uses as system:node:<name>. Also: a CA that matches no
+// writes a kubeconfig that the real kubectl uses as system:node:<name>, with what the Node
+// authorizer lets a kubelet do (--authorization-mode=Node,RBAC, as kubeadm runs). Also: a CA that matches no
 // pin, a cluster-info tampered with by a man in the middle, and an expired token are refused; the
 // token cleaner deletes the expired token and its signature goes with it.
 import assert from 'node:assert/strict';
@@ -16,6 +17,7 @@ import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parse as parseYAML } from 'yaml';
 import { ClusterInfo } from '../../api/core/v1/bootstrap-token.js';
+import { defaultAdmissionOptions } from '../../cmd/apiserver/app/admission-options.js';
 import { defaultAuthenticationOptions } from '../../cmd/apiserver/app/authentication-options.js';
 import { caCertHash } from '../../cmd/join/app/discovery.js';
 import { pemCertificates as certificatesOf } from '../../pkg/util/certificates/pem.js';
@@ -23,7 +25,7 @@ import { defaultAuthorizationOptions } from '../../pkg/authorization/modes.js';
 import { createTestCA, issueLoopbackServerCert } from '../../pkg/authentication/testing/pki.js';
 import { tempFiles } from '../../pkg/authentication/testing/signing-keys.js';
 import { Client as OrchClient } from '../../pkg/client/index.js';
-import { startTestServer, type TestServer } from './framework/apiserver.js';
+import { ensureDefaultServiceAccount, startTestServer, type TestServer } from './framework/apiserver.js';
 import { domainOf, pollUntil } from './framework/authentication.js';
 import type { Client } from './framework/client.js';
 import { writeKubeconfig } from './framework/kubeconfig.js';
@@ -83,7 +85,8 @@ describe('joining a machine with a bootstrap token (TLS bootstrapping end to end
         enableBootstrapTokenAuth: true,
         clientCAFile: caFile,
       },
-      authorization: { ...defaultAuthorizationOptions(), modes: ['RBAC'] },
+      authorization: { ...defaultAuthorizationOptions(), modes: ['Node', 'RBAC'] },
+      admission: { ...defaultAdmissionOptions(), plugins: { enable: ['NodeRestriction'] } },
     });
     admin = t.client.withToken(adminToken);
     server = `127.0.0.1:${t.server.port}`;
@@ -153,6 +156,20 @@ describe('joining a machine with a bootstrap token (TLS bootstrapping end to end
     const user = JSON.parse(whoami.stdout) as { status: { userInfo: { username: string; groups: string[] } } };
     assert.equal(user.status.userInfo.username, 'system:node:worker-1');
     assert.ok(user.status.userInfo.groups.includes('system:nodes'));
+
+    // What a kubelet does with it: register its Node, list nodes and the pods bound to it; and no
+    // more: no secret of a pod that is not its own.
+    await kubectl.ok(['create', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'worker-1' } }) });
+    assert.match((await kubectl.ok(['get', 'nodes', '-o', 'name'])).stdout, /node\/worker-1/);
+    assert.equal((await admin.post('/api/v1/namespaces/default/secrets', { metadata: { name: 'not-for-nodes' }, stringData: { k: 'v' } })).status, 201);
+    await ensureDefaultServiceAccount(admin, 'default');
+    assert.equal((await admin.post('/api/v1/namespaces/default/pods', { metadata: { name: 'on-worker' }, spec: {
+      nodeName: 'worker-1', containers: [{ name: 'c', image: 'busybox' }],
+    } })).status, 201);
+    assert.equal((await kubectl.ok(['get', 'pods', '--all-namespaces', '--field-selector', 'spec.nodeName=worker-1', '-o', 'name'])).stdout.trim(), 'pod/on-worker');
+    const secret = await kubectl.run(['get', 'secret', 'not-for-nodes', '-n', 'default']);
+    assert.notEqual(secret.code, 0, secret.describe());
+    assert.match(secret.stderr, /secrets "not-for-nodes" is forbidden: User "system:node:worker-1" cannot get resource "secrets" in API group "" in the namespace "default": no relationship found between node 'worker-1' and this object/);
   });
 
   test('a CA that matches no pin is refused before anything is requested', async () => {

@@ -57,6 +57,21 @@ describe('ObjectCache', () => {
     await cache.stop();
   });
 
+  test('a listener subscribed late is told of what the cache holds, then of every change', async () => {
+    await store.create('d', { metadata: { name: 'before' } });
+    const cache = new ObjectCache(store);
+    await cache.start();
+    const events: string[] = [];
+    cache.subscribe((type, obj, old) => events.push(`${type} ${obj.metadata.namespace}/${obj.metadata.name}${old ? ' (had old)' : ''}`));
+    assert.ok(events.includes('ADDED d/before'), events.join());
+    const held = events.length;
+    await store.update('d', 'before', async (cur) => ({ ...cur!, data: { v: '1' } }));
+    await store.delete('d', 'before');
+    await eventually('the update and the delete', () => events.length === held + 2);
+    assert.deepEqual(events.slice(held), ['MODIFIED d/before (had old)', 'DELETED d/before (had old)']);
+    await cache.stop();
+  });
+
   test('an etcd outage: the cache catches up on what changed meanwhile', async () => {
     const cache = new ObjectCache(store, { retryMs: 100 });
     await cache.start();

@@ -1,16 +1,22 @@
 // Builds authorization from the flags (--authorization-mode and the webhook flags): system:masters
-// first, then each mode in order (AlwaysAllow, AlwaysDeny, RBAC, Webhook). RBAC decides from an
-// in-memory index of roles and bindings that in-process caches keep current, and the bootstrap
-// policy is reconciled into the store once the server runs.
+// first, then each mode in order (AlwaysAllow, AlwaysDeny, RBAC, Node, Webhook). RBAC decides from
+// an in-memory index of roles and bindings that in-process caches keep current, and the bootstrap
+// policy is reconciled into the store once the server runs. Node decides from a graph of what each
+// node's pods refer to, fed by the shared pod and PersistentVolume caches.
 import type { ApiDomain } from '../../../api/domain.js';
+import type { PersistentVolume } from '../../../api/core/v1/persistent-volume.js';
+import type { Pod } from '../../../api/core/v1/pod.js';
 import { rbacGroup } from '../../../api/rbac/v1/register.js';
-import { buildAuthorizationChain, completeAuthorizationOptions, ModeRBAC, ModeWebhook, type AuthorizationOptions, type ModeAuthorizer } from '../../../pkg/authorization/modes.js';
+import { buildAuthorizationChain, completeAuthorizationOptions, ModeNode, ModeRBAC, ModeWebhook, type AuthorizationOptions, type ModeAuthorizer } from '../../../pkg/authorization/modes.js';
+import { NodeAuthorizer } from '../../../pkg/authorization/node/authorizer.js';
+import { Graph } from '../../../pkg/authorization/node/graph.js';
+import { GraphPopulator } from '../../../pkg/authorization/node/graph-populator.js';
 import type { Authorizer, RuleResolver } from '../../../pkg/authorization/authorizer.js';
 import { RbacAuthorizer } from '../../../pkg/authorization/rbac/authorizer.js';
 import { checkBindingWrite, checkRoleWrite, type AuthorizeFn, type BindingWrite, type RoleWrite } from '../../../pkg/authorization/rbac/escalation.js';
 import type { WriteCheck } from '../../../pkg/endpoints/write-admission.js';
 import type { ResourceInfo } from '../../../pkg/runtime/scheme.js';
-import { bootstrapPolicy, autoupdateAnnotation } from '../../../pkg/authorization/rbac/bootstrap-policy.js';
+import { bootstrapPolicy, autoupdateAnnotation, nodeRules } from '../../../pkg/authorization/rbac/bootstrap-policy.js';
 import { RbacIndex, type RbacKind } from '../../../pkg/authorization/rbac/index.js';
 import { aggregateAll, reconcileBinding, reconcileRole, type ReconcileResult } from '../../../pkg/authorization/rbac/reconcile.js';
 import type { ClusterRole } from '../../../api/rbac/v1/cluster-role.js';
@@ -19,6 +25,7 @@ import type { Logger } from '../../../pkg/log/logger.js';
 import { ObjectCache } from '../../../pkg/registry/generic/object-cache.js';
 import type { Store } from '../../../pkg/registry/generic/store.js';
 import type { StoredObject } from '../../../pkg/storage/interface.js';
+import type { SharedCaches } from './caches.js';
 
 export interface Authorization {
   authorizer: Authorizer;
@@ -36,6 +43,8 @@ export interface AuthorizationDeps {
   domain: ApiDomain;
   /** Stores by `<group>/<resource>`. */
   stores: ReadonlyMap<string, Store>;
+  /** The shared pod and PersistentVolume caches the Node authorizer's graph is fed from. */
+  caches: SharedCaches;
   logger: Logger;
 }
 
@@ -69,6 +78,13 @@ export async function buildAuthorization(options: AuthorizationOptions, deps: Au
       authorize: async (a) => rbacAuthorizer.authorize({ ...a, user: a.user ?? { name: '', groups: [], extra: {} } }),
       rulesFor: async (user, namespace) => rbacAuthorizer.rulesFor(user ?? { name: '', groups: [], extra: {} }, namespace),
     });
+  }
+  if (o.modes.includes(ModeNode)) {
+    const graph = await nodeGraph(deps);
+    const authorizer = new NodeAuthorizer({
+      graph, rules: nodeRules(domain), coordinationGroup: domain.group('coordination'), storageGroup: domain.group('storage'), logger,
+    });
+    constructors[ModeNode] = () => authorizer;
   }
   if (o.modes.includes(ModeWebhook)) constructors[ModeWebhook] = () => webhookAuthorizerFromOptions(o, domain);
   const chain = buildAuthorizationChain(o.modes, constructors);
@@ -112,6 +128,20 @@ export async function buildAuthorization(options: AuthorizationOptions, deps: Au
       await Promise.all(caches.map((c) => c.stop()));
     },
   };
+}
+
+/** The Node authorizer's graph, once it holds every pod and PersistentVolume the caches listed. */
+async function nodeGraph({ caches, domain }: AuthorizationDeps): Promise<Graph> {
+  const graph = new Graph();
+  const populator = new GraphPopulator(graph, domain);
+  const pods = caches.get('', 'pods');
+  const pvs = caches.get('', 'persistentvolumes');
+  if (!pods || !pvs) throw new Error('--authorization-mode=Node needs pods and persistentvolumes, which --runtime-config turned off');
+  // The caches hold objects decoded and validated as their kind, which is what makes the casts sound.
+  pods.subscribe((type, obj, old) => populator.pod(type, obj as unknown as Pod, old as unknown as Pod | undefined));
+  pvs.subscribe((type, obj) => populator.persistentVolume(type, obj as unknown as PersistentVolume));
+  await Promise.all([caches.synced('', 'pods'), caches.synced('', 'persistentvolumes')]);
+  return graph;
 }
 
 /**

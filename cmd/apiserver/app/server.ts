@@ -264,7 +264,7 @@ async function serve(opts: APIServerOptions, logger: Logger, worker: WorkerRole 
   const authentication = await buildAuthentication(opts.authentication, {
     domain, stores, caches, tlsPrivateKeyFile: opts.tlsPrivateKeyFile, externalAddress: serverAddress, logger,
   });
-  const authorization = await buildAuthorization(opts.authorization, { domain, stores, logger });
+  const authorization = await buildAuthorization(opts.authorization, { domain, stores, caches, logger });
   const decoder = new ObjectDecoder(schemas);
   const admission = await buildAdmission(opts.admission, {
     domain, stores, caches, logger, scheme, decoder, metrics: metrics.admission,

@@ -5,7 +5,8 @@ import { StatusError } from '../../runtime/errors.js';
 import type { AttributesInit } from '../attributes.js';
 import { staticDeps, staticLister } from '../testing/deps.js';
 import { podAttrs, testUser } from '../testing/attrs.js';
-import { nodeIdentity, nodeRestrictionFactory, NodeRestrictionPlugin } from './plugin.js';
+import { nodeIdentity } from '../../runtime/node-identity.js';
+import { nodeRestrictionFactory, NodeRestrictionPlugin } from './plugin.js';
 
 const node = (name: string) => ({ name: `system:node:${name}`, groups: ['system:nodes', 'system:authenticated'], extra: {} });
 const me = node('mynode');

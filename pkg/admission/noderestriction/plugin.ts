@@ -7,7 +7,7 @@
 // Upstream implements this as a mutating plug-in that changes nothing; so does this one.
 import type { ApiDomain } from '../../../api/domain.js';
 import { newNotFound, type StatusError } from '../../runtime/errors.js';
-import type { UserInfo } from '../../runtime/user.js';
+import { NodeLeaseNamespace, nodeIdentity } from '../../runtime/node-identity.js';
 import { newAdmissionForbidden } from '../errors.js';
 import { handlesOperations, type AdmissionObject, type Attributes, type MutationInterface, type ObjectLister, type PluginDeps } from '../interfaces.js';
 import { isMirrorPod, mirrorPodAnnotation, podConfigMapNames, podSecretNames, type PodRefs } from '../podutil/references.js';
@@ -16,18 +16,6 @@ import { modifiedLabels, NodeLabelPolicy } from './labels.js';
 import { differingPaths, semanticEqual } from './semantic.js';
 
 export const PluginName = 'NodeRestriction';
-export const NodeUserNamePrefix = 'system:node:';
-export const NodesGroup = 'system:nodes';
-/** Upstream's kube-node-lease. */
-export const NodeLeaseNamespace = 'orch-node-lease';
-
-/** The node a user is, upstream's default NodeIdentifier: [name, true] for a node identity, else ['', false]. */
-export function nodeIdentity(user: UserInfo | undefined): [string, boolean] {
-  if (!user || !user.name.startsWith(NodeUserNamePrefix)) return ['', false];
-  if (!user.groups.includes(NodesGroup)) return ['', false];
-  return [user.name.slice(NodeUserNamePrefix.length), true];
-}
-
 interface Meta {
   name?: string;
   uid?: string;

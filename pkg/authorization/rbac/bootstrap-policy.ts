@@ -44,6 +44,39 @@ const rule = (verbs: string[], apiGroups: string[], resources: string[], resourc
   ({ verbs: [...verbs], apiGroups: [...apiGroups], resources: [...resources], ...(resourceNames ? { resourceNames: [...resourceNames] } : {}) });
 const urls = (verbs: string[], nonResourceURLs: string[]): PolicyRule => ({ verbs: [...verbs], nonResourceURLs: [...nonResourceURLs] });
 
+/**
+ * What every node agent may do (upstream's NodeRules, 1.30): the rules of the system:node
+ * ClusterRole, and the static rules of the Node authorizer for the requests its graph does not
+ * decide. The NodeRestriction admission plug-in narrows the writes to the node's own objects.
+ */
+export function nodeRules(d: ApiDomain): PolicyRule[] {
+  const g = (prefix: string) => d.group(prefix);
+  return [
+    rule(['create'], [g('authentication')], ['tokenreviews']),
+    rule(['create'], [g('authorization')], ['localsubjectaccessreviews', 'subjectaccessreviews']),
+    rule(Read, [''], ['services']),
+    rule(['create', 'get', 'list', 'watch'], [''], ['nodes']),
+    rule(['patch', 'update'], [''], ['nodes/status']),
+    rule(['patch', 'update'], [''], ['nodes']),
+    rule(['create', 'patch', 'update'], [''], ['events']),
+    rule(Read, [''], ['pods']),
+    rule(['create', 'delete'], [''], ['pods']),
+    rule(['patch', 'update'], [''], ['pods/status']),
+    rule(['create'], [''], ['pods/eviction']),
+    rule(Read, [''], ['configmaps', 'secrets']),
+    rule(['get'], [''], ['persistentvolumeclaims', 'persistentvolumes']),
+    rule(['get'], [''], ['endpoints']),
+    rule(['create', 'get', 'list', 'watch'], [g('certificates')], ['certificatesigningrequests']),
+    rule(['create', 'delete', 'get', 'patch', 'update'], [g('coordination')], ['leases']),
+    rule(['get'], [g('storage')], ['volumeattachments']),
+    rule(['create'], [''], ['serviceaccounts/token']),
+    rule(['get', 'patch', 'update'], [''], ['persistentvolumeclaims/status']),
+    rule(Read, [g('storage')], ['csidrivers']),
+    rule(['create', 'delete', 'get', 'patch', 'update'], [g('storage')], ['csinodes']),
+    rule(Read, [g('node')], ['runtimeclasses']),
+  ];
+}
+
 export function bootstrapPolicy(d: ApiDomain, opts: BootstrapOptions = {}): BootstrapPolicy {
   const systemNs = opts.systemNamespace ?? 'orch-system';
   const publicNs = opts.publicNamespace ?? 'orch-public';
@@ -57,7 +90,6 @@ export function bootstrapPolicy(d: ApiDomain, opts: BootstrapOptions = {}): Boot
   const discovery = g('discovery');
   const networking = g('networking');
   const storage = g('storage');
-  const node = g('node');
   const eventsRule = rule(['create', 'update', 'patch'], ['', events], ['events']);
   const signer = (name: string) => d.key(name);
   const meta = (name: string, extraLabels: Record<string, string> = {}) => ({
@@ -131,30 +163,7 @@ export function bootstrapPolicy(d: ApiDomain, opts: BootstrapOptions = {}): Boot
       rule(['create'], [authn], ['tokenreviews']),
       rule(['create'], [authz], ['subjectaccessreviews']),
     ]),
-    cr('system:node', [
-      rule(['create'], [authn], ['tokenreviews']),
-      rule(['create'], [authz], ['localsubjectaccessreviews', 'subjectaccessreviews']),
-      rule(Read, [''], ['services']),
-      rule(['create', 'get', 'list', 'watch'], [''], ['nodes']),
-      rule(['patch', 'update'], [''], ['nodes/status']),
-      rule(['patch', 'update'], [''], ['nodes']),
-      rule(['create', 'patch', 'update'], [''], ['events']),
-      rule(Read, [''], ['pods']),
-      rule(['create', 'delete'], [''], ['pods']),
-      rule(['patch', 'update'], [''], ['pods/status']),
-      rule(['create'], [''], ['pods/eviction']),
-      rule(Read, [''], ['configmaps', 'secrets']),
-      rule(['get'], [''], ['persistentvolumeclaims', 'persistentvolumes']),
-      rule(['get'], [''], ['endpoints']),
-      rule(['create', 'get', 'list', 'watch'], [certs], ['certificatesigningrequests']),
-      rule(['create', 'delete', 'get', 'patch', 'update'], [coordination], ['leases']),
-      rule(['get'], [storage], ['volumeattachments']),
-      rule(['create'], [''], ['serviceaccounts/token']),
-      rule(['get', 'patch', 'update'], [''], ['persistentvolumeclaims/status']),
-      rule(Read, [storage], ['csidrivers']),
-      rule(['create', 'delete', 'get', 'patch', 'update'], [storage], ['csinodes']),
-      rule(Read, [node], ['runtimeclasses']),
-    ]),
+    cr('system:node', nodeRules(d)),
     cr('system:node-proxier', [
       rule(['list', 'watch'], [''], ['endpoints', 'services']),
       rule(Read, [''], ['nodes']),

@@ -9,9 +9,12 @@ import type { Store, WatchSink } from './store.js';
 
 export type CacheEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
+/** Told of one change after the cache applied it, with the object it replaced. */
+export type CacheListener = (type: CacheEventType, obj: StoredObject, old: StoredObject | undefined) => void;
+
 export interface CacheOptions {
   /** Told of every change after the cache applied it (the initial list reports ADDED for each object). */
-  onChange?: (type: CacheEventType, obj: StoredObject, old: StoredObject | undefined) => void;
+  onChange?: CacheListener;
   /** Told when the watch failed and the cache is recovering (for the operator's log). */
   onError?: (err: unknown) => void;
   /** How long to wait before trying again after a failure (default 1 s). */
@@ -30,6 +33,7 @@ export class ObjectCache {
   private synced = false;
   private readonly syncWaiters: (() => void)[] = [];
   private retryTimer: NodeJS.Timeout | undefined;
+  private readonly listeners: CacheListener[] = [];
 
   constructor(private readonly store: Store, private readonly opts: CacheOptions = {}) {}
 
@@ -58,6 +62,15 @@ export class ObjectCache {
     return [...(this.byNamespace.get(namespace)?.values() ?? [])];
   }
 
+  /**
+   * Tells `listener` of every later change, as upstream's informer event handlers are told: the
+   * objects already held are reported first, as ADDED, so a late listener misses nothing.
+   */
+  subscribe(listener: CacheListener): void {
+    for (const obj of this.objects.values()) listener('ADDED', obj, undefined);
+    this.listeners.push(listener);
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.retryTimer);
@@ -80,6 +93,7 @@ export class ObjectCache {
     }
     if (obj.metadata.resourceVersion) this.resourceVersion = obj.metadata.resourceVersion;
     this.opts.onChange?.(type, obj, old);
+    for (const l of this.listeners) l(type, obj, old);
   }
 
   /** Lists (when asked, or when there is nothing to resume from) and watches until stopped or failed. */
