@@ -5,8 +5,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestServer, type TestServer } from './framework/apiserver.js';
 
-/** klog's structured text: level, mmdd, time, pid, the quoted message, then key="value" pairs. */
-const klogLine = /^[IWE]\d{4} \d\d:\d\d:\d\d\.\d{6} \d+\] "(?:[^"\\]|\\.)*"(?: [A-Za-z]+=(?:"(?:[^"\\]|\\.)*"|[^ ]+))*\n$/;
+/**
+ * klog's header (level, mmdd, local time to the microsecond, the pid in seven columns, the calling
+ * .ts file and line), then structured text: the quoted message and key="value" pairs.
+ */
+const klogLine = /^[IWE]\d{4} \d\d:\d\d:\d\d\.\d{6} [ \d]{7} [\w.-]+\.ts:\d+\] "(?:[^"\\]|\\.)*"(?: [A-Za-z]+=(?:"(?:[^"\\]|\\.)*"|[^ ]+))*\n$/;
 
 async function waitForLog(t: TestServer, pattern: RegExp, timeoutMs = 20_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
