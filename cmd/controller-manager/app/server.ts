@@ -129,11 +129,20 @@ export async function runControllerManager(o: ControllerManagerOptions, logger: 
       client, informers, domain, logger, signal, ...(rootCA ? { rootCA } : {}),
       concurrency: (stem) => o.concurrency[stem] ?? 1,
     };
+    // Each controller stops on a signal of its own, all aborted through one listener on `signal`: a
+    // controller's listeners stay on its own signal, where a dozen controllers sharing one would trip
+    // Node's leak warning and leave it unable to point at a real leak.
+    const own = controllers.map(() => new AbortController());
+    const stopAll = () => {
+      for (const c of own) c.abort(signal.reason);
+    };
+    if (signal.aborted) stopAll();
+    else signal.addEventListener('abort', stopAll, { once: true });
     // Every controller asks for its informers synchronously in run(), so one start() serves all.
-    const running = controllers.map((r) => {
+    const running = controllers.map((r, i) => {
       logger.info('starting controller', { controller: r.name });
       runningGauge.set({ name: r.name, manager: 'controller-manager' }, 1);
-      return r.factory({ options: o, ...(serviceAccountPrivateKey ? { serviceAccountPrivateKey } : {}) }).run(ctx).catch((e: unknown) => {
+      return r.factory({ options: o, ...(serviceAccountPrivateKey ? { serviceAccountPrivateKey } : {}) }).run({ ...ctx, signal: own[i]!.signal }).catch((e: unknown) => {
         logger.error('controller failed', { controller: r.name, err: e instanceof Error ? e.message : String(e) });
       }).finally(() => runningGauge.set({ name: r.name, manager: 'controller-manager' }, 0));
     });
