@@ -220,6 +220,6 @@ export interface PluginDeps {
   lister(group: string, resource: string): ObjectLister | undefined;
   /** The server's authorizer (upstream's WantsAuthorizer); undefined where a test gives none. */
   readonly authorize?: AuthorizeFunc;
-  /** Where plug-ins log what upstream's log (a webhook failing open, a denial); undefined where a test gives none. */
+  /** Where plug-ins log what upstream's plug-ins log (a webhook failing open, a denial); undefined where a test gives none. */
   readonly logger?: Logger;
 }

@@ -338,6 +338,11 @@ export class APIServer {
     this.cfg.logger.info('refused a malformed request', { client: remoteAddr(socket), answer: plainAnswerLine(a) });
   }
 
+  private refuse(req: IncomingMessage, res: ServerResponse, a: PlainAnswer): void {
+    this.logRefusal(a, req.socket);
+    writePlainAnswer(res, a);
+  }
+
   /**
    * Every request enters here: first the checks Go's server makes before a handler runs (protocol
    * version, Host), then the handler chain.
@@ -347,15 +352,13 @@ export class APIServer {
     if (this.cfg.servedBy) res.setHeader('X-Orch-Worker', this.cfg.servedBy);
     const refusal = protocolViolation(req, maxRequestHeadBytes);
     if (refusal) {
-      this.logRefusal(refusal, req.socket);
-      writePlainAnswer(res, refusal);
+      this.refuse(req, res, refusal);
       return;
     }
     const target = classifyTarget(req.method ?? '', req.url ?? '');
     switch (target.kind) {
       case 'bad-request':
-        this.logRefusal({ code: 400 }, req.socket);
-        writePlainAnswer(res, { code: 400 });
+        this.refuse(req, res, { code: 400 });
         return;
       case 'options-asterisk':
         res.writeHead(200, { 'Content-Length': '0' });
