@@ -3,6 +3,7 @@
 // value to the mutating chain and (through the registry's callback) to the validating chain, so
 // annotations and the reinvocation state travel across both phases.
 import type { ApiDomain } from '../../api/domain.js';
+import type { Logger } from '../log/logger.js';
 import type { ObjectWrite } from '../registry/generic/store.js';
 import type { UserInfo } from '../runtime/user.js';
 
@@ -231,4 +232,6 @@ export interface PluginDeps {
   lister(group: string, resource: string): ObjectLister | undefined;
   /** The server's authorizer (upstream's WantsAuthorizer); undefined where a test gives none. */
   readonly authorize?: AuthorizeFunc;
+  /** Where plug-ins log what upstream's plug-ins log (a webhook failing open, a denial); undefined where a test gives none. */
+  readonly logger?: Logger;
 }

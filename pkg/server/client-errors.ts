@@ -20,6 +20,8 @@ export interface ClientErrorOptions {
   responses: ConnectionResponses;
   /** Serves a request whose head was read here; the connection is the handler's from then on. */
   serve(head: RequestHead, socket: Socket): void;
+  /** Told once of each request refused here, as its answer is sent. */
+  refused?(answer: PlainAnswer, socket: Duplex): void;
 }
 
 /** The fields Node puts on a parser error. */
@@ -88,6 +90,7 @@ export function clientErrors(o: ClientErrorOptions): ClientErrors {
   const handled = new WeakSet<Duplex>();
 
   const answer = (socket: Duplex, a: PlainAnswer) => {
+    o.refused?.(a, socket);
     const open = o.responses.pending(socket);
     if (open.some((x) => !x.req.complete)) {
       // The failure is inside a request still being read (its body): answer now, unless its response has begun.

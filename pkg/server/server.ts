@@ -3,6 +3,7 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { APIHandler } from '../endpoints/api-handler.js';
 import { isLongRunning } from '../endpoints/request-info.js';
@@ -23,7 +24,7 @@ import { requestAudit } from '../endpoints/request-audit.js';
 import { healthHandler, type HealthCheck } from './healthz.js';
 import { inOrder } from './in-order.js';
 import type { Lifecycle } from './lifecycle.js';
-import { writePlainAnswer } from './plain-answers.js';
+import { plainAnswerLine, writePlainAnswer, type PlainAnswer } from './plain-answers.js';
 import { asksForUpgrade, protocolViolation } from './protocol-checks.js';
 import { classifyTarget } from './request-target.js';
 import type { ServingCert } from './serving-cert.js';
@@ -110,6 +111,13 @@ export interface ShutdownOptions {
 export const maxRequestHeadBytes = (1 << 20) + 4096;
 /** How long a connection being closed after an error answer is drained before it is destroyed. */
 const lingerMs = 5_000;
+
+/** The client's address as Go prints a net.Addr: `127.0.0.1:5678`, `[::1]:5678`. */
+function remoteAddr(socket: Duplex): string {
+  const { remoteAddress: ip, remotePort: port } = socket as Socket;
+  if (!ip) return 'unknown';
+  return ip.includes(':') ? `[${ip}]:${port}` : `${ip}:${port}`;
+}
 
 /** Upstream's body-parser error types, mapped to the Status a client should get. */
 function bodyError(err: unknown): StatusError | undefined {
@@ -320,6 +328,22 @@ export class APIServer {
   }
 
   /**
+   * A request refused before any handler (a malformed request line or head, another HTTP version).
+   * Go's server answers these without a word in its log; operators asked to see them, so each gets
+   * one line, naming the client and the answer and never the request's bytes, which may hold a
+   * token. A head that never arrived in time is not malformed, and is left out as Go leaves it.
+   */
+  private logRefusal(a: PlainAnswer, socket: Duplex): void {
+    if (a.code === 408) return;
+    this.cfg.logger.info('refused a malformed request', { client: remoteAddr(socket), answer: plainAnswerLine(a) });
+  }
+
+  private refuse(req: IncomingMessage, res: ServerResponse, a: PlainAnswer): void {
+    this.logRefusal(a, req.socket);
+    writePlainAnswer(res, a);
+  }
+
+  /**
    * Every request enters here: first the checks Go's server makes before a handler runs (protocol
    * version, Host), then the handler chain.
    */
@@ -328,13 +352,13 @@ export class APIServer {
     if (this.cfg.servedBy) res.setHeader('X-Orch-Worker', this.cfg.servedBy);
     const refusal = protocolViolation(req, maxRequestHeadBytes);
     if (refusal) {
-      writePlainAnswer(res, refusal);
+      this.refuse(req, res, refusal);
       return;
     }
     const target = classifyTarget(req.method ?? '', req.url ?? '');
     switch (target.kind) {
       case 'bad-request':
-        writePlainAnswer(res, { code: 400 });
+        this.refuse(req, res, { code: 400 });
         return;
       case 'options-asterisk':
         res.writeHead(200, { 'Content-Length': '0' });
@@ -377,6 +401,7 @@ export class APIServer {
       lingerMs,
       responses: this.responses,
       serve: (head, socket) => serveDetached(this.serveRequest, requestFromHead(head, socket), socket, lingerMs),
+      refused: (a, socket) => this.logRefusal(a, socket),
     });
     server.on('clientError', errors.onClientError);
     server.on('secureConnection', errors.watch);
@@ -395,7 +420,9 @@ export class APIServer {
       this.sockets.add(s);
       s.on('close', () => this.sockets.delete(s));
     });
-    server.on('tlsClientError', () => undefined);
+    // Go's server logs each failed handshake; upstream moves that line to --v=5 (a scanner or a
+    // client that distrusts the certificate makes many).
+    server.on('tlsClientError', (err: Error, socket: Duplex) => cfg.logger.v(5).infoText(`http: TLS handshake error from ${remoteAddr(socket)}: ${err.message}`));
     this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

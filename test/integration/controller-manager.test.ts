@@ -246,6 +246,33 @@ describe('the controller manager', () => {
     }
   });
 
+  test('the built binary with every default controller prints no Node warning: each controller hangs its listeners on a stop signal of its own', async () => {
+    const certDir = mkdtempSync(join(tmpdir(), 'orch-cm-all-'));
+    const proc = spawn(process.execPath, [mainJs, '--kubeconfig', kc.path, '--secure-port', '0', '--bind-address', '127.0.0.1', '--cert-dir', certDir,
+      '--leader-elect=false', '--v', '2'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let log = '';
+    proc.stderr.on('data', (d: Buffer) => (log += d.toString()));
+    try {
+      // Each controller adds its listener as its workers start, once its caches synced.
+      for (const started of ['Starting resource quota controller', 'Starting disruption controller', 'Starting deployment controller',
+        'Starting replicaset controller', 'Starting stateful set controller', 'Starting ClusterRoleAggregator controller']) {
+        await pollUntil(async () => log, (l) => l.includes(started) || proc.exitCode !== null, started, 30_000);
+      }
+      await namespaces().create({ metadata: { name: 'cm-all-binary' } });
+      await pollUntil(() => exists(() => inNs('serviceaccounts', 'cm-all-binary').get('default')), (v) => v, 'the default service account', 20_000);
+      await pollUntil(() => exists(() => inNs('configmaps', 'cm-all-binary').get('kube-root-ca.crt')), (v) => v, 'kube-root-ca.crt', 20_000);
+      const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
+      proc.kill('SIGTERM');
+      assert.equal(await exited, 0, log);
+      // Everything the process wrote is in: it has exited.
+      assert.doesNotMatch(log, /MaxListenersExceededWarning/);
+      assert.doesNotMatch(log, /\(node:\d+\) \w*Warning/, 'no Node warning at all');
+    } finally {
+      if (proc.exitCode === null) proc.kill('SIGKILL');
+      rmSync(certDir, { recursive: true, force: true });
+    }
+  });
+
   test('the built binary: bad flags, /healthz, /metrics, SIGTERM releases the lease', async () => {
     const bad = spawnSync(process.execPath, [mainJs, '--no-such-flag'], { encoding: 'utf8' });
     assert.equal(bad.status, 1);

@@ -163,4 +163,23 @@ describe('workload controllers', () => {
     await pollUntil(async () => (await rss().list({ labelSelector: 'app=x' })).items.length, (n) => n === 0, 'the ReplicaSets to be collected', 30_000);
     await pollUntil(async () => (await pods().list({ labelSelector: 'app=x' })).items.length, (n) => n === 0, 'the pods to be collected', 30_000);
   });
+
+  test('a Deployment\'s ScalingReplicaSet events: one per change of a count, in upstream\'s words, none for a ReplicaSet made at zero', async () => {
+    const scalingEvents = async () => (await c.resource<KubeObject & { reason?: string; message?: string; involvedObject?: { kind?: string; name?: string } }>('', 'v1', 'events').namespace(ns).list()).items
+      .filter((e) => e.involvedObject?.kind === 'Deployment' && e.involvedObject.name === 'zero' && e.reason === 'ScalingReplicaSet')
+      .map((e) => e.message);
+    await deploys().create({
+      metadata: { name: 'zero' },
+      spec: { replicas: 0, selector: { matchLabels: { app: 'zero' } }, template: { metadata: { labels: { app: 'zero' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } },
+    });
+    const [rs] = await pollUntil(async () => (await rss().list({ labelSelector: 'app=zero' })).items, (l) => l.length === 1, 'the ReplicaSet at zero');
+    assert.equal(rs!.spec?.replicas, 0);
+    const name = rs!.metadata.name!;
+    await deploys().patch('zero', 'merge', { spec: { replicas: 2 } });
+    await pollUntil(scalingEvents, (m) => m.length >= 1, 'the scale-up event');
+    await deploys().patch('zero', 'merge', { spec: { replicas: 1 } });
+    const messages = await pollUntil(scalingEvents, (m) => m.length >= 2, 'the scale-down event');
+    assert.deepEqual(messages.sort(), [`Scaled down replica set ${name} from 2 to 1`, `Scaled up replica set ${name} from 0 to 2`]);
+    await deploys().delete('zero');
+  });
 });

@@ -61,6 +61,7 @@ export async function buildAdmission(o: AdmissionOptions, deps: AdmissionDeps): 
   const pluginDeps: PluginDeps = {
     domain,
     lister,
+    logger,
     objects: schemeObjectInterfaces(deps.scheme, deps.decoder),
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
     ...(deps.authorize ? { authorize: deps.authorize } : {}),

@@ -3,6 +3,7 @@
 // failurePolicy decides about; or the webhook answered and denied the request, which always
 // rejects it, with the webhook's Status passed on to the client.
 import { StatusError, type StatusReason } from '../../runtime/errors.js';
+import { goQuote } from '../../util/go-quote.js';
 import type { WebhookStatus } from './admission-review.js';
 
 /** A failure to get a usable answer from a webhook (upstream's ErrCallingWebhook). */
@@ -14,7 +15,7 @@ export class CallingWebhookError extends Error {
     /** The HTTP code the failure counts as in the metrics: the webhook's own non-2xx code, else 400 (503 for an invalid answer). */
     readonly code: number,
   ) {
-    super(reason !== undefined ? `failed calling webhook ${JSON.stringify(webhookName)}: ${reason}` : `failed calling webhook ${JSON.stringify(webhookName)}; no further details available`);
+    super(reason !== undefined ? `failed calling webhook ${goQuote(webhookName)}: ${reason}` : `failed calling webhook ${goQuote(webhookName)}; no further details available`);
     this.name = 'CallingWebhookError';
   }
 }
@@ -32,7 +33,7 @@ export class WebhookRejection extends Error {
  * 400, status Failure, and the message prefixed with which webhook denied the request.
  */
 export function toStatusError(webhookName: string, result: WebhookStatus | undefined): StatusError {
-  const deniedBy = `admission webhook ${JSON.stringify(webhookName)} denied the request`;
+  const deniedBy = `admission webhook ${goQuote(webhookName)} denied the request`;
   const r = result ?? {};
   const code = r.code === undefined || r.code < 400 ? 400 : r.code;
   let message: string;
@@ -46,5 +47,5 @@ export function toStatusError(webhookName: string, result: WebhookStatus | undef
 
 /** 400 for a dry-run request reaching a webhook that declares side effects (spec 10, rule 4). */
 export function dryRunUnsupported(webhookName: string): StatusError {
-  return new StatusError(400, 'BadRequest', `admission webhook ${JSON.stringify(webhookName)} does not support dry run`);
+  return new StatusError(400, 'BadRequest', `admission webhook ${goQuote(webhookName)} does not support dry run`);
 }

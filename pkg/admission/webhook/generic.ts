@@ -2,6 +2,7 @@
 // from the configuration cache, the caches their matching and service resolution read, the client
 // manager with the credentials of the plug-in's configuration, and the metrics.
 import type { ApiDomain } from '../../../api/domain.js';
+import type { Logger } from '../../log/logger.js';
 import type { AdmissionObserver, Attributes, ObjectInterfaces, ObjectLister, PluginDeps } from '../interfaces.js';
 import { AuthenticationInfoResolver, webhookKubeconfigFile } from './authentication-info.js';
 import type { CallContext } from './call.js';
@@ -18,6 +19,7 @@ export class WebhookCore {
   readonly objects: ObjectInterfaces | undefined;
   readonly metrics: AdmissionObserver | undefined;
   readonly namespaces: ObjectLister | undefined;
+  readonly logger: Logger | undefined;
   readonly call: CallContext;
   private readonly source: WebhookSource;
 
@@ -26,6 +28,7 @@ export class WebhookCore {
     this.domain = deps.domain;
     this.objects = deps.objects;
     this.metrics = deps.metrics;
+    this.logger = deps.logger;
     const auth = AuthenticationInfoResolver.fromFile(webhookKubeconfigFile(configuration, deps.domain.name));
     // An unserved configuration kind (--runtime-config) has an always-empty cache: no webhooks.
     this.source = new WebhookSource(deps.lister(deps.domain.group('admissionregistration'), resources[type]), type);

@@ -98,10 +98,12 @@ export class MutatingWebhookPlugin implements MutationInterface {
         if (err === undefined) continue;
         if (err instanceof CallingWebhookError) {
           if (ignore) {
+            this.core.logger?.warnText(`Failed calling webhook, failing open ${hook.name}: ${err.message}`);
             this.core.metrics?.webhookFailOpen(hook.name, 'admit');
             annotator.failedOpen();
             continue;
           }
+          this.core.logger?.warnText(`Failed calling webhook, failing closed ${hook.name}: ${err.message}`);
           throw newInternalError(err);
         }
         if (err instanceof WebhookRejection) throw err.status;

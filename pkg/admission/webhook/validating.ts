@@ -8,6 +8,7 @@ import { callWebhook, since } from './call.js';
 import { CallingWebhookError, toStatusError, WebhookRejection } from './errors.js';
 import { WebhookCore } from './generic.js';
 import { shouldCallHook, type WebhookInvocation } from './match.js';
+import { rejectionLogText } from './rejection-text.js';
 import { gvkString, versionedObjects, type VersionedObjects } from './versioned-attributes.js';
 
 export const ValidatingAdmissionWebhookName = 'ValidatingAdmissionWebhook';
@@ -46,6 +47,7 @@ export class ValidatingWebhookPlugin implements ValidationInterface {
     const hook = invocation.webhook;
     const ignore = hook.failurePolicy === 'Ignore';
     const m = this.core.metrics;
+    const log = this.core.logger;
     const start = process.hrtime.bigint();
     let err: unknown;
     try {
@@ -63,6 +65,7 @@ export class ValidatingWebhookPlugin implements ValidationInterface {
       if (!ignore) m?.webhookRejection(hook.name, 'validating', attrs.operation, 'calling_webhook_error', err.code);
       m?.webhook(hook.name, 'validating', attrs.operation, !ignore, err.code, seconds);
       if (ignore) {
+        log?.warnText(`Failed calling webhook, failing open ${hook.name}: ${err.message}`);
         m?.webhookFailOpen(hook.name, 'validating');
         try {
           attrs.addAnnotation(`failed-open.validating.webhook.admission.${this.core.domain.name}/round_0_index_${idx}`, hook.name);
@@ -71,15 +74,18 @@ export class ValidatingWebhookPlugin implements ValidationInterface {
         }
         return undefined;
       }
+      log?.warnText(`Failed calling webhook, failing closed ${hook.name}: ${err.message}`);
       return newInternalError(err);
     }
     if (err instanceof WebhookRejection) {
       m?.webhookRejection(hook.name, 'validating', attrs.operation, 'no_error', err.status.code);
       m?.webhook(hook.name, 'validating', attrs.operation, true, err.status.code, seconds);
-      return err.status;
+      err = err.status;
+    } else {
+      m?.webhookRejection(hook.name, 'validating', attrs.operation, 'apiserver_internal_error', 0);
+      m?.webhook(hook.name, 'validating', attrs.operation, true, 0, seconds);
     }
-    m?.webhookRejection(hook.name, 'validating', attrs.operation, 'apiserver_internal_error', 0);
-    m?.webhook(hook.name, 'validating', attrs.operation, true, 0, seconds);
+    log?.warnText(rejectionLogText(hook.name, err));
     return err;
   }
 }

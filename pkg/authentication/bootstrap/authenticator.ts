@@ -46,7 +46,9 @@ export function bootstrapTokenAuthenticator(options: BootstrapTokenAuthenticator
   const namespace = options.namespace ?? DefaultBootstrapTokenNamespace;
   const secretType = secretTypes(options.domain).bootstrapToken;
   const now = options.now ?? Date.now;
-  const log = (msg: string) => options.logger?.v(3).info(msg);
+  // Each line names the check that failed, one frame above this arrow.
+  const verbose = options.logger?.withCallDepth(1).v(3);
+  const log = (msg: string) => verbose?.info(msg);
 
   return {
     name: 'bootstrap',

@@ -129,7 +129,7 @@ class DeploymentController implements Controller {
       if (from !== to) {
         const op = to > from ? 'up' : 'down';
         logger.info(`Scaled ${op} replica set`, { deployment: objectKey(d), replicaSet: rs.metadata.name, from, to });
-        event(d, 'Normal', 'ScalingReplicaSet', `Scaled ${op} replica set ${rs.metadata.name} to ${to} from ${from}`);
+        event(d, 'Normal', 'ScalingReplicaSet', `Scaled ${op} replica set ${rs.metadata.name} from ${from} to ${to}`);
       }
       return { scaled: from !== to, rs: written };
     };
@@ -252,7 +252,9 @@ class DeploymentController implements Controller {
         throw new Error(`hash collision for ReplicaSet ${rs.metadata.name}; retrying with collisionCount ${status.collisionCount}`);
       }
       logger.info('Created new replica set', { deployment: objectKey(d), replicaSet: createdRS.metadata.name, replicas: createdRS.spec?.replicas });
-      event(d, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${createdRS.metadata.name} from 0 to ${createdRS.spec?.replicas ?? 0}`);
+      // As upstream: a ReplicaSet made at zero (a Deployment of no replicas, no room to surge) scaled nothing.
+      const replicas = createdRS.spec?.replicas ?? 0;
+      if (replicas > 0) event(d, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${createdRS.metadata.name} from 0 to ${replicas}`);
       d = await writeDeploymentRevision(d, newRevision);
       const status = structuredClone(d.status ?? {});
       setCondition(status, newCondition('Progressing', 'True', Reasons.NewReplicaSetCreated, `Created new replica set "${createdRS.metadata.name}"`));

@@ -145,7 +145,7 @@ async function launch(o: BinaryServerOptions, etcd: TestEtcd, certDir: string, p
     log: () => log,
     workerPids: () => {
       const pids = new Map<number, number>();
-      for (const m of log.matchAll(/^[IWE]\d{4} [\d:.]+ (\d+)\] .* worker=(\d+)$/gm)) pids.set(Number(m[2]), Number(m[1]));
+      for (const m of log.matchAll(/^[IWE]\d{4} [\d:.]+ +(\d+) \S+\] .* worker=(\d+)$/gm)) pids.set(Number(m[2]), Number(m[1]));
       return pids;
     },
     waitForLog,
