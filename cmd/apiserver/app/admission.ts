@@ -64,6 +64,12 @@ export async function buildAdmission(o: AdmissionOptions, deps: AdmissionDeps): 
     objects: schemeObjectInterfaces(deps.scheme, deps.decoder),
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
     ...(deps.authorize ? { authorize: deps.authorize } : {}),
+    create: async (group, resource, namespace, object) => {
+      const store = stores.get(`${group}/${resource}`);
+      if (!store) throw new Error(`the server does not serve ${resource}${group ? `.${group}` : ''}`);
+      await store.create(namespace, object);
+    },
+    logger,
   };
   // Upstream configures these two from flags rather than from the configuration file.
   const flagConfig: Record<string, unknown> = {
