@@ -154,16 +154,30 @@ export function parseOptions(argv: string[]): APIServerOptions {
   return opts;
 }
 
+/** What the server has code for, which some flags must match. */
+export interface ServerCode {
+  /** Every group, version and resource the server can serve (api/index.ts). */
+  groupVersions(domain: ApiDomain): GroupVersionRegistration[];
+  /** The admission plug-ins it can run (pkg/admission/builtin.ts). */
+  admissionPlugins: readonly string[];
+}
+
+/** Loads every kind's schema and every admission plug-in, for validateOptions. */
+export async function loadServerCode(): Promise<ServerCode> {
+  const [{ groupVersions }, { builtinPlugins }] = await Promise.all([import('../../../api/index.js'), import('../../../pkg/admission/builtin.js')]);
+  return { groupVersions, admissionPlugins: builtinPlugins().registered() };
+}
+
 /**
  * Checks the options for mistakes an operator should hear about before anything starts.
  *
- * `groupVersions` (api/index.ts) names every group, version and resource the server can serve,
- * which the keys of --runtime-config must match. Building it loads every kind's schema, so the
- * `--workers` supervisor, which serves nothing itself, passes none: it checks the syntax of
- * --runtime-config only, and each worker checks the keys (workers-link.ts), the supervisor
- * reporting a refusal exactly as it reports its own (workers.ts).
+ * `code` names what the server can serve and run, which the keys of --runtime-config and the
+ * admission plug-ins left on must match. Loading it costs every kind's schema and every plug-in,
+ * so the `--workers` supervisor, which serves nothing itself, passes none: it checks the syntax of
+ * --runtime-config and the plug-in names only, and each worker checks the rest (workers-link.ts),
+ * the supervisor reporting a refusal exactly as it reports its own (workers.ts).
  */
-export function validateOptions(o: APIServerOptions, groupVersions?: (domain: ApiDomain) => GroupVersionRegistration[]): string[] {
+export function validateOptions(o: APIServerOptions, code?: ServerCode): string[] {
   const errs: string[] = [];
   if (o.etcdServers.length === 0) errs.push('--etcd-servers must be specified');
   for (const s of o.etcdServers) if (!/^https?:\/\/[^/]+$/.test(s)) errs.push(`--etcd-servers: ${JSON.stringify(s)} is not of the form scheme://host:port`);
@@ -189,7 +203,7 @@ export function validateOptions(o: APIServerOptions, groupVersions?: (domain: Ap
   if (o.advertiseAddress && isIP(o.advertiseAddress) === 0) errs.push(`--advertise-address: ${JSON.stringify(o.advertiseAddress)} is not a valid IP address`);
   errs.push(...validateAuthenticationOptions(o.authentication));
   errs.push(...validateAuthorizationOptions(completeAuthorizationOptions(o.authorization)));
-  errs.push(...validateAdmissionOptions(o.admission, o.apiDomain));
+  errs.push(...validateAdmissionOptions(o.admission, o.apiDomain, code?.admissionPlugins));
   errs.push(...validateKubeletOptions(o.kubelet));
   errs.push(...validateAuditOptions(o.audit, o.apiDomain));
   const badDomain = invalidApiDomain(o.apiDomain);
@@ -197,7 +211,7 @@ export function validateOptions(o: APIServerOptions, groupVersions?: (domain: Ap
   try {
     if (!badDomain) {
       const entries = parseRuntimeConfig(o.runtimeConfig);
-      if (groupVersions) applyRuntimeConfig(groupVersions(apiDomain(o.apiDomain)), entries);
+      if (code) applyRuntimeConfig(code.groupVersions(apiDomain(o.apiDomain)), entries);
     }
   } catch (e) {
     errs.push(`--runtime-config: ${(e as Error).message}`);
