@@ -49,6 +49,8 @@ export interface APIServerOptions {
   serviceNodePortRange: string;
   /** --advertise-address: the IP the `kubernetes` Service's endpoints point at; empty picks one from --bind-address. */
   advertiseAddress: string;
+  /** --allow-privileged: privileged containers pass validation (refused by cluster policy otherwise). */
+  allowPrivileged: boolean;
   authentication: AuthenticationOptions;
   authorization: AuthorizationOptions;
   admission: AdmissionOptions;
@@ -100,6 +102,7 @@ export function parseOptions(argv: string[]): APIServerOptions {
     .option('advertise-address', { type: 'string', default: '', describe: 'The IP address on which to advertise the apiserver to members of the cluster (the endpoints of the kubernetes Service). This address must be reachable by the rest of the cluster. If blank, the --bind-address will be used; if that is 0.0.0.0, the first non-loopback IPv4 address of the host, else 127.0.0.1.', group: 'Generic:' })
     .option('service-cluster-ip-range', { type: 'string', default: '10.0.0.0/24', describe: 'A CIDR notation IP range from which to assign service cluster IPs. This must not overlap with any IP ranges assigned to nodes or pods.', group: 'Networking:' })
     .option('service-node-port-range', { type: 'string', default: '30000-32767', describe: 'A port range to reserve for services with NodePort visibility. This must not overlap with the ephemeral port range on nodes. Example: \'30000-32767\'. Inclusive at both ends of the range.', group: 'Networking:' })
+    .option('allow-privileged', { type: 'boolean', default: false, describe: 'If true, allow privileged containers (securityContext.privileged) in pods and in the pod templates of workloads; otherwise they are refused as disallowed by cluster policy.', group: 'Misc:' })
     .option('workers', { type: 'number', default: availableParallelism(), defaultDescription: 'the number of cores', describe: 'The number of server processes sharing the secure port, each a full API server with its own caches on the same etcd; with more than 1 this process supervises them (restarting any that crash) and aggregates their health and metrics. 1 serves from this process alone.', group: 'Generic:' })
     .option('v', { type: 'number', default: 0, describe: 'Number for the log level verbosity.', group: 'Logging:' })
     .strictOptions()
@@ -144,6 +147,7 @@ export function parseOptions(argv: string[]): APIServerOptions {
     serviceClusterIPRange: parsed['service-cluster-ip-range'],
     serviceNodePortRange: parsed['service-node-port-range'],
     advertiseAddress: parsed['advertise-address'],
+    allowPrivileged: parsed['allow-privileged'],
     authentication: flagged(() => authenticationOptionsFrom(parsed)),
     authorization: flagged(() => authorizationOptionsFrom(parsed)),
     admission: admissionOptionsFrom(parsed),
