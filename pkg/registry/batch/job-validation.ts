@@ -5,8 +5,7 @@ import type { ApiDomain } from '../../../api/domain.js';
 import { MaxIndexedJobCompletions, type Job, type JobSpec } from '../../../api/batch/v1/job.js';
 import { PodTemplateSpec } from '../../../api/core/v1/pod-template.js';
 import { forbidden, invalid, notSupported, Path, required, tooLong, tooMany, type FieldError } from '../../runtime/field-errors.js';
-import type { ResourceNames } from '../core/resource-names.js';
-import { validatePodTemplateSpec } from '../core/pod-template-validation.js';
+import { validatePodTemplateSpec, type PodSpecPolicy } from '../core/pod-template-validation.js';
 import { validateDomainPrefixedPath } from '../validation/domain-prefixed-path.js';
 import { validateImmutableField, validateImmutableShaped } from '../validation/immutable.js';
 import type { KindValidation } from '../validation/kind-validation.js';
@@ -111,7 +110,7 @@ function validateSuccessPolicy(spec: JobSpec, path: Path, specPath: Path): Field
  * Upstream validateJobSpec: the rules a Job's spec and a CronJob's job template share (not the
  * selector's presence). `path` points at the spec.
  */
-export function validateJobSpecCommon(spec: JobSpec, path: Path, names: ResourceNames): FieldError[] {
+export function validateJobSpecCommon(spec: JobSpec, path: Path, policy: PodSpecPolicy): FieldError[] {
   const errs: FieldError[] = [];
   errs.push(...validateNonnegativeField(spec.parallelism, path.child('parallelism')));
   errs.push(...validateNonnegativeField(spec.completions, path.child('completions')));
@@ -160,7 +159,7 @@ export function validateJobSpecCommon(spec: JobSpec, path: Path, names: Resource
   errs.push(...validateSuccessPolicy(spec, path.child('successPolicy'), path));
   const templatePath = path.child('template');
   const template: PodTemplateSpec = spec.template ?? {};
-  errs.push(...validatePodTemplateSpec(template, templatePath, { resourceNames: names }));
+  errs.push(...validatePodTemplateSpec(template, templatePath, policy));
   const restartPolicy = template.spec?.restartPolicy;
   // Other unknown values are reported by the template's own rules.
   if (restartPolicy === 'Always') {
@@ -172,8 +171,8 @@ export function validateJobSpecCommon(spec: JobSpec, path: Path, names: Resource
 const specPath = Path.root('spec');
 
 /** Upstream ValidateJobSpec: the shared rules plus a selector that exists and matches the template. */
-function validateJobSpec(spec: JobSpec, names: ResourceNames): FieldError[] {
-  const errs = validateJobSpecCommon(spec, specPath, names);
+function validateJobSpec(spec: JobSpec, policy: PodSpecPolicy): FieldError[] {
+  const errs = validateJobSpecCommon(spec, specPath, policy);
   if (!spec.selector) {
     errs.push(required(specPath.child('selector'), ''));
     return errs;
@@ -225,10 +224,10 @@ function withoutSchedulingDirectives(t: PodTemplateSpec | undefined): PodTemplat
   return { metadata: meta, spec } as PodTemplateSpec;
 }
 
-function validateUpdate(job: Job, old: Job, names: ResourceNames): FieldError[] {
+function validateUpdate(job: Job, old: Job, policy: PodSpecPolicy): FieldError[] {
   const spec = job.spec ?? ({} as JobSpec);
   const oldSpec = old.spec ?? ({} as JobSpec);
-  const errs = validateJobSpec(spec, names);
+  const errs = validateJobSpec(spec, policy);
   errs.push(...validateImmutableField(spec.selector, oldSpec.selector, specPath.child('selector')));
   const mutableScheduling = oldSpec.suspend === true && !old.status?.startTime;
   const comparable = mutableScheduling ? withoutSchedulingDirectives : (t: PodTemplateSpec | undefined) => t;
@@ -262,12 +261,12 @@ function validateStatusUpdate(job: Job): FieldError[] {
 }
 
 /** Job rules; the generated selector's labels are spelled in the platform's domain. */
-export const jobValidation = (domain: ApiDomain, names: ResourceNames): KindValidation<Job> => {
+export const jobValidation = (domain: ApiDomain, policy: PodSpecPolicy): KindValidation<Job> => {
   const labels = jobLabels(domain);
   return {
     name: nameIsDNSSubdomain,
-    validate: (job) => [...validateGeneratedSelector(job, labels), ...validateJobSpec(job.spec ?? ({} as JobSpec), names)],
-    validateUpdate: (job, old) => validateUpdate(job, old, names),
+    validate: (job) => [...validateGeneratedSelector(job, labels), ...validateJobSpec(job.spec ?? ({} as JobSpec), policy)],
+    validateUpdate: (job, old) => validateUpdate(job, old, policy),
     validateStatusUpdate,
   };
 };
