@@ -6,7 +6,7 @@ import { AllOrderedPlugins, DefaultOnPlugins, defaultOffPlugins, enabledAdmissio
 // kube-apiserver 1.30's recommended set less ClusterTrustBundleAttest and ValidatingAdmissionPolicy,
 // which this server cannot run.
 const recommended = [
-  'NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'TaintNodesByCondition', 'Priority',
+  'NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'TaintNodesByCondition', 'PodSecurity', 'Priority',
   'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'PersistentVolumeClaimResize',
   'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction',
   'DefaultIngressClass', 'MutatingAdmissionWebhook', 'ValidatingAdmissionWebhook', 'ResourceQuota',
@@ -58,7 +58,7 @@ test('enabling adds to the recommended set in the fixed order, whatever order th
   const a = enabledAdmissionPlugins({ enable: ['PodTolerationRestriction', 'AlwaysPullImages', 'NamespaceExists'] });
   const b = enabledAdmissionPlugins({ enable: ['NamespaceExists', 'PodTolerationRestriction', 'AlwaysPullImages'] });
   assert.deepEqual(a, b);
-  assert.deepEqual(a.slice(0, 6), ['NamespaceLifecycle', 'NamespaceExists', 'LimitRanger', 'ServiceAccount', 'TaintNodesByCondition', 'AlwaysPullImages']);
+  assert.deepEqual(a.slice(0, 7), ['NamespaceLifecycle', 'NamespaceExists', 'LimitRanger', 'ServiceAccount', 'TaintNodesByCondition', 'AlwaysPullImages', 'PodSecurity']);
   assert.ok(a.indexOf('PodTolerationRestriction') > a.indexOf('DefaultTolerationSeconds'));
   assert.ok(a.indexOf('PodTolerationRestriction') < a.indexOf('MutatingAdmissionWebhook'));
 });

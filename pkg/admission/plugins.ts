@@ -72,6 +72,7 @@ export const DefaultOnPlugins: ReadonlySet<string> = new Set([
   'CertificateSigning',
   'CertificateSubjectRestriction',
   'DefaultIngressClass',
+  'PodSecurity',
 ]);
 
 /** The known plug-ins that are off unless enabled. */
