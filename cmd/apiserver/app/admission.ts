@@ -74,7 +74,6 @@ export async function buildAdmission(o: AdmissionOptions, deps: AdmissionDeps): 
       if (!store) throw new Error(`the server does not serve ${resource}${group ? `.${group}` : ''}`);
       await store.create(namespace, object);
     },
-    logger,
   };
   // Upstream configures these two from flags rather than from the configuration file.
   const flagConfig: Record<string, unknown> = {
