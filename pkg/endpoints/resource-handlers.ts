@@ -319,7 +319,7 @@ function readPatch(ctx: HandlerContext, r: ResourceRequest): { apply(current: St
   const type = patchType(r.req.headers['content-type']);
   checkPatchOptions(r, type);
   const level = r.query.fieldValidation();
-  if (type === 'apply') throw newUnsupportedMediaType(r.req.headers['content-type'] ?? '', ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
+  if (type === 'apply') throw newUnsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
   const raw = body(r.req);
   if (raw.length === 0) throw newBadRequest('the request body is empty: a patch is required');
   const parsed = parseBody(raw, 'json', level !== 'Ignore' && type !== 'json', 'patch');
@@ -561,7 +561,7 @@ function deleteOptions(ctx: HandlerContext, r: ResourceRequest): { options: Dele
   let options: DeleteOptions = {};
   if (raw.length > 0) {
     const format = bodyFormat(r.req.headers['content-type'], r.resource.domain);
-    if (format === 'protobuf') throw newUnsupportedMediaType(r.resource.domain.protobufMediaType, ['application/json', 'application/yaml']);
+    if (format === 'protobuf') throw newUnsupportedMediaType(['application/json', 'application/yaml']);
     const parsed = parseBody(raw, format, false);
     const data = parsed.value;
     if (typeof data !== 'object' || data === null || Array.isArray(data)) throw newBadRequest('DeleteOptions must be a JSON object');
