@@ -1,7 +1,7 @@
 // The verbs of one resource: each decodes and checks its input, calls the registry store and
 // writes the answer with upstream's status codes.
 import type { Request, Response } from 'express';
-import { DeleteOptions as DeleteOptionsSchema, type DeleteOptions, type Status } from '../../api/meta/v1/types.js';
+import type { DeleteOptions, Status } from '../../api/meta/v1/types.js';
 import { applyJSONPatch } from '../patch/json-patch.js';
 import { applyMergePatch } from '../patch/merge-patch.js';
 import { PatchError } from '../patch/patch-error.js';
@@ -11,10 +11,10 @@ import { MAX_NESTING_DEPTH, valueTooDeep, type NumberLiteral } from '../runtime/
 import {
   newBadRequest, newForbidden, newInternalError, newInvalid, newNotFound, newRequestEntityTooLarge, newUnsupportedMediaType, StatusError,
 } from '../runtime/errors.js';
-import { findNumberProblem, formatPath } from '../runtime/number-check.js';
+import { formatPath } from '../runtime/number-check.js';
 import { decodeEnvelope } from '../runtime/protobuf/envelope.js';
 import { ProtobufDecodeError } from '../runtime/protobuf/errors.js';
-import { forbidden, invalid, notSupported, required, type FieldError } from '../runtime/field-errors.js';
+import { forbidden, required, type FieldError } from '../runtime/field-errors.js';
 import { pruneUnknownFields } from '../runtime/prune.js';
 import type { ResourceInfo } from '../runtime/scheme.js';
 import type { SchemaValidator } from '../runtime/schema-validator.js';
@@ -22,6 +22,7 @@ import type { Logger } from '../log/logger.js';
 import { getScale, updateScale } from '../registry/generic/scale.js';
 import type { ListParams, Store } from '../registry/generic/store.js';
 import type { StoredObject } from '../storage/interface.js';
+import { checkDeleteOptions, decodeDeleteOptionsBody, deleteOptionsFromQuery, type MessageDecoder } from './delete-options.js';
 import { bodyFormat, patchType, type PatchType } from './negotiation.js';
 import { Query } from './query.js';
 import type { RequestInfo } from './request-info.js';
@@ -38,7 +39,7 @@ import { checkRequestManagedFields, managerOrUserAgent, RequestFieldManager } fr
 import { copyObject } from '../runtime/copy.js';
 
 /** Protobuf encoding of responses and decoding of request bodies. */
-export interface ProtobufCodecLike extends ProtobufEncoder {
+export interface ProtobufCodecLike extends ProtobufEncoder, MessageDecoder {
   decodeObject(info: ResourceInfo, bytes: Buffer): Record<string, unknown>;
 }
 
@@ -555,43 +556,23 @@ function applyPatch(type: PatchType, current: StoredObject, patch: unknown, reso
   }
 }
 
-/** DeleteOptions from the optional body, overridden by query parameters as upstream does. */
+/**
+ * The request's DeleteOptions (from its body in any media type a write accepts, else from its
+ * query, as upstream reads them), validated, and whether the delete is a dry run.
+ */
 function deleteOptions(ctx: HandlerContext, r: ResourceRequest): { options: DeleteOptions; dryRun: boolean } {
   const raw = body(r.req);
-  let options: DeleteOptions = {};
+  const domain = r.resource.domain;
+  let options: DeleteOptions;
   if (raw.length > 0) {
-    const format = bodyFormat(r.req.headers['content-type'], r.resource.domain);
-    if (format === 'protobuf') throw newUnsupportedMediaType(['application/json', 'application/yaml']);
-    const parsed = parseBody(raw, format, false);
-    const data = parsed.value;
-    if (typeof data !== 'object' || data === null || Array.isArray(data)) throw newBadRequest('DeleteOptions must be a JSON object');
-    pruneUnknownFields(DeleteOptionsSchema, data);
-    const numberProblem = findNumberProblem(DeleteOptionsSchema, data, parsed.numbers);
-    if (numberProblem) throw newBadRequest(`DeleteOptions cannot be decoded: ${numberProblem}`);
-    const { decodeErrors, fieldErrors } = ctx.schemas.check(DeleteOptionsSchema, data);
-    if (decodeErrors.length > 0) throw newBadRequest(`DeleteOptions cannot be decoded: ${decodeErrors.join('; ')}`);
-    if (fieldErrors.length > 0) throw newInvalid('DeleteOptions', r.resource.domain.metaGroup, '', fieldErrors);
-    options = data as DeleteOptions;
+    const decoded = decodeDeleteOptionsBody(raw, r.req.headers['content-type'], domain, ctx.schemas, ctx.protobuf);
+    options = decoded.options;
+    auditRequestObject(r, { kind: 'DeleteOptions', apiVersion: decoded.apiVersion, ...options });
+  } else {
+    options = deleteOptionsFromQuery(r.query);
   }
-  const grace = r.query.int('gracePeriodSeconds');
-  if (grace !== undefined) options.gracePeriodSeconds = grace;
-  const policy = r.query.str('propagationPolicy');
-  if (policy !== undefined && policy !== '') {
-    if (policy !== 'Orphan' && policy !== 'Background' && policy !== 'Foreground') {
-      throw newInvalid('DeleteOptions', r.resource.domain.metaGroup, '', [notSupported('propagationPolicy', policy, ['Foreground', 'Background', 'Orphan'])]);
-    }
-    options.propagationPolicy = policy;
-  }
-  if (options.orphanDependents !== undefined && options.propagationPolicy !== undefined) {
-    throw newInvalid('DeleteOptions', r.resource.domain.metaGroup, '', [invalid('propagationPolicy', options.propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set')]);
-  }
-  let dryRun = r.query.dryRun();
-  for (const v of options.dryRun ?? []) {
-    if (v !== 'All') throw newBadRequest(`Invalid dryRun value: ${JSON.stringify(v)}: supported values: "All"`);
-    dryRun = true;
-  }
-  auditRequestObject(r, { kind: 'DeleteOptions', apiVersion: `${r.resource.domain.metaGroup}/v1`, ...options });
-  return { options, dryRun };
+  checkDeleteOptions(options, domain);
+  return { options, dryRun: options.dryRun?.includes('All') ?? false };
 }
 
 export async function deleteResource(ctx: HandlerContext, r: ResourceRequest): Promise<void> {
