@@ -14,6 +14,7 @@ import { pruneUnknownFields } from '../runtime/prune.js';
 import type { SchemaValidator } from '../runtime/schema-validator.js';
 import { bodyFormat } from './negotiation.js';
 import type { Query } from './query.js';
+import { parseGroupVersion, readTypeMeta } from './type-meta.js';
 
 /** Decodes the raw bytes of a protobuf envelope as a message of a schema (the protobuf codec). */
 export interface MessageDecoder {
@@ -39,14 +40,6 @@ const metaKinds: Record<string, readonly string[]> = {
   v1beta1: ['Table', 'TableOptions', 'PartialObjectMetadata', 'PartialObjectMetadataList'],
 };
 
-/** Group and version of an apiVersion as Go's schema.ParseGroupVersion reads it; undefined for more than one slash. */
-function parseGroupVersion(apiVersion: string): { group: string; version: string } | undefined {
-  if (apiVersion === '' || apiVersion === '/') return { group: '', version: '' };
-  const parts = apiVersion.split('/');
-  if (parts.length > 2) return undefined;
-  return parts.length === 1 ? { group: '', version: parts[0]! } : { group: parts[0]!, version: parts[1]! };
-}
-
 function joinGroupVersion(group: string, version: string): string {
   return group ? `${group}/${version}` : version;
 }
@@ -59,7 +52,7 @@ function joinGroupVersion(group: string, version: string): string {
  */
 function bodyGroupVersion(apiVersion: string, kind: string, domain: ApiDomain, protobuf: boolean, shown: () => string): string {
   const meta = { group: domain.metaGroup, version: 'v1' };
-  let gv = parseGroupVersion(apiVersion) ?? { group: '', version: '' };
+  let gv = parseGroupVersion(apiVersion);
   if (gv.version === '' && (protobuf || gv.group === '' || gv.group === meta.group)) gv = meta;
   if (gv.version === '') throw newBadRequest(`Object 'apiVersion' is missing in '${shown()}'`);
   const decoded = joinGroupVersion(gv.group, gv.version);
@@ -70,24 +63,6 @@ function bodyGroupVersion(apiVersion: string, kind: string, domain: ApiDomain, p
     throw newBadRequest(`converting (v1.${k}) to (v1.DeleteOptions): unknown conversion`);
   }
   throw newBadRequest(`no kind ${JSON.stringify(k)} is registered for version ${JSON.stringify(decoded)}`);
-}
-
-/** The type meta of a JSON body as upstream's json meta factory reads it: strings, or a 400. */
-function typeMetaOf(value: Record<string, unknown>): { apiVersion: string; kind: string } {
-  const read = (field: 'apiVersion' | 'kind'): string => {
-    const v = value[field];
-    if (v === undefined || v === null) return '';
-    if (typeof v === 'string') return v;
-    throw newBadRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${goJSONType(v)} into Go struct field .${field} of type string`);
-  };
-  return { apiVersion: read('apiVersion'), kind: read('kind') };
-}
-
-/** The JSON type names Go's encoding/json uses in its unmarshal errors. */
-function goJSONType(v: unknown): string {
-  if (Array.isArray(v)) return 'array';
-  if (typeof v === 'object') return 'object';
-  return typeof v === 'boolean' ? 'bool' : typeof v;
 }
 
 /**
@@ -115,10 +90,7 @@ export function decodeDeleteOptionsBody(
     const parsed = parseBody(raw, format, false);
     // A JSON null decodes to nothing: empty options.
     const value = parsed.value ?? {};
-    if (typeof value !== 'object' || Array.isArray(value)) {
-      throw newBadRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${goJSONType(value)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
-    }
-    const typeMeta = typeMetaOf(value as Record<string, unknown>);
+    const typeMeta = readTypeMeta(value, newBadRequest);
     apiVersion = bodyGroupVersion(typeMeta.apiVersion, typeMeta.kind, domain, false, () => raw.toString('utf8'));
     const { apiVersion: _apiVersion, kind: _kind, ...fields } = value as Record<string, unknown>;
     data = fields;

@@ -6,7 +6,7 @@ import { applyJSONPatch } from '../patch/json-patch.js';
 import { applyMergePatch } from '../patch/merge-patch.js';
 import { PatchError } from '../patch/patch-error.js';
 import { applyStrategicMergePatch, StrategicMergePatchError } from '../patch/strategic-merge-patch.js';
-import { parseBody, type ObjectDecoder, type ParsedBody } from '../runtime/decoder.js';
+import { DecodeError, parseBody, type Decoded, type ObjectDecoder, type ParsedBody } from '../runtime/decoder.js';
 import { MAX_NESTING_DEPTH, valueTooDeep, type NumberLiteral } from '../runtime/body-scan.js';
 import {
   newBadRequest, newForbidden, newInternalError, newInvalid, newNotFound, newRequestEntityTooLarge, newUnsupportedMediaType, StatusError,
@@ -22,6 +22,7 @@ import type { Logger } from '../log/logger.js';
 import { getScale, updateScale } from '../registry/generic/scale.js';
 import type { ListParams, Store } from '../registry/generic/store.js';
 import type { StoredObject } from '../storage/interface.js';
+import { checkPatchedTypeMeta, invalidPatch, type KindRegistry } from './patched-object.js';
 import { checkDeleteOptions, decodeDeleteOptionsBody, deleteOptionsFromQuery, type MessageDecoder } from './delete-options.js';
 import { bodyFormat, patchType, type PatchType } from './negotiation.js';
 import { Query } from './query.js';
@@ -58,6 +59,8 @@ export interface HandlerContext {
   admission?: AdmissionChain;
   /** Asked whether an apply that creates its object may (it needs create besides patch). */
   authorizer?: Authorizer;
+  /** The kinds each group/version serves, which decide what a patch that changes an object's apiVersion or kind meets. */
+  scheme?: KindRegistry;
 }
 
 /** The field manager of a write of `r`'s object through `subresource`, named by fieldManager or the User-Agent. */
@@ -230,16 +233,22 @@ function checkPatchOptions(r: KindRequest, type: PatchType): void {
 /** Ignore drops unknown and duplicate fields silently, Warn adds one Warning each, Strict answers 400 naming all. */
 function applyFieldValidation(r: KindRequest, level: 'Ignore' | 'Warn' | 'Strict', parsed: ParsedBody, unknownFields: string[]): void {
   if (level === 'Ignore') return;
-  const unknown = unknownFields.map((f) => `unknown field ${JSON.stringify(f)}`);
-  if (parsed.duplicates.length === 0 && unknown.length === 0) return;
   if (level === 'Warn') {
-    addWarnings(r.res, [...parsed.duplicates, ...unknown]);
+    addWarnings(r.res, [...parsed.duplicates, ...unknownFields.map((f) => `unknown field ${JSON.stringify(f)}`)]);
     return;
   }
+  const strict = strictDecodingError(parsed, unknownFields);
+  if (strict) throw newBadRequest(strict);
+}
+
+/** Upstream's strict decoding error naming the body's duplicate and unknown fields; undefined when there are none. */
+function strictDecodingError(parsed: ParsedBody, unknownFields: string[]): string | undefined {
+  const unknown = unknownFields.map((f) => `unknown field ${JSON.stringify(f)}`);
+  if (parsed.duplicates.length === 0 && unknown.length === 0) return undefined;
   const duplicates = parsed.format === 'yaml' && parsed.duplicates.length > 0
     ? [`yaml: unmarshal errors:\n  ${parsed.duplicates.join('\n  ')}`]
     : parsed.duplicates;
-  throw newBadRequest(`strict decoding error: ${[...duplicates, ...unknown].join(', ')}`);
+  return `strict decoding error: ${[...duplicates, ...unknown].join(', ')}`;
 }
 
 function listParams(q: Query): ListParams {
@@ -345,10 +354,20 @@ function readPatch(ctx: HandlerContext, r: ResourceRequest): { apply(current: St
       if (valueTooDeep(patched)) {
         throw new StatusError(422, 'Invalid', `the patch could not be applied: the patched object exceeds the max depth of ${MAX_NESTING_DEPTH}`);
       }
-      const decoded = ctx.decoder.decode(r.resource, patched, literals);
+      checkPatchedTypeMeta({
+        type, patched, patch, info: r.resource, name: r.info.name, level, ...(ctx.scheme ? { kinds: ctx.scheme } : {}), warn: (texts) => addWarnings(r.res, texts),
+      });
+      // A patched object that does not decode as the kind is upstream's 422 on `patch`.
+      let decoded: Decoded;
+      try {
+        decoded = ctx.decoder.decode(r.resource, patched, literals);
+      } catch (e) {
+        throw e instanceof DecodeError ? invalidPatch(type, patched, patch, e.why) : e;
+      }
       unknownFields = decoded.unknownFields;
       // Strict must reject before the write; warnings are added once, after it.
-      if (level === 'Strict') applyFieldValidation(r, level, parsed, unknownFields);
+      const strict = level === 'Strict' ? strictDecodingError(parsed, unknownFields) : undefined;
+      if (strict) throw invalidPatch(type, patched, patch, strict);
       if (decoded.obj.metadata.name !== r.info.name) {
         throw newBadRequest(`the name of the object (${decoded.obj.metadata.name ?? ''}) does not match the name on the URL (${r.info.name})`);
       }

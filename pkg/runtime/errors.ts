@@ -113,7 +113,8 @@ export function newInvalid(kind: string, group: string, name: string, errs: Fiel
   const list = errs.map(errorMessage);
   const summary = list.length === 1 ? list[0] : `[${list.join(', ')}]`;
   const qualifiedKind = group ? `${kind}.${group}` : kind;
+  // Empty names are left out, as upstream's omitempty leaves them.
   return new StatusError(422, 'Invalid', `${qualifiedKind} "${name}" is invalid: ${summary}`, {
-    name, group, kind, causes,
+    ...(name ? { name } : {}), ...(group ? { group } : {}), ...(kind ? { kind } : {}), causes,
   });
 }
