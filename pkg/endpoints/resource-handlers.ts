@@ -261,11 +261,10 @@ function listParams(q: Query): ListParams {
   set('continue', q.str('continue') || undefined);
   set('resourceVersion', q.str('resourceVersion'));
   set('resourceVersionMatch', q.str('resourceVersionMatch') || undefined);
-  const limit = q.int('limit');
+  // timeoutSeconds is part of the same ListOptions upstream decodes: a malformed one fails the list too.
+  const { limit } = q.listIntegers();
   if (limit !== undefined && limit < 0) throw newBadRequest('limit: Invalid value: must be greater than or equal to 0');
   set('limit', limit);
-  // Part of the same ListOptions upstream decodes: a malformed value fails the list too.
-  q.int('timeoutSeconds');
   return p;
 }
 

@@ -227,6 +227,9 @@ describe('hostile bodies, numbers, nulls, patches, Content-Type and query parame
     // Integers: strconv.ParseInt's own words.
     await refused('limit', () => c.get(`${cms}?limit=abc`), 400, 'BadRequest');
     assert.equal((await c.get(`${cms}?limit=abc`)).body.message, 'strconv.ParseInt: parsing "abc": invalid syntax');
+    // A watch decodes the same ListOptions: a malformed limit is refused before it starts.
+    const watchLimit = await refused('limit on a watch', () => c.get(`${cms}?watch=true&limit=abc&timeoutSeconds=5`), 400, 'BadRequest');
+    assert.equal(watchLimit.body.message, 'strconv.ParseInt: parsing "abc": invalid syntax');
     await refused('timeoutSeconds', () => c.get(`${cms}?timeoutSeconds=1.5`), 400, 'BadRequest', 'strconv.ParseInt: parsing "1.5": invalid syntax');
     await refused('gracePeriodSeconds', () => c.delete(`${cms}/target?gracePeriodSeconds=99999999999999999999`), 400, 'BadRequest',
       'strconv.ParseInt: parsing "99999999999999999999": value out of range');
