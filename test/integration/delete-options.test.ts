@@ -139,7 +139,7 @@ describe('DeleteOptions bodies', () => {
       ['ListOptions', '{"apiVersion":"meta.k8s.io/v1","kind":"ListOptions"}', 'application/json', 400, 'BadRequest', /^converting \(v1\.ListOptions\) to \(v1\.DeleteOptions\): unknown conversion$/],
       ['a protobuf Secret', encodeEnvelope({ apiVersion: 'v1', kind: 'Secret' }, Buffer.alloc(0)), UPSTREAM_PROTOBUF, 400, 'BadRequest', /^no kind "Secret" is registered/],
       ['JSON sent as protobuf', '{}', UPSTREAM_PROTOBUF, 400, 'BadRequest', /^provided data does not appear to be a protobuf message, expected prefix \[107 56 115 0\]$/],
-      ['truncated protobuf', Buffer.concat([helmDeleteOptions.subarray(0, 10)]), UPSTREAM_PROTOBUF, 400, 'BadRequest', /malformed protobuf/],
+      ['truncated protobuf', helmDeleteOptions.subarray(0, 10), UPSTREAM_PROTOBUF, 400, 'BadRequest', /malformed protobuf/],
       ['a field of the wrong type', '{"gracePeriodSeconds":"soon"}', 'application/json', 400, 'BadRequest', /gracePeriodSeconds/],
       ['both orphanDependents and a policy', '{"orphanDependents":true,"propagationPolicy":"Orphan"}', 'application/json', 422, 'Invalid',
         /^DeleteOptions\.meta\.orch\.io "" is invalid: propagationPolicy: Invalid value: "Orphan": orphanDependents and deletionPropagation cannot be both set$/],
