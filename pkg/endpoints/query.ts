@@ -61,6 +61,14 @@ export class Query {
     return v === undefined ? undefined : parseGoInt(v, INT64_MIN, INT64_MAX);
   }
 
+  /**
+   * The integers of ListOptions, which upstream decodes alike for a list, a watch and a
+   * deletecollection: a malformed timeoutSeconds or limit is a 400 whichever it is.
+   */
+  listIntegers(): { timeoutSeconds: number | undefined; limit: number | undefined } {
+    return { timeoutSeconds: this.int('timeoutSeconds'), limit: this.int('limit') };
+  }
+
   /** A boolean parameter, converted as upstream converts query booleans (see queryBool). */
   bool(name: string): boolean {
     return queryBool(this.all(name));

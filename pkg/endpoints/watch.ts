@@ -41,7 +41,8 @@ const OVER_BOUND_GRACE_MS = 1000;
 
 export async function serveWatch(r: ResourceRequest, opts: WatchServerOptions): Promise<void> {
   const q = r.query;
-  const timeoutSeconds = q.int('timeoutSeconds') ?? Math.floor(opts.minRequestTimeoutSeconds * (1 + Math.random()));
+  // The ListOptions of a watch are decoded as a list's: a malformed limit is a 400 here too.
+  const timeoutSeconds = q.listIntegers().timeoutSeconds ?? Math.floor(opts.minRequestTimeoutSeconds * (1 + Math.random()));
   const params = {
     ...(q.str('labelSelector') !== undefined ? { labelSelector: q.str('labelSelector')! } : {}),
     ...(q.str('fieldSelector') !== undefined ? { fieldSelector: q.str('fieldSelector')! } : {}),

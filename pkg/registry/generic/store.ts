@@ -21,6 +21,7 @@ import {
   type GroupResource,
 } from '../../runtime/errors.js';
 import { invalid } from '../../runtime/field-errors.js';
+import { goQuote } from '../../runtime/go-quote.js';
 import { matchesFields, parseFieldSelector } from '../../runtime/field-selector.js';
 import { matchesLabels, parseLabelSelector } from '../../runtime/label-selector.js';
 import { storagePrefix, type ResourceInfo } from '../../runtime/scheme.js';
@@ -159,10 +160,19 @@ const GUARDED_WRITE_ATTEMPTS = 100;
 /** The random part of a generated name (upstream's five characters). */
 const randomSuffix = () => randomString(5);
 
-/** Parses a client's resourceVersion; 0 for unset. */
+const UINT64_MAX = 2n ** 64n - 1n;
+
+/**
+ * Parses a client's resourceVersion (0 for unset) as upstream's versioner does, with Go's
+ * strconv.ParseUint: anything but a decimal uint64 is a 400 in upstream's words, the same for a
+ * get, a list and a watch (a number beyond 2^64 is malformed, not a revision to wait for).
+ */
 export function parseResourceVersion(rv: string | undefined): number {
   if (rv === undefined || rv === '') return 0;
-  if (!/^\d+$/.test(rv)) throw newBadRequest(`invalid resource version: ${JSON.stringify(rv)}`);
+  const why = !/^[0-9]+$/.test(rv) ? 'invalid syntax' : BigInt(rv) > UINT64_MAX ? 'value out of range' : undefined;
+  if (why) {
+    throw newBadRequest(`invalid resource version: resourceVersion: Invalid value: ${goQuote(rv)}: strconv.ParseUint: parsing ${goQuote(rv)}: ${why}`);
+  }
   return Number(rv);
 }
 
