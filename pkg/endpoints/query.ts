@@ -1,6 +1,6 @@
 // Query parameters of API requests, checked once at the edge, converted as upstream's parameter
 // codec converts them (k8s.io/apimachinery/pkg/runtime/conversion.go).
-import { goQuote } from '../runtime/go-quote.js';
+import { goQuote } from '../util/go-quote.js';
 import { newBadRequest } from '../runtime/errors.js';
 import { invalid, tooLong, type FieldError } from '../runtime/field-errors.js';
 

@@ -2,7 +2,7 @@
 // and written by the handler; the constructors below follow upstream's reasons and wording.
 import type { Status, StatusCause, StatusDetails } from '../../api/meta/v1/types.js';
 import { errorBody, errorMessage, type FieldError } from './field-errors.js';
-import { goQuote } from './go-quote.js';
+import { goQuote } from '../util/go-quote.js';
 
 export type StatusReason =
   | 'BadRequest'

@@ -1,6 +1,6 @@
 // Field-level validation errors, the `causes` of a 422 Invalid Status. Messages follow upstream's
 // wording so clients and people see what they are used to.
-import { goQuote } from './go-quote.js';
+import { goQuote } from '../util/go-quote.js';
 
 export type FieldErrorType =
   | 'FieldValueRequired'

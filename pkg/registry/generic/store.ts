@@ -21,7 +21,7 @@ import {
   type GroupResource,
 } from '../../runtime/errors.js';
 import { invalid } from '../../runtime/field-errors.js';
-import { goQuote } from '../../runtime/go-quote.js';
+import { goQuote } from '../../util/go-quote.js';
 import { matchesFields, parseFieldSelector } from '../../runtime/field-selector.js';
 import { matchesLabels, parseLabelSelector } from '../../runtime/label-selector.js';
 import { storagePrefix, type ResourceInfo } from '../../runtime/scheme.js';
