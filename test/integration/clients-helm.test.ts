@@ -165,6 +165,9 @@ describe('helm 3 and 4, kubectl 1.35 (upstream group names)', () => {
       assert.match(uninstalled.stdout, /release "demo" uninstalled/);
       assert.equal((await configMap(ns, `${release}-settings`)).status, 404);
       assert.deepEqual(await releases(ns, release), [], 'no release record is left behind, so the name can be used again');
+      const uninstalling = await helm(binary, ['list', '--uninstalling', '--short', '--namespace', ns]);
+      ok(uninstalling);
+      assert.doesNotMatch(uninstalling.stdout, /^demo$/m, 'not left uninstalling');
 
       const again = await helm(binary, ['install', release, chart, '--namespace', ns, '--wait', '--timeout', '60s']);
       ok(again);

@@ -1,18 +1,12 @@
 // DeleteOptions in every media type a write accepts, on delete and deletecollection, decoded as
-// upstream's handler decodes them; and what that unblocks: `helm uninstall` (its release Secret is
-// deleted through client-go's typed client, with a protobuf DeleteOptions body) and the reinstall
-// of the same release name, with helm 3 and helm 4.
+// upstream's handler decodes them, helm's own bytes among them (helm deletes its release Secret
+// through client-go's typed client, with a protobuf DeleteOptions body). The real `helm uninstall`
+// and reinstall of the same name, with helm 3 and 4, are in clients-helm.test.ts.
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { encodeEnvelope } from '../../pkg/runtime/protobuf/envelope.js';
 import { startTestServer, type TestServer } from './framework/apiserver.js';
 import { assertStatus } from './framework/assertions.js';
-import { writeKubeconfig, type Kubeconfig } from './framework/kubeconfig.js';
-import { stockTools } from './framework/kubectl.js';
-import { run, type ProcessResult } from './framework/process.js';
 
 const UPSTREAM_PROTOBUF = 'application/vnd.kubernetes.protobuf';
 const OUR_PROTOBUF = 'application/vnd.orch.protobuf';
@@ -175,79 +169,4 @@ describe('DeleteOptions bodies', () => {
     assert.equal(real.status, 200, real.text);
     assert.equal((await c.get(`${cms}/by-query`)).status, 404, 'the body\'s options (none) were used');
   });
-});
-
-/** helm with its own kubeconfig, caches and configuration in the kubeconfig's private directory. */
-function helm(binary: string, kc: Kubeconfig, args: readonly string[]): Promise<ProcessResult> {
-  const home = kc.dir;
-  return run(binary, ['--kubeconfig', kc.path, '--namespace', 'default', ...args], {
-    timeoutMs: 60_000,
-    env: {
-      ...process.env, HOME: home, KUBECONFIG: kc.path,
-      HELM_CACHE_HOME: join(home, 'helm-cache'), HELM_CONFIG_HOME: join(home, 'helm-config'), HELM_DATA_HOME: join(home, 'helm-data'),
-    },
-  });
-}
-
-async function helmOk(binary: string, kc: Kubeconfig, args: readonly string[]): Promise<ProcessResult> {
-  const r = await helm(binary, kc, args);
-  assert.equal(r.code, 0, `helm failed:\n${r.describe()}`);
-  return r;
-}
-
-/** A chart of a ConfigMap and a Service, written to a temporary directory. */
-function writeChart(dir: string): string {
-  const chart = join(dir, 'tiny');
-  mkdirSync(join(chart, 'templates'), { recursive: true });
-  writeFileSync(join(chart, 'Chart.yaml'), 'apiVersion: v2\nname: tiny\nversion: 0.1.0\n');
-  writeFileSync(join(chart, 'templates', 'objects.yaml'), [
-    'apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: {{ .Release.Name }}-settings', 'data:', '  greeting: {{ .Values.greeting | default "hello" | quote }}',
-    '---',
-    'apiVersion: v1', 'kind: Service', 'metadata:', '  name: {{ .Release.Name }}-web', 'spec:', '  ports:', '  - port: 80', '    targetPort: 8080', '',
-  ].join('\n'));
-  return chart;
-}
-
-describe('helm uninstall and reinstall (--api-domain k8s.io)', () => {
-  let t: TestServer;
-  let kc: Kubeconfig;
-  let dir: string;
-  let chart: string;
-  before(async () => {
-    t = await startTestServer({ apiDomain: 'k8s.io' });
-    kc = writeKubeconfig(t);
-    dir = mkdtempSync(join(tmpdir(), 'orch-helm-chart-'));
-    chart = writeChart(dir);
-  });
-  after(async () => {
-    kc?.remove();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-    await t?.stop();
-  });
-
-  for (const [version, binary] of [['3.17', stockTools.helm3], ['4.1', stockTools.helm4]] as const) {
-    test(`helm ${version}: install, uninstall, and install again under the same release name`, async () => {
-      const c = t.client;
-      const release = `tiny${version.replace('.', '')}`;
-      const secrets = `/api/v1/namespaces/default/secrets?labelSelector=owner%3Dhelm%2Cname%3D${release}`;
-      await helmOk(binary, kc, ['install', release, chart]);
-      assert.equal((await c.get(`/api/v1/namespaces/default/configmaps/${release}-settings`)).body.data.greeting, 'hello');
-      assert.equal((await c.get(`/api/v1/namespaces/default/services/${release}-web`)).status, 200);
-      assert.equal((await c.get(secrets)).body.items.length, 1, 'one release record');
-
-      const uninstalled = await helmOk(binary, kc, ['uninstall', release]);
-      assert.match(uninstalled.stdout, new RegExp(`release "${release}" uninstalled`));
-      assert.equal((await c.get(`/api/v1/namespaces/default/configmaps/${release}-settings`)).status, 404);
-      assert.equal((await c.get(`/api/v1/namespaces/default/services/${release}-web`)).status, 404);
-      assert.equal((await c.get(secrets)).body.items.length, 0, 'the release record is purged, not left uninstalling');
-      const uninstalling = await helmOk(binary, kc, ['list', '--uninstalling', '--short']);
-      assert.doesNotMatch(uninstalling.stdout, new RegExp(`^${release}$`, 'm'), 'not left uninstalling');
-
-      await helmOk(binary, kc, ['install', release, chart, '--set', 'greeting=again']);
-      assert.equal((await c.get(`/api/v1/namespaces/default/configmaps/${release}-settings`)).body.data.greeting, 'again');
-      const status = await helmOk(binary, kc, ['status', release]);
-      assert.match(status.stdout, /^STATUS: deployed$/m);
-      await helmOk(binary, kc, ['uninstall', release]);
-    });
-  }
 });
