@@ -17,6 +17,7 @@ export type { DeleteOptions, ListOptions, PatchOptions, PatchType, WatchOptions,
 export {
   BucketRateLimiter, ItemExponentialFailureRateLimiter, MaxOfRateLimiter, defaultControllerRateLimiter, type RateLimiter,
 } from './rate-limiters.js';
+export { DelayingQueue } from './delaying-queue.js';
 export { RateLimitingQueue } from './rate-limiting-queue.js';
 export { ResourceClient, type GroupVersionResource, type KubeObject, type ObjectList } from './resource-client.js';
 export { defaultBurst, defaultQPS, type ExecClusterInfo, type RestConfig } from './rest-config.js';
