@@ -6,7 +6,7 @@ export { EventRecorder, type EventSubject } from './event-recorder.js';
 export { Discovery, type DiscoveredGroup, type DiscoveredResource } from './discovery.js';
 export {
   StatusError, isStatusError, statusErrorOf, isAlreadyExists, isConflict, isForbidden, isInvalid, isNotFound, isResourceExpired,
-  isTooManyRequests, isUnauthorized,
+  isMethodNotSupported, isTooManyRequests, isUnauthorized,
 } from './errors.js';
 export { execAPIVersions, execExtensionName, type ExecConfig, type ExecInteractiveMode } from './exec-config.js';
 export { ExecCredentialProvider, execInfoEnv, type ExecCredentials, type ExecProviderOptions } from './exec-credential.js';
