@@ -18,7 +18,7 @@ import type { ControllerContext } from '../../../pkg/controller/controller.js';
 import { LegacyTokenGenerator } from '../../../pkg/controller/serviceaccounttoken/legacy-token.js';
 import type { Logger } from '../../../pkg/log/logger.js';
 import { Scheme } from '../../../pkg/runtime/scheme.js';
-import { enabledControllers, upstreamControllerNames, type ControllerRegistration } from './controllers.js';
+import { enabledControllers, upstreamControllerNames } from './controllers.js';
 import { LeaderElector } from './leader-election.js';
 import { loadSigningAuthority } from '../../../pkg/util/certificates/signing-authority.js';
 import { signerFlagStems, signingFiles, type ControllerManagerOptions } from './options.js';
@@ -137,7 +137,7 @@ export async function runControllerManager(o: ControllerManagerOptions, logger: 
     const informerLog = logger.withCallDepth(1);
     const informerClient = clientFor('shared-informers');
     const informers = new SharedInformerFactory(informerClient, { log: (m) => informerLog.warn(m, { component: 'informer' }) });
-    const clients = controllers.map((r: ControllerRegistration) => clientFor(upstreamControllerNames[r.name] ?? r.name, r.clientRateScale));
+    const clients = controllers.map((r) => clientFor(upstreamControllerNames[r.name] ?? r.name, r.clientRateScale));
     const ctx: Omit<ControllerContext, 'client' | 'signal'> = {
       informers, domain, logger, ...(rootCA ? { rootCA } : {}),
       concurrency: (stem) => o.concurrency[stem] ?? 1,
