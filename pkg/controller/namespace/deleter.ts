@@ -16,7 +16,7 @@ import type { DiscoveredResource } from '../../client/discovery.js';
 import { isConflict, isMethodNotSupported, isNotFound } from '../../client/errors.js';
 import type { KubeObject, ResourceClient } from '../../client/resource-client.js';
 import type { Logger } from '../../log/logger.js';
-import { ConditionUpdater, gvrString, type NamespaceCondition, type RemainingContent } from './conditions.js';
+import { ConditionUpdater, groupDiscoveryError, gvrString, type NamespaceCondition, type RemainingContent } from './conditions.js';
 
 export interface Namespace extends KubeObject {
   spec?: { finalizers?: string[] };
@@ -213,7 +213,7 @@ export class NamespacedResourcesDeleter {
       errors.push(discovered.error);
     } else if (discovered.failures.size > 0) {
       updater.discoveryFailed(discovered.failures);
-      errors.push(`unable to retrieve the complete list of server APIs: ${[...discovered.failures].map(([gv, e]) => `${gv}: ${e}`).sort().join(', ')}`);
+      errors.push(groupDiscoveryError(discovered.failures));
     }
     const remaining: RemainingContent = { byResource: new Map(), byFinalizer: new Map() };
     let estimate = 0;
