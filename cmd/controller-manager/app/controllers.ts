@@ -33,6 +33,11 @@ export interface ControllerRegistration {
   factory: (init: ControllerInit) => Controller;
   /** Whether `*` enables it (upstream's ControllersDisabledByDefault are false here). */
   enabledByDefault: boolean;
+  /**
+   * What --kube-api-qps and --kube-api-burst are multiplied by for this controller's own client;
+   * upstream gives the chatty namespace controller 20 and 100.
+   */
+  clientRateScale?: { qps: number; burst: number };
 }
 
 /** The controllers, in the order they start. */
@@ -40,7 +45,7 @@ export const registrations: ControllerRegistration[] = [
   // Without a key the manager skips it (server.ts), as upstream does.
   { name: 'serviceaccount-token', factory: ({ serviceAccountPrivateKey }) => newServiceAccountTokenController({ privateKeyPem: serviceAccountPrivateKey ?? '' })(), enabledByDefault: true },
   { name: 'endpoint', factory: () => endpointController(), enabledByDefault: true },
-  { name: 'namespace', factory: () => new NamespaceController(), enabledByDefault: true },
+  { name: 'namespace', factory: () => new NamespaceController(), enabledByDefault: true, clientRateScale: { qps: 20, burst: 100 } },
   { name: 'serviceaccount', factory: () => new ServiceAccountsController(), enabledByDefault: true },
   { name: 'root-ca-cert-publisher', factory: () => new RootCACertPublisher(), enabledByDefault: true },
   { name: 'garbagecollector', factory: () => garbagecollectorController(), enabledByDefault: true },
