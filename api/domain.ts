@@ -17,6 +17,12 @@ export interface ApiDomain {
   readonly protobufMediaType: string;
   /** The finalizer by which the namespace controller empties a namespace: `orch`, upstream's `kubernetes`. */
   readonly namespaceFinalizer: string;
+  /**
+   * The annotation of the BOOKMARK that ends a watch-list's initial events: `<domain>/initial-events-end`.
+   * Upstream spells it with its group domain (`k8s.io/initial-events-end`, not kubernetes.io), and
+   * client-go looks for exactly that key, so it follows `name`, not `keyDomain`.
+   */
+  readonly initialEventsEndAnnotation: string;
   /** `<prefix>.<domain>`: an API group, e.g. group('rbac.authorization') is rbac.authorization.orch.io. */
   group(prefix: string): string;
   /** `[<prefix>.]<keyDomain>/<name>`: an annotation, label, secret type or signer name, e.g. key('metadata.name'). */
@@ -48,6 +54,7 @@ export function apiDomain(name: string): ApiDomain {
     metaGroup: `meta.${name}`,
     protobufMediaType: `application/vnd.${brand}.protobuf`,
     namespaceFinalizer: brand,
+    initialEventsEndAnnotation: `${name}/initial-events-end`,
     group: (prefix) => `${prefix}.${name}`,
     key: (key, prefix) => `${prefix ? `${prefix}.` : ''}${keyDomain}/${key}`,
   };

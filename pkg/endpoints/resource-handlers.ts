@@ -23,6 +23,7 @@ import { getScale, updateScale } from '../registry/generic/scale.js';
 import type { ListParams, Store } from '../registry/generic/store.js';
 import type { StoredObject } from '../storage/interface.js';
 import { bodyFormat, patchType, type PatchType } from './negotiation.js';
+import { checkListSendsNoInitialEvents } from './list-options.js';
 import { Query } from './query.js';
 import type { RequestInfo } from './request-info.js';
 import { requestUser } from './request-user.js';
@@ -241,7 +242,8 @@ function applyFieldValidation(r: KindRequest, level: 'Ignore' | 'Warn' | 'Strict
   throw newBadRequest(`strict decoding error: ${[...duplicates, ...unknown].join(', ')}`);
 }
 
-function listParams(q: Query): ListParams {
+function listParams(q: Query, metaGroup: string): ListParams {
+  checkListSendsNoInitialEvents(q, metaGroup);
   const p: ListParams = {};
   const set = <K extends keyof ListParams>(k: K, v: ListParams[K] | undefined) => {
     if (v !== undefined) p[k] = v;
@@ -273,7 +275,7 @@ export async function getResource(r: ResourceRequest): Promise<void> {
 }
 
 export async function listResource(r: ResourceRequest): Promise<void> {
-  const list = await r.store.list(r.info.namespace, listParams(r.query));
+  const list = await r.store.list(r.info.namespace, listParams(r.query, r.resource.domain.metaGroup));
   r.out.list(200, r.resource, list);
 }
 
@@ -645,7 +647,7 @@ export async function deleteCollection(ctx: HandlerContext, r: ResourceRequest):
   const { options, dryRun } = deleteOptions(ctx, r);
   const admission = writeAdmission(ctx, r, dryRun, 'DeleteOptions', { ...options });
   await admission.mutateDelete('');
-  const list = await r.store.deleteCollection(r.info.namespace, listParams(r.query), options, { dryRun, validate: admission.validateDelete });
+  const list = await r.store.deleteCollection(r.info.namespace, listParams(r.query, r.resource.domain.metaGroup), options, { dryRun, validate: admission.validateDelete });
   r.out.list(200, r.resource, list);
 }
 

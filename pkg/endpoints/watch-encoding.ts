@@ -60,3 +60,12 @@ export function bookmarkObject(kind: string, apiVersion: string, resourceVersion
   bookmarks.set(key, { revision: resourceVersion, object });
   return object;
 }
+
+/**
+ * The BOOKMARK that ends a watch-list's initial events: the revision of the state they showed and
+ * the annotation `annotation` (ApiDomain.initialEventsEndAnnotation) set to "true", by which
+ * client-go's reflector knows its state is complete. One per watch.
+ */
+export function initialEventsEndObject(kind: string, apiVersion: string, resourceVersion: string, annotation: string): Record<string, unknown> {
+  return Object.freeze({ kind, apiVersion, metadata: Object.freeze({ resourceVersion, annotations: Object.freeze({ [annotation]: 'true' }) }) });
+}
