@@ -170,7 +170,7 @@ export async function serveWatch(r: ResourceRequest, opts: WatchServerOptions): 
   };
   stopWatch = await r.store.watch(r.info.namespace, r.info.name || undefined, params, {
     initial: (state) => {
-      const end = state.endBookmark ? initialEventsEndObject(resource.kind, resource.apiVersion, state.resourceVersion, resource.domain.initialEventsEndAnnotation) : undefined;
+      const end = state.endBookmark ? initialEventsEndObject(resource.kind, resource.apiVersion, state.resourceVersion, resource.domain) : undefined;
       initial = new InitialEventRuns(state.objects, end, encode);
     },
     event: (type, obj: StoredObject) => send(type, obj),

@@ -9,14 +9,15 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { defaultApiDomain } from '../../api/domain.js';
 import { Client as KubeClient, type KubeObject, type WatchEvent as KubeWatchEvent, type WireFormat } from '../../pkg/client/index.js';
 import { startTestServer, type TestServer } from './framework/apiserver.js';
 import { pollUntil } from './framework/authentication.js';
 import type { Client, WatchEvent, WatchStream } from './framework/client.js';
 import { writeKubeconfig } from './framework/kubeconfig.js';
 
-const END = defaultApiDomain.initialEventsEndAnnotation;
+/** The end mark's annotations: the domain's key, and upstream's, which stock client-go looks for whatever the domain. */
+const END_ANNOTATIONS = { 'orch.io/initial-events-end': 'true', 'k8s.io/initial-events-end': 'true' };
+const END = 'orch.io/initial-events-end';
 const WATCH_LIST = 'watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true';
 
 const rvOf = (e: { object: { metadata?: { resourceVersion?: string } } }) => Number(e.object.metadata?.resourceVersion);
@@ -39,7 +40,7 @@ async function initialEvents(w: WatchStream, what: string): Promise<{ added: Wat
 
 /** The end mark's shape: the kind's type, the state's resourceVersion and the annotation, nothing else. */
 function assertEndMark(end: WatchEvent, kind: string, apiVersion: string, what: string): void {
-  assert.deepEqual(end.object, { kind, apiVersion, metadata: { resourceVersion: end.object.metadata.resourceVersion, annotations: { [END]: 'true' } } }, what);
+  assert.deepEqual(end.object, { kind, apiVersion, metadata: { resourceVersion: end.object.metadata.resourceVersion, annotations: END_ANNOTATIONS } }, what);
   assert.match(end.object.metadata.resourceVersion, /^[1-9]\d*$/, what);
 }
 
@@ -241,7 +242,7 @@ for (const watchCache of [true, false]) {
             assert.equal(added.object.metadata.name, `${format}-1`);
             const end = await next();
             assert.equal(end.type, 'BOOKMARK');
-            assert.deepEqual(end.object.metadata.annotations, { [END]: 'true' });
+            assert.deepEqual(end.object.metadata.annotations, END_ANNOTATIONS);
             assert.ok(Number(end.object.metadata.resourceVersion) >= Number(added.object.metadata.resourceVersion));
             const made = await cms.create({ metadata: { name: `${format}-2`, labels: { f: format } } });
             let live = await next();
@@ -272,7 +273,7 @@ for (const watchCache of [true, false]) {
       assert.deepEqual(end.object.columnDefinitions, []);
       assert.equal(end.object.rows.length, 1);
       // Upstream's Table keeps the end mark's metadata on its row whatever includeObject says.
-      assert.deepEqual(end.object.rows[0].object, { kind: 'PartialObjectMetadata', apiVersion: 'meta.orch.io/v1', metadata: { resourceVersion: end.object.metadata.resourceVersion, annotations: { [END]: 'true' } } });
+      assert.deepEqual(end.object.rows[0].object, { kind: 'PartialObjectMetadata', apiVersion: 'meta.orch.io/v1', metadata: { resourceVersion: end.object.metadata.resourceVersion, annotations: END_ANNOTATIONS } });
 
       const partial = await watch(`${base}?${WATCH_LIST}&labelSelector=form%3Dtbl`, { Accept: 'application/json;as=PartialObjectMetadata;g=meta.orch.io;v=v1' });
       const { added: objects, end: mark } = await initialEvents(partial, 'PartialObjectMetadata');
@@ -344,3 +345,28 @@ for (const watchCache of [true, false]) {
     });
   });
 }
+
+describe('watch-list with --api-domain k8s.io', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer({ apiDomain: 'k8s.io' });
+  });
+  after(async () => t?.stop());
+
+  test('the end mark carries upstream\'s annotation alone, and refusals name ListOptions.meta.k8s.io', async () => {
+    const base = '/api/v1/namespaces/default/configmaps';
+    assert.equal((await t.client.post(base, { metadata: { name: 'k8s' } })).status, 201);
+    const w = await t.client.watch(`${base}?${WATCH_LIST}&fieldSelector=metadata.name%3Dk8s`);
+    try {
+      const [added, end] = await w.take(2);
+      assert.equal(added?.type, 'ADDED');
+      assert.equal(end?.type, 'BOOKMARK');
+      assert.deepEqual(end.object.metadata.annotations, { 'k8s.io/initial-events-end': 'true' });
+    } finally {
+      w.close();
+    }
+    const r = await t.client.get(`${base}?watch=true&sendInitialEvents=true`);
+    assert.equal(r.status, 422, r.text);
+    assert.match(r.body.message, /^ListOptions\.meta\.k8s\.io "" is invalid: /);
+  });
+});
