@@ -81,7 +81,8 @@ for (const watchCache of [true, false]) {
     test('the parameter rules of 1.32+: what is refused (422 Invalid ListOptions, with its causes) and what is served', async () => {
       const base = '/api/v1/namespaces/wl-opts/configmaps';
       const refused = async (query: string, causes: [string, string, string][], method = 'GET') => {
-        const r = await c.request(method, `${base}?${query}`);
+        // timeoutSeconds ends a watch a server would wrongly serve.
+        const r = await c.request(method, `${base}?${query}&timeoutSeconds=5`);
         assert.equal(r.status, 422, `${query}: ${r.text}`);
         assert.equal(r.body.kind, 'Status');
         assert.equal(r.body.reason, 'Invalid', query);
@@ -308,40 +309,44 @@ for (const watchCache of [true, false]) {
       };
       const before = await sent();
       const stalled: IncomingMessage = await c.openStream(`${base}?${WATCH_LIST}`);
-      assert.equal(stalled.statusCode, 200);
-      // What the socket's buffers take, and no more, is encoded: the count settles well below the state.
-      let last = -1;
-      const settled = await pollUntil(async () => {
-        const prev = last;
-        last = await sent();
-        return { prev, now: last };
-      }, (v) => v.now === v.prev, 'the events encoded for the stalled reader to settle', 15_000);
-      assert.ok(settled.now - before < count / 2, `a stalled reader of ${count} events of 100 KiB had ${settled.now - before} of them encoded`);
+      try {
+        assert.equal(stalled.statusCode, 200);
+        // What the socket's buffers take, and no more, is encoded: the count settles well below the state.
+        let last = -1;
+        const settled = await pollUntil(async () => {
+          const prev = last;
+          last = await sent();
+          return { prev, now: last };
+        }, (v) => v.now === v.prev, 'the events encoded for the stalled reader to settle', 15_000);
+        assert.ok(settled.now - before < count / 2, `a stalled reader of ${count} events of 100 KiB had ${settled.now - before} of them encoded`);
 
-      // Read now: every object, then the end mark.
-      const names: string[] = [];
-      let buf = '';
-      let ended = false;
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`only ${names.length} events came`)), 30_000);
-        stalled.setEncoding('utf8');
-        stalled.on('data', (chunk: string) => {
-          buf += chunk;
-          for (let i = buf.indexOf('\n'); i >= 0 && !ended; i = buf.indexOf('\n')) {
-            const e = JSON.parse(buf.slice(0, i)) as WatchEvent;
-            buf = buf.slice(i + 1);
-            if (isEnd(e)) {
-              ended = true;
-              clearTimeout(timer);
-              stalled.destroy();
-              resolve();
-            } else names.push(`${e.type} ${e.object.metadata.name}`);
-          }
+        // Read now: every object, then the end mark.
+        const names: string[] = [];
+        let buf = '';
+        let done = false;
+        await new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`only ${names.length} events came`)), 30_000);
+          stalled.setEncoding('utf8');
+          stalled.on('data', (chunk: string) => {
+            buf += chunk;
+            for (let i = buf.indexOf('\n'); i >= 0 && !done; i = buf.indexOf('\n')) {
+              const e = JSON.parse(buf.slice(0, i)) as WatchEvent;
+              buf = buf.slice(i + 1);
+              if (!isEnd(e)) names.push(`${e.type} ${e.object.metadata.name}`);
+              else {
+                done = true;
+                clearTimeout(timer);
+                resolve();
+              }
+            }
+          });
+          stalled.resume();
         });
-        stalled.resume();
-      });
-      assert.equal(names.length, count);
-      assert.deepEqual(new Set(names), new Set(Array.from({ length: count }, (_, i) => `ADDED big-${String(i).padStart(3, '0')}`)));
+        assert.equal(names.length, count);
+        assert.deepEqual(new Set(names), new Set(Array.from({ length: count }, (_, i) => `ADDED big-${String(i).padStart(3, '0')}`)));
+      } finally {
+        stalled.destroy();
+      }
     });
   });
 }
