@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { Client as KubeClient, type KubeObject, type WatchEvent as KubeWatchEvent, type WireFormat } from '../../pkg/client/index.js';
-import { startTestServer, type TestServer } from './framework/apiserver.js';
+import { ensureDefaultServiceAccount, startTestServer, type TestServer } from './framework/apiserver.js';
 import { pollUntil } from './framework/authentication.js';
 import type { Client, WatchEvent, WatchStream } from './framework/client.js';
 import { writeKubeconfig } from './framework/kubeconfig.js';
@@ -194,6 +194,18 @@ for (const watchCache of [true, false]) {
       }
       const { added } = await initialEvents(await watch(`${base}/nothing?${WATCH_LIST}`), 'an object that does not exist');
       assert.deepEqual(added, [], 'no object, only the end mark');
+    });
+
+    test('a node agent\'s watch-list of the pods bound to it (fieldSelector spec.nodeName, which the pod cache indexes)', async () => {
+      const ns = 'wl-seq';
+      await ensureDefaultServiceAccount(c, ns);
+      for (const [name, nodeName] of [['p-1', 'node-a'], ['p-2', 'node-b'], ['p-3', 'node-a']]) {
+        await write('POST', `/api/v1/namespaces/${ns}/pods`, { metadata: { name }, spec: { nodeName, containers: [{ name: 'c', image: 'registry.example/app:1' }] } });
+      }
+      const w = await watch(`/api/v1/pods?${WATCH_LIST}&fieldSelector=spec.nodeName%3Dnode-a`);
+      const { added, end } = await initialEvents(w, 'pods of node-a');
+      assert.deepEqual(added.map((e) => `${e.object.kind} ${e.object.metadata.name}`).sort(), ['Pod p-1', 'Pod p-3']);
+      assertEndMark(end, 'Pod', 'v1', 'pods');
     });
 
     test('sendInitialEvents=false: no initial events, the changes from now without a resourceVersion and from N with one', async () => {

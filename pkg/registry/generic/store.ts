@@ -285,12 +285,15 @@ export class Store {
       matchesLabels(labels, obj.metadata.labels) && (fields.length === 0 || matchesFields(fields, this.strategy.selectableFields(obj)));
   }
 
+  /** The equality terms of a field selector, which a cache's field index (pods by spec.nodeName) can use. */
+  private fieldEquals(fieldSelector: string | undefined): { field: string; value: string }[] {
+    if (!fieldSelector) return [];
+    return parseFieldSelector(fieldSelector, this.strategy.selectableFieldNames).filter((r) => r.op === '=').map(({ field, value }) => ({ field, value }));
+  }
+
   async list(namespace: string, p: ListParams): Promise<ListObject> {
     const predicate = this.predicate(p.labelSelector, p.fieldSelector);
-    // The selector's equality terms, which a cache's field index (pods by spec.nodeName) can use.
-    const fieldEquals = predicate && p.fieldSelector
-      ? parseFieldSelector(p.fieldSelector, this.strategy.selectableFieldNames).filter((r) => r.op === '=').map(({ field, value }) => ({ field, value }))
-      : [];
+    const fieldEquals = this.fieldEquals(p.fieldSelector);
     const limit = p.limit && p.limit > 0 ? p.limit : 0;
     const rv = parseResourceVersion(p.resourceVersion);
     const match = p.resourceVersionMatch ?? '';
@@ -628,7 +631,9 @@ export class Store {
       }
       // With a resourceVersion (even "0") any state not older than it will do: a cache may answer.
       const fresh = p.resourceVersion ? { consistency: 'notOlderThan' as const, minRevision: rv } : {};
-      const state = await this.storage.list(prefix, { ...fresh, ...(predicate ? { predicate } : {}) }).catch((e: unknown) => this.interpret(e, name ?? ''));
+      const fieldEquals = this.fieldEquals(fieldSelector);
+      const state = await this.storage.list(prefix, { ...fresh, ...(predicate ? { predicate } : {}), ...(fieldEquals.length ? { fieldEquals } : {}) })
+        .catch((e: unknown) => this.interpret(e, name ?? ''));
       from = state.revision;
       sink.initial({ objects: this.typed(state.items), resourceVersion: String(from), endBookmark: p.sendInitialEvents === true && !!p.allowWatchBookmarks });
     } else if (rv === 0) {
