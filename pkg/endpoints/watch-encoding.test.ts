@@ -128,3 +128,12 @@ test('the end mark of a watch-list carries the domain\'s annotation and upstream
   const partial = JSON.parse(writer({ format: 'json', as: 'PartialObjectMetadata' }).watchEncoder(info).encode('BOOKMARK', end).toString());
   assert.deepEqual(partial, { type: 'BOOKMARK', object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.orch.io/v1', metadata: { resourceVersion: '7', annotations } } });
 });
+
+test('every kind\'s Table encodes its end mark: the printer columns take an object with nothing but metadata', () => {
+  for (const kind of scheme.resources()) {
+    const end = initialEventsEndObject(kind.kind, kind.apiVersion, '7', defaultApiDomain);
+    const table = writer({ format: 'json', as: 'Table' }).watchEncoder(kind);
+    const row = JSON.parse(table.encode('BOOKMARK', end).toString()).object.rows[0];
+    assert.equal(row.cells.length, (kind.printerColumns ?? [1, 2]).length, `${kind.kind}: a cell per column`);
+  }
+});
