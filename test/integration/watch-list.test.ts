@@ -313,7 +313,8 @@ for (const watchCache of [true, false]) {
       const ns = 'wl-big';
       const base = `/api/v1/namespaces/${ns}/configmaps`;
       const count = 200;
-      const payload = 'x'.repeat(100 * 1024);
+      // 50 MiB in all: half of it is far more than a connection's socket buffers take (a few MiB each side).
+      const payload = 'x'.repeat(250 * 1024);
       for (let i = 0; i < count; i++) await cm(ns, `big-${String(i).padStart(3, '0')}`, {}, { payload });
       const sent = async () => {
         const text = (await c.get('/metrics')).text;
@@ -330,7 +331,7 @@ for (const watchCache of [true, false]) {
           last = await sent();
           return { prev, now: last };
         }, (v) => v.now === v.prev, 'the events encoded for the stalled reader to settle', 15_000);
-        assert.ok(settled.now - before < count / 2, `a stalled reader of ${count} events of 100 KiB had ${settled.now - before} of them encoded`);
+        assert.ok(settled.now - before < count / 2, `a stalled reader of ${count} events of 250 KiB had ${settled.now - before} of them encoded`);
 
         // Read now: every object, then the end mark.
         const names: string[] = [];
