@@ -25,6 +25,7 @@ import type { StoredObject } from '../storage/interface.js';
 import { checkPatchedTypeMeta, invalidPatch, type KindRegistry } from './patched-object.js';
 import { checkDeleteOptions, decodeDeleteOptionsBody, deleteOptionsFromQuery, type MessageDecoder } from './delete-options.js';
 import { bodyFormat, patchType, type PatchType } from './negotiation.js';
+import { checkListSendsNoInitialEvents } from './list-options.js';
 import { Query } from './query.js';
 import type { RequestInfo } from './request-info.js';
 import { requestUser } from './request-user.js';
@@ -251,7 +252,8 @@ function strictDecodingError(parsed: ParsedBody, unknownFields: string[]): strin
   return `strict decoding error: ${[...duplicates, ...unknown].join(', ')}`;
 }
 
-function listParams(q: Query): ListParams {
+function listParams(q: Query, metaGroup: string): ListParams {
+  checkListSendsNoInitialEvents(q, metaGroup);
   const p: ListParams = {};
   const set = <K extends keyof ListParams>(k: K, v: ListParams[K] | undefined) => {
     if (v !== undefined) p[k] = v;
@@ -282,7 +284,7 @@ export async function getResource(r: ResourceRequest): Promise<void> {
 }
 
 export async function listResource(r: ResourceRequest): Promise<void> {
-  const list = await r.store.list(r.info.namespace, listParams(r.query));
+  const list = await r.store.list(r.info.namespace, listParams(r.query, r.resource.domain.metaGroup));
   r.out.list(200, r.resource, list);
 }
 
@@ -644,7 +646,7 @@ export async function deleteCollection(ctx: HandlerContext, r: ResourceRequest):
   const { options, dryRun } = deleteOptions(ctx, r);
   const admission = writeAdmission(ctx, r, dryRun, 'DeleteOptions', { ...options });
   await admission.mutateDelete('');
-  const list = await r.store.deleteCollection(r.info.namespace, listParams(r.query), options, { dryRun, validate: admission.validateDelete });
+  const list = await r.store.deleteCollection(r.info.namespace, listParams(r.query, r.resource.domain.metaGroup), options, { dryRun, validate: admission.validateDelete });
   r.out.list(200, r.resource, list);
 }
 
