@@ -251,6 +251,13 @@ export function bootstrapPolicy(d: ApiDomain, opts: BootstrapOptions = {}): Boot
         eventsRule,
       ]),
       c('generic-garbage-collector', [rule(['delete', 'get', 'list', 'patch', 'update', 'watch'], ['*'], ['*']), eventsRule]),
+      c('job-controller', [
+        rule(['get', 'list', 'patch', 'update', 'watch'], ['batch'], ['jobs']),
+        rule(['update'], ['batch'], ['jobs/status']),
+        rule(['update'], ['batch'], ['jobs/finalizers']),
+        rule(['create', 'delete', 'list', 'patch', 'watch'], [''], ['pods']),
+        eventsRule,
+      ]),
       c('namespace-controller', [
         rule(['delete', 'get', 'list', 'watch'], [''], ['namespaces']),
         rule(['update'], [''], ['namespaces/finalize', 'namespaces/status']),
