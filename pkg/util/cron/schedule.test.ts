@@ -65,5 +65,8 @@ test('a zone turns wall-clock dates into instants as Go\'s time.Date does', () =
   assert.equal(iso(ny.date(2024, 2, 31)), '2024-03-02T05:00:00.000Z', '31 February is 2 March');
   assert.deepEqual(ny.fields(at('2024-03-10T07:00:00Z')), { year: 2024, month: 3, day: 10, hour: 3, minute: 0, second: 0, weekday: 0 });
   assert.equal(new Zone('UTC').offset(at('2024-07-01T00:00:00Z')), 0);
+  assert.equal(new Zone('').rfc3339(at('2024-07-01T00:00:00.900Z')), '2024-07-01T00:00:00Z');
+  assert.equal(new Zone('Asia/Kolkata').rfc3339(at('2024-07-01T00:00:00Z')), '2024-07-01T05:30:00+05:30');
+  assert.equal(ny.rfc3339(at('2024-01-15T17:00:00Z')), '2024-01-15T12:00:00-05:00');
   assert.equal(new Zone('Europe/Paris').offset(at('2024-07-01T00:00:00Z')), 2 * 3_600_000);
 });

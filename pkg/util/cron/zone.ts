@@ -60,6 +60,15 @@ export class Zone {
     return Date.UTC(f.year, f.month - 1, f.day, f.hour, f.minute, f.second) - Math.floor(ms / 1000) * 1000;
   }
 
+  /** `ms` as Go's time.RFC3339 prints it in this zone: 2024-01-01T09:30:00+05:30, or ...Z at offset zero. */
+  rfc3339(ms: number): string {
+    const f = this.fields(ms);
+    const off = this.offset(ms) / 60_000;
+    const p2 = (n: number) => String(n).padStart(2, '0');
+    const zone = off === 0 ? 'Z' : `${off < 0 ? '-' : '+'}${p2(Math.floor(Math.abs(off) / 60))}:${p2(Math.abs(off) % 60)}`;
+    return `${String(f.year).padStart(4, '0')}-${p2(f.month)}-${p2(f.day)}T${p2(f.hour)}:${p2(f.minute)}:${p2(f.second)}${zone}`;
+  }
+
   /**
    * Go's time.Date in this zone: overflowing fields carry over (month 13 is next January, 31
    * February is early March); a wall time a transition skips or repeats takes the offset Go takes.
