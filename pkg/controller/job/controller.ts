@@ -15,7 +15,8 @@ import type { PodObject } from '../replicaset/pod-ranking.js';
 import { BackoffStore } from './backoff.js';
 import { FinalizerExpectations } from './finalizer-expectations.js';
 import { hasTrackingFinalizer, isJobFinished, type JobObject } from './job-pods.js';
-import { JobSyncer, syncJobBatchPeriodMs } from './sync.js';
+import { syncJobBatchPeriodMs, type SyncDeps } from './sync-context.js';
+import { syncJob } from './sync.js';
 
 /** Upstream's DefaultJobApiBackOff and MaxJobApiBackOff: a failed sync is retried after 1 s doubling to a minute. */
 const apiBackoffMs = 1000;
@@ -138,8 +139,8 @@ class JobController implements Controller {
       onDelete: (o) => podDeleted(deletedObject(o), true),
     });
 
-    const syncer = new JobSyncer({
-      jobs, pods, logger, keys, queue, expectations, finalizerExpectations,
+    const deps: SyncDeps = {
+      jobs, pods, logger, keys, queue, expectations, finalizerExpectations, now: Date.now,
       recorder: new EventRecorder(client, 'job-controller', logger),
       backoff: new BackoffStore(),
       claimPods: (job) => {
@@ -158,7 +159,7 @@ class JobController implements Controller {
           },
         });
       },
-    });
+    };
 
     /** Removes the tracking finalizer of a pod no unfinished Job of ours owns (upstream's syncOrphanPod). */
     const syncOrphanPod = async (key: string) => {
@@ -184,7 +185,7 @@ class JobController implements Controller {
     const workers = ctx.concurrency('job');
     logger.info('Starting job controller', { workers });
     await Promise.all([
-      runWorkers(this.name, queue, workers, signal, (key) => syncer.sync(key, jobInformer.indexer.getByKey(key)), logger),
+      runWorkers(this.name, queue, workers, signal, (key) => syncJob(deps, key, jobInformer.indexer.getByKey(key)), logger),
       runWorkers(`${this.name}-orphan-pods`, orphanQueue, 1, signal, syncOrphanPod, logger),
     ]);
     logger.info('Shutting down job controller');
