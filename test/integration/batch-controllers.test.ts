@@ -143,7 +143,7 @@ describe('batch controllers in the controller manager', { concurrency: true }, (
     const evs = await untilEvent(ns, 'Job', 'count', 'Completed');
     assert.equal(evs.message, 'Job completed');
     assert.equal(evs.source?.component, 'job-controller');
-    const created = (await events(ns, 'Job', 'count')).filter((e) => e.reason === 'SuccessfulCreate');
+    const created = await until(async () => (await events(ns, 'Job', 'count')).filter((e) => e.reason === 'SuccessfulCreate'), (l) => l.length >= 3, 'three creations reported');
     assert.equal(created.length, 3);
     assert.match(created[0]!.message!, /^Created pod: count-[a-z0-9]{5}$/);
 
@@ -261,7 +261,7 @@ describe('batch controllers in the controller manager', { concurrency: true }, (
     const again = await untilJob(ns, 'later', (j) => condition(j, 'Suspended')?.status === 'True' && (j.status?.active ?? 0) === 0, 'suspended again');
     assert.equal(condition(again, 'Failed'), undefined);
     assert.equal((await pods(ns).list({ labelSelector: 'job-name=later' })).items.length, 0, 'the pods are deleted, finalizers and all');
-    assert.ok((await events(ns, 'Job', 'later')).some((e) => e.reason === 'SuccessfulDelete' && /^Deleted pod: later-/.test(e.message ?? '')));
+    assert.match((await untilEvent(ns, 'Job', 'later', 'SuccessfulDelete')).message ?? '', /^Deleted pod: later-[a-z0-9]{5}$/);
   });
 
   test('a Job active past activeDeadlineSeconds fails with DeadlineExceeded and its pods are deleted', async () => {
@@ -303,7 +303,7 @@ describe('batch controllers in the controller manager', { concurrency: true }, (
     assert.equal(Date.parse(stamp), Number(zoned!.metadata.name!.slice('kolkata-'.length)) * 60_000);
     assert.deepEqual(await jobsOf(ns, 'paused'), []);
     assert.equal((await cronJobs(ns).get('paused')).status?.lastScheduleTime, undefined);
-    assert.match((await kubectl.ok(['-n', ns, 'get', 'cronjob', 'kolkata'])).stdout, /^kolkata\s+\* \* \* \* \*\s+Asia\/Kolkata\s+False\s+\d+\s+\d+s\s/m);
+    assert.match((await kubectl.ok(['-n', ns, 'get', 'cronjob', 'kolkata'])).stdout, /^kolkata\s+\* \* \* \* \*\s+Asia\/Kolkata\s+False\s+\d+\s+\d+(m\d+)?s\s/m);
 
     const [pod] = await untilRunning(ns, job!.metadata.name!, 1);
     await finish(pod!, { exitCode: 0 });
@@ -379,7 +379,9 @@ describe('batch controllers in the controller manager', { concurrency: true }, (
     const goneFailure = oldest(started[2]!, started[3]!).metadata.name!;
     const left = await until(async () => (await jobsOf(ns, 'hist')).filter((j) => !j.metadata.deletionTimestamp).map((j) => j.metadata.name!).sort(), (l) => l.length === 2, 'two jobs kept');
     assert.deepEqual(left, Object.keys(outcomes).filter((n) => n !== goneSuccess && n !== goneFailure));
-    const deletions = (await events(ns, 'CronJob', 'hist')).filter((e) => e.reason === 'SuccessfulDelete').map((e) => e.message).sort();
+    // Events are recorded after the deletions they report.
+    const deletions = await until(async () => (await events(ns, 'CronJob', 'hist')).filter((e) => e.reason === 'SuccessfulDelete').map((e) => e.message).sort(),
+      (l) => l.length >= 2, 'both deletions reported');
     assert.deepEqual(deletions, [`Deleted job ${goneSuccess}`, `Deleted job ${goneFailure}`].sort());
   });
 

@@ -23,26 +23,6 @@ interface Deleted {
   error?: unknown;
 }
 
-/** Deletes the active pods of a finished job, keeping their finalizers for the counting that follows. */
-export async function deleteActivePods(d: SyncDeps, job: JobObject, pods: readonly PodObject[]): Promise<Deleted> {
-  let deleted = 0;
-  let deletedReady = 0;
-  let error: unknown;
-  await Promise.all(pods.map(async (p) => {
-    try {
-      await deletePod(d, job, p);
-    } catch (e) {
-      if (!isNotFound(e)) {
-        error ??= e;
-        return;
-      }
-    }
-    deleted++;
-    if (isPodReady(p)) deletedReady++;
-  }));
-  return { deleted, deletedReady, ...(error !== undefined ? { error } : {}) };
-}
-
 /** Deletes a pod with upstream's podControl events; a NotFound is thrown without an event. */
 async function deletePod(d: SyncDeps, job: JobObject, p: PodObject): Promise<void> {
   const name = p.metadata.name ?? '';
@@ -61,28 +41,31 @@ export function removeFinalizer(d: SyncDeps, p: PodObject): Promise<PodObject> {
   });
 }
 
-/** Removes the pods' finalizers and deletes them (surplus pods, or a suspended job's). */
-async function deleteJobPods(d: SyncDeps, ctx: SyncCtx, pods: readonly PodObject[]): Promise<Deleted> {
-  d.expectations.expectDeletions(ctx.key, pods.map(objectKey));
+/**
+ * Deletes pods, counting those gone. With `removeFinalizers` (surplus pods, a suspended job's) they
+ * go at once, awaited as expected deletions; without (a finished job's active pods) they keep the
+ * finalizer until track-status.ts has counted them.
+ */
+export async function deletePods(d: SyncDeps, ctx: SyncCtx, pods: readonly PodObject[], removeFinalizers: boolean): Promise<Deleted> {
+  if (removeFinalizers) d.expectations.expectDeletions(ctx.key, pods.map(objectKey));
   let deleted = 0;
   let deletedReady = 0;
   let error: unknown;
   await Promise.all(pods.map(async (p) => {
     try {
-      if (hasTrackingFinalizer(p, d.keys)) await removeFinalizer(d, p);
+      if (removeFinalizers && hasTrackingFinalizer(p, d.keys)) await removeFinalizer(d, p);
       await deletePod(d, ctx.job, p);
-      deleted++;
-      if (isPodReady(p)) deletedReady++;
     } catch (e) {
       // The informer will not see this deletion.
-      d.expectations.deletionObserved(ctx.key, objectKey(p));
-      if (isNotFound(e)) {
-        deleted++;
+      if (removeFinalizers) d.expectations.deletionObserved(ctx.key, objectKey(p));
+      if (!isNotFound(e)) {
+        d.logger.v(2).info('Failed to delete Pod', { job: ctx.key, pod: p.metadata.name, err: errMessage(e) });
+        error ??= e;
         return;
       }
-      d.logger.v(2).info('Failed to delete Pod', { job: ctx.key, pod: p.metadata.name, err: errMessage(e) });
-      error ??= e;
     }
+    deleted++;
+    if (isPodReady(p)) deletedReady++;
   }));
   return { deleted, deletedReady, ...(error !== undefined ? { error } : {}) };
 }
@@ -96,7 +79,7 @@ export async function manageJob(d: SyncDeps, ctx: SyncCtx): Promise<{ active: nu
   const spec = job.spec!;
   let active = ctx.activePods.length;
   const removeSome = async (victims: PodObject[]) => {
-    const r = await deleteJobPods(d, ctx, victims);
+    const r = await deletePods(d, ctx, victims, true);
     active -= r.deleted;
     ctx.terminating += r.deleted;
     ctx.ready -= r.deletedReady;

@@ -10,7 +10,7 @@ import {
   countAnnotation, hasBackoffLimitPerIndex, hasTrackingFinalizer, isIndexed, isJobFinished, isPodFailed, isPodTerminating, isSuspended,
   unknownIndex, validIndex, type JobObject, type JobStatus,
 } from './job-pods.js';
-import { deleteActivePods, manageJob } from './manage-pods.js';
+import { deletePods, manageJob } from './manage-pods.js';
 import { matchPodFailurePolicy } from './pod-failure-policy.js';
 import { newCondition, jobEvent, stamp, type SyncCtx, type SyncDeps } from './sync-context.js';
 import { ensureCondition, trackStatusAndRemoveFinalizers } from './track-status.js';
@@ -86,7 +86,7 @@ export async function syncJob(d: SyncDeps, key: string, cached: JobObject | unde
   let suspendChanged = false;
   if (ctx.finished) {
     // Stop what still runs; the job is declared finished once every pod is gone from the active set.
-    const { deleted, deletedReady, error } = await deleteActivePods(d, job, activePods);
+    const { deleted, deletedReady, error } = await deletePods(d, ctx, activePods, false);
     if (deleted !== active || !satisfied) ctx.finished = undefined;
     active -= deleted;
     ctx.terminating += deleted;
