@@ -105,12 +105,12 @@ describe('batch controllers in the controller manager', { concurrency: true }, (
   const running = async (ns: string, job: string) => (await pods(ns).list({ labelSelector: `job-name=${job}` })).items.filter(isLive);
   const untilRunning = (ns: string, job: string, n: number, timeoutMs?: number) =>
     until(() => running(ns, job), (ps) => ps.length === n, `${n} running pods of job ${job}`, timeoutMs);
-  const untilJob = (ns: string, name: string, check: (j: Job) => boolean, what: string, timeoutMs?: number) => until(() => jobs(ns).get(name), check, what, timeoutMs);
+  const untilJob = (ns: string, name: string, check: (j: Job) => boolean, what: string) => until(() => jobs(ns).get(name), check, what);
   const finish = (p: Pod, outcome: Outcome) => finishPod(c.resource<Pod>('', 'v1', 'pods'), p, outcome);
   const events = async (ns: string, kind: string, name: string) =>
     (await c.resource<Event>('', 'v1', 'events').namespace(ns).list()).items.filter((e) => e.involvedObject?.kind === kind && e.involvedObject?.name === name);
-  const untilEvent = (ns: string, kind: string, name: string, reason: string, timeoutMs?: number) =>
-    until(() => events(ns, kind, name), (es) => es.some((e) => e.reason === reason), `a ${reason} event of ${kind} ${name}`, timeoutMs).then((es) => es.find((e) => e.reason === reason)!);
+  const untilEvent = (ns: string, kind: string, name: string, reason: string) =>
+    until(() => events(ns, kind, name), (es) => es.some((e) => e.reason === reason), `a ${reason} event of ${kind} ${name}`).then((es) => es.find((e) => e.reason === reason)!);
 
   test('a Job runs its pods to completion, parallelism at a time, counting each through the tracking finalizer; kubectl describes it', async () => {
     const ns = await namespace('job-complete');

@@ -4,7 +4,7 @@
 import type { CronSchedule } from '../../util/cron/schedule.js';
 
 /** Upstream's nextScheduleDelta: a requeue lands this long after the scheduled time, past any clock skew. */
-export const nextScheduleDeltaMs = 100;
+const nextScheduleDeltaMs = 100;
 
 export type Missed = 'none' | 'few' | 'many';
 

@@ -4,8 +4,8 @@
 // backoffLimitPerIndex the count of an index comes from its last failed pod's annotations.
 import type { PodObject } from '../replicaset/pod-ranking.js';
 
-export const defaultPodFailureBackoffMs = 10_000;
-export const maxPodFailureBackoffMs = 10 * 60_000;
+const defaultPodFailureBackoffMs = 10_000;
+const maxPodFailureBackoffMs = 10 * 60_000;
 
 export interface BackoffRecord {
   key: string;

@@ -39,7 +39,7 @@ export function isPodFailed(p: PodObject, job: Job): boolean {
 }
 
 /** The index of an Indexed job's pod from its annotation, or unknownIndex. */
-export function completionIndex(p: PodObject, keys: BatchKeys): number {
+function completionIndex(p: PodObject, keys: BatchKeys): number {
   const v = p.metadata.annotations?.[keys.completionIndex];
   if (v === undefined || !/^\+?\d+$/.test(v)) return unknownIndex;
   const i = Number(v);
@@ -61,7 +61,7 @@ export function countAnnotation(p: PodObject, key: string): number {
 }
 
 /** Upstream's controller.ActivePods order: the pods to delete first come first. */
-export const byDeletionOrder = (pods: readonly PodObject[]): PodObject[] => rankPodsForDeletion(pods, '', []);
+const byDeletionOrder = (pods: readonly PodObject[]): PodObject[] => rankPodsForDeletion(pods, '', []);
 
 /**
  * The active pods to delete (upstream's activePodsForRemoval): for an Indexed job first every pod
