@@ -7,7 +7,7 @@ import { rbacGroup } from '../../api/rbac/v1/register.js';
 import { newConflict, newForbidden } from '../runtime/errors.js';
 import type { StoredObject } from '../storage/interface.js';
 import type { StrategyOverrides } from './generic/strategy.js';
-import { jobLabels } from './batch/job-validation.js';
+import { batchKeys } from '../../api/batch/v1/well-known.js';
 import type { Node } from '../../api/core/v1/node.js';
 import type { Service } from '../../api/core/v1/service.js';
 import { syncPodCIDRs } from './core/node-validation.js';
@@ -175,7 +175,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 function generateJobSelector(obj: StoredObject, domain: ApiDomain): void {
   const spec = (obj as JobLike).spec;
   if (!isRecord(spec) || spec.manualSelector === true || !isRecord(spec.template)) return;
-  const names = jobLabels(domain);
+  const names = batchKeys(domain);
   const uid = obj.metadata.uid ?? '';
   const name = obj.metadata.name ?? '';
   const template = spec.template;

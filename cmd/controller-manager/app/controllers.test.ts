@@ -81,3 +81,13 @@ test('tokencleaner and bootstrapsigner are off by default, as upstream, and on w
   assert.deepEqual(validateOptions(o), []);
   assert.deepEqual(names(o.controllers), on);
 });
+
+test('job, cronjob and ttl-after-finished are on by default under their upstream names, with their concurrency flags', () => {
+  for (const n of ['job', 'cronjob', 'ttl-after-finished']) assert.ok(names(['*']).includes(n), n);
+  assert.deepEqual(names(['job-controller', 'cronjob-controller', 'ttl-after-finished-controller']), ['job', 'cronjob', 'ttl-after-finished']);
+  const d = parseOptions(['--kubeconfig', '/k']);
+  assert.deepEqual([d.concurrency.job, d.concurrency['cron-job'], d.concurrency['ttl-after-finished']], [5, 5, 5]);
+  const o = parseOptions(['--kubeconfig', '/k', '--concurrent-job-syncs', '2', '--concurrent-cron-job-syncs', '3', '--concurrent-ttl-after-finished-syncs', '4']);
+  assert.deepEqual([o.concurrency.job, o.concurrency['cron-job'], o.concurrency['ttl-after-finished']], [2, 3, 4]);
+  assert.deepEqual(validateOptions({ ...o, concurrency: { ...o.concurrency, job: 0 } }), ['--concurrent-job-syncs must be a positive integer']);
+});

@@ -13,6 +13,9 @@ import { newResourceQuotaController } from '../../../pkg/controller/resourcequot
 import { replicasetController } from '../../../pkg/controller/replicaset/controller.js';
 import { deploymentController } from '../../../pkg/controller/deployment/controller.js';
 import { statefulsetController } from '../../../pkg/controller/statefulset/controller.js';
+import { jobController } from '../../../pkg/controller/job/controller.js';
+import { cronjobController } from '../../../pkg/controller/cronjob/controller.js';
+import { ttlAfterFinishedController } from '../../../pkg/controller/ttlafterfinished/controller.js';
 import { newCSRSigningController } from '../../../pkg/controller/csrsigning/controller.js';
 import { newCSRApprovingController } from '../../../pkg/controller/csrapproving/controller.js';
 import { newCSRCleanerController } from '../../../pkg/controller/csrcleaner/controller.js';
@@ -55,6 +58,9 @@ export const registrations: ControllerRegistration[] = [
   { name: 'replicaset', factory: () => replicasetController(), enabledByDefault: true },
   { name: 'deployment', factory: () => deploymentController(), enabledByDefault: true },
   { name: 'statefulset', factory: () => statefulsetController(), enabledByDefault: true },
+  { name: 'job', factory: () => jobController(), enabledByDefault: true },
+  { name: 'cronjob', factory: () => cronjobController(), enabledByDefault: true },
+  { name: 'ttl-after-finished', factory: () => ttlAfterFinishedController(), enabledByDefault: true },
   // Without any --cluster-signing-* files the manager skips it (server.ts), as upstream does.
   { name: 'csrsigning', factory: ({ options }) => newCSRSigningController({ signers: signingFiles(options.csrSigning), durationMs: options.csrSigning.durationMs })(), enabledByDefault: true },
   { name: 'csrapproving', factory: () => newCSRApprovingController()(), enabledByDefault: true },
@@ -146,6 +152,9 @@ export const concurrencyFlags: ConcurrencyFlag[] = [
   { stem: 'replicaset', default: 5, describe: 'The number of replica sets that are allowed to sync concurrently. Larger number = more responsive replica management, but more CPU (and network) load' },
   { stem: 'deployment', default: 5, describe: 'The number of deployment objects that are allowed to sync concurrently. Larger number = more responsive deployments, but more CPU (and network) load' },
   { stem: 'statefulset', default: 5, describe: 'The number of statefulset objects that are allowed to sync concurrently. Larger number = more responsive statefulsets, but more CPU (and network) load' },
+  { stem: 'job', default: 5, describe: 'The number of job objects that are allowed to sync concurrently. Larger number = more responsive jobs, but more CPU (and network) load' },
+  { stem: 'cron-job', default: 5, describe: 'The number of cron job objects that are allowed to sync concurrently. Larger number = more responsive jobs, but more CPU (and network) load' },
+  { stem: 'ttl-after-finished', default: 5, describe: 'The number of ttl-after-finished-controller workers that are allowed to sync concurrently.' },
 ];
 
 /** Every name --controllers accepts: each registration's short name and, where upstream has one, its 1.30 name. */

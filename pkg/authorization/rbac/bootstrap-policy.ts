@@ -225,6 +225,14 @@ export function bootstrapPolicy(d: ApiDomain, opts: BootstrapOptions = {}): Boot
         eventsRule,
       ]),
       c('clusterrole-aggregation-controller', [rule(['escalate', 'get', 'list', 'patch', 'update', 'watch'], [rbac], ['clusterroles'])]),
+      c('cronjob-controller', [
+        rule(['get', 'list', 'update', 'watch'], ['batch'], ['cronjobs']),
+        rule(['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], ['batch'], ['jobs']),
+        rule(['update'], ['batch'], ['cronjobs/status']),
+        rule(['update'], ['batch'], ['cronjobs/finalizers']),
+        rule(['delete', 'list', 'watch'], [''], ['pods']),
+        eventsRule,
+      ]),
       c('deployment-controller', [
         rule(['get', 'list', 'update', 'watch'], ['apps', 'extensions'], ['deployments']),
         rule(['update'], ['apps', 'extensions'], ['deployments/status']),
@@ -251,6 +259,13 @@ export function bootstrapPolicy(d: ApiDomain, opts: BootstrapOptions = {}): Boot
         eventsRule,
       ]),
       c('generic-garbage-collector', [rule(['delete', 'get', 'list', 'patch', 'update', 'watch'], ['*'], ['*']), eventsRule]),
+      c('job-controller', [
+        rule(['get', 'list', 'patch', 'update', 'watch'], ['batch'], ['jobs']),
+        rule(['update'], ['batch'], ['jobs/status']),
+        rule(['update'], ['batch'], ['jobs/finalizers']),
+        rule(['create', 'delete', 'list', 'patch', 'watch'], [''], ['pods']),
+        eventsRule,
+      ]),
       c('namespace-controller', [
         rule(['delete', 'get', 'list', 'watch'], [''], ['namespaces']),
         rule(['update'], [''], ['namespaces/finalize', 'namespaces/status']),
@@ -278,6 +293,7 @@ export function bootstrapPolicy(d: ApiDomain, opts: BootstrapOptions = {}): Boot
         rule(['update'], [''], ['pods/finalizers']),
         eventsRule,
       ]),
+      c('ttl-after-finished-controller', [rule(['delete', 'get', 'list', 'watch'], ['batch'], ['jobs']), eventsRule]),
     ];
   }
 

@@ -8,7 +8,8 @@ import type { KindValidation } from '../validation/kind-validation.js';
 import { validateLabelSelector } from '../validation/label-selector.js';
 import { nameIsDNSSubdomain } from '../validation/names.js';
 import { validateNonnegativeField } from '../validation/numeric.js';
-import { cronScheduleError, knownTimeZone } from './cron-schedule.js';
+import { cronScheduleError } from '../../util/cron/parse.js';
+import { knownTimeZone } from '../../util/cron/zone.js';
 import { validateJobSpecCommon } from './job-validation.js';
 
 const specPath = Path.root('spec');

@@ -4,6 +4,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { ApiDomain } from '../../../api/domain.js';
 import { MaxIndexedJobCompletions, type Job, type JobSpec } from '../../../api/batch/v1/job.js';
 import { PodTemplateSpec } from '../../../api/core/v1/pod-template.js';
+import { batchKeys, type BatchKeys } from '../../../api/batch/v1/well-known.js';
 import { forbidden, invalid, notSupported, Path, required, tooLong, tooMany, type FieldError } from '../../runtime/field-errors.js';
 import { validatePodTemplateSpec, type PodSpecPolicy } from '../core/pod-template-validation.js';
 import { validateDomainPrefixedPath } from '../validation/domain-prefixed-path.js';
@@ -13,23 +14,6 @@ import { validateLabelSelector } from '../validation/label-selector.js';
 import { nameIsDNSSubdomain } from '../validation/names.js';
 import { validateNonnegativeField } from '../validation/numeric.js';
 import { selectorMatches } from '../../runtime/label-selector-match.js';
-
-/** The labels upstream's job strategy puts on a job's pods, spelled in the platform's domain. */
-export interface JobLabels {
-  /** batch.<keyDomain>/controller-uid: the label the generated selector selects. */
-  controllerUid: string;
-  /** batch.<keyDomain>/job-name. */
-  jobName: string;
-  legacyControllerUid: 'controller-uid';
-  legacyJobName: 'job-name';
-}
-
-export const jobLabels = (d: ApiDomain): JobLabels => ({
-  controllerUid: d.key('controller-uid', 'batch'),
-  jobName: d.key('job-name', 'batch'),
-  legacyControllerUid: 'controller-uid',
-  legacyJobName: 'job-name',
-});
 
 const maxRules = 20;
 const maxExitCodeValues = 255;
@@ -195,7 +179,7 @@ function hasLabel(labels: Record<string, string> | undefined, path: Path, key: s
 }
 
 /** Upstream ValidateGeneratedSelector: without manualSelector the selector is the generated one. */
-function validateGeneratedSelector(job: Job, labels: JobLabels): FieldError[] {
+function validateGeneratedSelector(job: Job, labels: BatchKeys): FieldError[] {
   const spec = job.spec;
   if (!spec || spec.manualSelector === true) return [];
   const errs: FieldError[] = [];
@@ -262,7 +246,7 @@ function validateStatusUpdate(job: Job): FieldError[] {
 
 /** Job rules; the generated selector's labels are spelled in the platform's domain. */
 export const jobValidation = (domain: ApiDomain, policy: PodSpecPolicy): KindValidation<Job> => {
-  const labels = jobLabels(domain);
+  const labels = batchKeys(domain);
   return {
     name: nameIsDNSSubdomain,
     validate: (job) => [...validateGeneratedSelector(job, labels), ...validateJobSpec(job.spec ?? ({} as JobSpec), policy)],
