@@ -1,13 +1,13 @@
-// Stock kubectl 1.35.2 and helm 4.1.4, whose client-go waits through watch-lists
-// (sendInitialEvents=true) and trusts its state only once the server's BOOKMARK annotated
-// `k8s.io/initial-events-end` came, against the real server with the controllers they wait for
-// running in process: `wait --for=condition` and `--for=jsonpath` on objects that become ready
-// while it waits, `rollout status` of a Deployment, `delete ns`, `delete --cascade=foreground` and
-// `helm install --wait` each return once what they wait for has happened, well inside their own
-// --timeout. Before the server sent that bookmark each of them sat until its timeout.
+// Stock kubectl 1.35.2, whose client-go waits through watch-lists (sendInitialEvents=true) and
+// trusts its state only once the server's BOOKMARK annotated `k8s.io/initial-events-end` came,
+// against the real server (default domain) with the controllers it waits for running in process:
+// `wait --for=condition` and `--for=jsonpath` on objects that become ready while it waits,
+// `rollout status` of a Deployment, `delete ns` and `delete --cascade=foreground` each return once
+// what they wait for has happened, well inside their own --timeout. Before the server sent that
+// bookmark each of them sat until its timeout. helm 4's --wait, which waits the same way, is in
+// clients-helm.test.ts.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { deploymentController } from '../../pkg/controller/deployment/controller.js';
 import { garbagecollectorController } from '../../pkg/controller/garbagecollector/controller.js';
@@ -19,7 +19,7 @@ import type { Client } from './framework/client.js';
 import { runControllers, type RunningControllers } from './framework/in-process-controller.js';
 import { writeKubeconfig, type Kubeconfig } from './framework/kubeconfig.js';
 import { Kubectl, stockTools } from './framework/kubectl.js';
-import { run, type ProcessResult } from './framework/process.js';
+import type { ProcessResult } from './framework/process.js';
 
 /** kubectl's own limit: a command that hangs on its watch fails at it, well inside the test process's 30 s. */
 const TIMEOUT = '--timeout=20s';
@@ -40,7 +40,7 @@ describe('stock kubectl 1.35 waits through watch-lists', () => {
   let kubectl: Kubectl;
   let controllers: RunningControllers;
   before(async () => {
-    for (const tool of [stockTools.kubectl135, stockTools.helm4]) assert.ok(existsSync(tool), `${tool} (make test installs it: hack/install-layer-tools.sh)`);
+    assert.ok(existsSync(stockTools.kubectl135), `${stockTools.kubectl135} (make test installs it: hack/install-layer-tools.sh)`);
     t = await startTestServer();
     kc = writeKubeconfig(t);
     kubectl = new Kubectl(kc, stockTools.kubectl135);
@@ -116,23 +116,5 @@ describe('stock kubectl 1.35 waits through watch-lists', () => {
     assert.match(r.stdout, /^configmap "owner" deleted/m);
     assert.equal((await t.client.get(`${cms}/owner`)).status, 404, 'kubectl returned after the owner went');
     assert.equal((await t.client.get(`${cms}/dependent`)).status, 404, 'the dependent went first');
-  });
-
-  // helm creates its objects and its release besides waiting: a longer limit of its own.
-  test('helm 4 install --wait returns once the chart\'s Deployment is rolled out', async () => {
-    const chart = join(kc.dir, 'waited-chart');
-    mkdirSync(join(chart, 'templates'), { recursive: true });
-    writeFileSync(join(chart, 'Chart.yaml'), 'apiVersion: v2\nname: waited\nversion: 0.1.0\n');
-    writeFileSync(join(chart, 'templates', 'objects.yaml'), [
-      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: waited-config\ndata:\n  k: v\n',
-      'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: waited-app\nspec:\n  replicas: 0\n  selector:\n    matchLabels:\n      app: waited\n'
-        + '  template:\n    metadata:\n      labels:\n        app: waited\n    spec:\n      containers:\n      - name: app\n        image: registry.example/app:1\n',
-    ].join('---\n'));
-    const env = { ...process.env, HOME: kc.dir, KUBECONFIG: kc.path, HELM_CACHE_HOME: join(kc.dir, 'helm-cache'), HELM_CONFIG_HOME: join(kc.dir, 'helm-config'), HELM_DATA_HOME: join(kc.dir, 'helm-data') };
-    const r = await run(stockTools.helm4, ['install', 'waited', chart, '--namespace', 'default', '--wait', '--timeout', '40s'], { env, timeoutMs: 60_000 });
-    assert.equal(r.code, 0, r.describe());
-    assert.match(r.stdout, /STATUS: deployed/);
-    const d = await t.client.get('/apis/apps/v1/namespaces/default/deployments/waited-app');
-    assert.equal(d.body.status.observedGeneration, d.body.metadata.generation, 'what helm waited for');
   });
 });
