@@ -212,6 +212,8 @@ describe('daemonset controller', () => {
     const s = await untilStatus(ns, 'web', (x) => x.updatedNumberScheduled === 4 && x.numberAvailable === 4, 'the rollout to complete');
     assert.equal(s.desiredNumberScheduled, 4);
     assert.ok((await live(ns)).every(isNew));
+    assert.equal((await sets(ns).get('web')).metadata.annotations?.['deprecated.daemonset.template.generation'], '2');
+    assert.ok((await live(ns)).every((p) => p.metadata.labels?.['pod-template-generation'] === '2'), 'the new pods carry the new template generation');
     const revs = (await client.resource<KubeObject & { revision: number }>('apps', 'v1', 'controllerrevisions').namespace(ns).list()).items;
     assert.deepEqual(revs.map((r) => r.revision).sort(), [1, 2]);
     const history = (await kubectl.ok(['rollout', 'history', 'ds/web', '-n', ns])).stdout;
