@@ -9,14 +9,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { defaultOptions } from '../../cmd/controller-manager/app/options.js';
-import { runControllerManager, type RunningControllerManager } from '../../cmd/controller-manager/app/server.js';
-import { Client, isNotFound, type KubeObject } from '../../pkg/client/index.js';
-import { Logger } from '../../pkg/log/logger.js';
-import { ensureDefaultServiceAccount, startTestServer, type TestServer } from './framework/apiserver.js';
+import { isNotFound, type KubeObject } from '../../pkg/client/index.js';
+import { ensureDefaultServiceAccount } from './framework/apiserver.js';
 import { pollUntil } from './framework/authentication.js';
-import { FakeNodes, type FakeNode } from './framework/fake-nodes.js';
-import { writeKubeconfig, type Kubeconfig } from './framework/kubeconfig.js';
-import { Kubectl } from './framework/kubectl.js';
+import { startNodeCluster, type NodeCluster } from './framework/controller-manager.js';
+import type { FakeNode } from './framework/fake-nodes.js';
 
 interface DSStatus {
   desiredNumberScheduled: number; currentNumberScheduled: number; numberMisscheduled: number; numberReady: number;
@@ -36,40 +33,18 @@ interface Event extends KubeObject { reason?: string; message?: string; type?: s
 const now = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 
 describe('daemonset controller', () => {
-  let t: TestServer;
-  let kc: Kubeconfig;
-  let client: Client;
-  let kubectl: Kubectl;
-  let cm: RunningControllerManager;
-  let agents: FakeNodes;
-  const logs: string[] = [];
-
+  let cluster: NodeCluster;
   before(async () => {
-    t = await startTestServer();
-    kc = writeKubeconfig(t);
-    client = Client.fromKubeconfig(kc.path).client;
-    kubectl = new Kubectl(kc);
-    agents = new FakeNodes(client);
-    cm = await runControllerManager({
-      ...defaultOptions(), kubeconfig: kc.path, securePort: 0, bindAddress: '127.0.0.1', leaderElect: false,
+    cluster = await startNodeCluster({
       controllers: ['daemonset', 'nodelifecycle', 'garbagecollector'],
       nodeLifecycle: { ...defaultOptions().nodeLifecycle, monitorPeriodMs: 300 },
-    }, new Logger(4, (l) => {
-      logs.push(l);
-      if (process.env.ORCH_TEST_LOG) process.stderr.write(l);
-    }));
+    });
   });
-  after(async () => {
-    await cm?.stop();
-    await agents?.stop();
-    client?.close();
-    kc?.remove();
-    await t?.stop();
-  });
+  after(async () => cluster?.stop());
 
-  const sets = (ns: string) => client.resource<DS>('apps', 'v1', 'daemonsets').namespace(ns);
-  const pods = (ns: string) => client.resource<Pod>('', 'v1', 'pods').namespace(ns);
-  const nodes = () => client.resource<FakeNode>('', 'v1', 'nodes');
+  const sets = (ns: string) => cluster.client.resource<DS>('apps', 'v1', 'daemonsets').namespace(ns);
+  const pods = (ns: string) => cluster.client.resource<Pod>('', 'v1', 'pods').namespace(ns);
+  const nodes = () => cluster.client.resource<FakeNode>('', 'v1', 'nodes');
   const live = async (ns: string) => (await pods(ns).list()).items.filter((p) => !p.metadata.deletionTimestamp);
   const targetOf = (p: Pod) => JSON.stringify(p.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? []).match(/"values":\["([^"]+)"\]/)?.[1];
   /** The live pods by the node each is for, as "node=pod-count". */
@@ -85,15 +60,15 @@ describe('daemonset controller', () => {
   }
   /** Binds the unbound pods (the scheduler) and reports them all Ready (their node agents). */
   async function runAll(ns: string): Promise<void> {
-    await agents.bindPods(ns);
+    await cluster.agents.bindPods(ns);
     for (const p of await live(ns)) if (!p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) await setReady(ns, p.metadata.name!);
   }
   /** A new image (and strategy), as `kubectl set image` would patch it. */
   const setImage = (ns: string, name: string, image: string, updateStrategy?: Record<string, unknown>) =>
     sets(ns).patch(name, 'strategic', { spec: { ...(updateStrategy ? { updateStrategy } : {}), template: { spec: { containers: [{ name: 'agent', image }] } } } });
   async function namespace(ns: string): Promise<void> {
-    await client.resource('', 'v1', 'namespaces').create({ metadata: { name: ns } });
-    await ensureDefaultServiceAccount(t.client, ns);
+    await cluster.client.resource('', 'v1', 'namespaces').create({ metadata: { name: ns } });
+    await ensureDefaultServiceAccount(cluster.t.client, ns);
   }
   const daemonSet = (name: string, nodeSelector: Record<string, string>, strategy: Record<string, unknown> = {}): DS => ({
     metadata: { name },
@@ -103,7 +78,7 @@ describe('daemonset controller', () => {
       template: { metadata: { labels: { app: name } }, spec: { nodeSelector, containers: [{ name: 'agent', image: 'registry.example/agent:1' }] } },
     },
   });
-  const events = async (ns: string, name: string) => (await client.resource<Event>('', 'v1', 'events').namespace(ns).list()).items
+  const events = async (ns: string, name: string) => (await cluster.client.resource<Event>('', 'v1', 'events').namespace(ns).list()).items
     .filter((e) => e.involvedObject?.kind === 'DaemonSet' && e.involvedObject.name === name);
   /** Waits for a node to be Ready in the node lifecycle controller's eyes: its not-ready taint lifted. */
   const untilSchedulable = (name: string) =>
@@ -112,7 +87,7 @@ describe('daemonset controller', () => {
   test('a DaemonSet follows Nodes: one pod per eligible node, tied to it by node affinity; nodes coming, relabelled, tainted and going', async () => {
     const ns = 'ds-follow';
     await namespace(ns);
-    for (const [name, role] of [['w1', 'worker'], ['w2', 'worker'], ['i1', 'infra']] as const) await agents.register(name, { role });
+    for (const [name, role] of [['w1', 'worker'], ['w2', 'worker'], ['i1', 'infra']] as const) await cluster.agents.register(name, { role });
     // A new node carries the not-ready taint until the node lifecycle controller sees it Ready: no daemon pod goes there before.
     for (const n of ['w1', 'w2', 'i1']) await untilSchedulable(n);
 
@@ -128,7 +103,7 @@ describe('daemonset controller', () => {
       [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [targetOf(pod)] }] }]);
     assert.deepEqual(pod.metadata.ownerReferences?.map((r) => [r.kind, r.name, r.uid, r.controller]), [['DaemonSet', 'agent', created.metadata.uid, true]]);
     assert.equal(pod.metadata.labels?.['pod-template-generation'], '1');
-    const revisions = (await client.resource('apps', 'v1', 'controllerrevisions').namespace(ns).list()).items;
+    const revisions = (await cluster.client.resource('apps', 'v1', 'controllerrevisions').namespace(ns).list()).items;
     assert.equal(revisions.length, 1);
     assert.equal(pod.metadata.labels?.['controller-revision-hash'], revisions[0]!.metadata.labels?.['controller-revision-hash']);
     assert.equal(revisions[0]!.metadata.name, `agent-${pod.metadata.labels?.['controller-revision-hash']}`);
@@ -144,7 +119,7 @@ describe('daemonset controller', () => {
     for (const p of await live(ns)) assert.equal(p.spec?.nodeName, targetOf(p), 'bound where its affinity said');
 
     // A new node with the label: a pod for it.
-    await agents.register('w3', { role: 'worker' });
+    await cluster.agents.register('w3', { role: 'worker' });
     await untilPlacement(ns, ['w1', 'w2', 'w3'], 'a pod for the new node');
     await untilStatus(ns, 'agent', (x) => x.desiredNumberScheduled === 3, 'three desired');
     // Relabelled out: its pod goes.
@@ -160,7 +135,7 @@ describe('daemonset controller', () => {
     // A node that goes takes its unscheduled pod with it.
     const w3pod = (await live(ns))[0]!;
     await pods(ns).updateStatus({ ...w3pod, status: { phase: 'Pending' } });
-    agents.silence('w3');
+    cluster.agents.silence('w3');
     await nodes().delete('w3');
     await untilPlacement(ns, [], 'the pod of the deleted node to go');
 
@@ -168,7 +143,7 @@ describe('daemonset controller', () => {
     assert.ok(reasons.includes('Normal SuccessfulCreate daemonset-controller'), reasons.join('\n'));
     assert.ok(reasons.includes('Normal SuccessfulDelete daemonset-controller'), reasons.join('\n'));
     assert.ok((await events(ns, 'agent')).every((e) => /^(Created|Deleted) pod: agent-[a-z0-9]{5}$/.test(e.message ?? '')), 'upstream\'s messages');
-    const describe = (await kubectl.ok(['describe', 'ds', 'agent', '-n', ns])).stdout;
+    const describe = (await cluster.kubectl.ok(['describe', 'ds', 'agent', '-n', ns])).stdout;
     assert.match(describe, /Desired Number of Nodes Scheduled: 0/);
     assert.match(describe, /Number of Nodes Misscheduled: 0/);
     assert.match(describe, /SuccessfulCreate +\S+ +daemonset-controller +Created pod: agent-/);
@@ -179,7 +154,7 @@ describe('daemonset controller', () => {
     const ns = 'ds-roll';
     await namespace(ns);
     const pool = ['r1', 'r2', 'r3', 'r4'];
-    for (const n of pool) await agents.register(n, { pool: 'roll' });
+    for (const n of pool) await cluster.agents.register(n, { pool: 'roll' });
     for (const n of pool) await untilSchedulable(n);
     await sets(ns).create(daemonSet('web', { pool: 'roll' }, { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 2 } }));
     await untilPlacement(ns, pool, 'a pod per node');
@@ -187,7 +162,7 @@ describe('daemonset controller', () => {
     await untilStatus(ns, 'web', (x) => x.numberAvailable === 4, 'four available');
 
     await setImage(ns, 'web', 'registry.example/agent:2');
-    const rollout = kubectl.run(['rollout', 'status', 'ds/web', '-n', ns, '--timeout', '60s']);
+    const rollout = cluster.kubectl.run(['rollout', 'status', 'ds/web', '-n', ns, '--timeout', '60s']);
     const isNew = (p: Pod) => p.spec?.containers[0]?.image === 'registry.example/agent:2';
     const isReady = (p: Pod) => !!p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
     let worst = 0;
@@ -214,17 +189,17 @@ describe('daemonset controller', () => {
     assert.ok((await live(ns)).every(isNew));
     assert.equal((await sets(ns).get('web')).metadata.annotations?.['deprecated.daemonset.template.generation'], '2');
     assert.ok((await live(ns)).every((p) => p.metadata.labels?.['pod-template-generation'] === '2'), 'the new pods carry the new template generation');
-    const revs = (await client.resource<KubeObject & { revision: number }>('apps', 'v1', 'controllerrevisions').namespace(ns).list()).items;
+    const revs = (await cluster.client.resource<KubeObject & { revision: number }>('apps', 'v1', 'controllerrevisions').namespace(ns).list()).items;
     assert.deepEqual(revs.map((r) => r.revision).sort(), [1, 2]);
-    const history = (await kubectl.ok(['rollout', 'history', 'ds/web', '-n', ns])).stdout;
+    const history = (await cluster.kubectl.ok(['rollout', 'history', 'ds/web', '-n', ns])).stdout;
     assert.match(history, /REVISION\s+CHANGE-CAUSE\n1\s+<none>\n2\s+<none>/);
-    for (const n of pool) agents.silence(n);
+    for (const n of pool) cluster.agents.silence(n);
   });
 
   test('maxSurge starts the new pod beside the old one and removes the old once the new is available; OnDelete waits for deletions; failed pods are replaced', async () => {
     const ns = 'ds-surge';
     await namespace(ns);
-    await agents.register('s1', { pool: 'surge' });
+    await cluster.agents.register('s1', { pool: 'surge' });
     await untilSchedulable('s1');
     await sets(ns).create(daemonSet('surge', { pool: 'surge' }, { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } }));
     await untilPlacement(ns, ['s1'], 'the first pod');
@@ -247,7 +222,7 @@ describe('daemonset controller', () => {
     assert.equal(fresh!.spec?.containers[0]?.image, 'registry.example/agent:3');
 
     // A failed daemon pod is deleted and made anew, with upstream's warning.
-    await agents.bindPods(ns);
+    await cluster.agents.bindPods(ns);
     const failed = await pods(ns).get(fresh!.metadata.name!);
     await pods(ns).updateStatus({ ...failed, status: { ...failed.status, phase: 'Failed' } });
     await pollUntil(() => live(ns), (l) => l.length === 1 && l[0]!.metadata.uid !== failed.metadata.uid, 'the failed pod to be replaced', 20_000);
@@ -259,6 +234,6 @@ describe('daemonset controller', () => {
     } catch (e) {
       if (!isNotFound(e)) throw e;
     }
-    agents.silence('s1');
+    cluster.agents.silence('s1');
   });
 });

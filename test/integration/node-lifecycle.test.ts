@@ -9,14 +9,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { defaultOptions } from '../../cmd/controller-manager/app/options.js';
-import { runControllerManager, type RunningControllerManager } from '../../cmd/controller-manager/app/server.js';
-import { Client, isNotFound, type KubeObject } from '../../pkg/client/index.js';
-import { Logger } from '../../pkg/log/logger.js';
-import { ensureDefaultServiceAccount, startTestServer, type TestServer } from './framework/apiserver.js';
+import { isNotFound, type KubeObject } from '../../pkg/client/index.js';
+import { ensureDefaultServiceAccount } from './framework/apiserver.js';
 import { pollUntil } from './framework/authentication.js';
-import { FakeNodes, type FakeNode } from './framework/fake-nodes.js';
-import { writeKubeconfig, type Kubeconfig } from './framework/kubeconfig.js';
-import { Kubectl } from './framework/kubectl.js';
+import { startNodeCluster, type NodeCluster } from './framework/controller-manager.js';
+import type { FakeNode } from './framework/fake-nodes.js';
 
 interface Condition { type: string; status: string; reason?: string; message?: string }
 interface Pod extends KubeObject { spec?: Record<string, unknown>; status?: { phase?: string; conditions?: Condition[] } }
@@ -29,39 +26,19 @@ const quarantineMs = 2_000;
 const now = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 
 describe('node lifecycle, taint eviction, podgc and ttl', () => {
-  let t: TestServer;
-  let kc: Kubeconfig;
-  let client: Client;
-  let kubectl: Kubectl;
-  let cm: RunningControllerManager;
-  let agents: FakeNodes;
-
+  let cluster: NodeCluster;
   before(async () => {
-    t = await startTestServer();
-    kc = writeKubeconfig(t);
-    client = Client.fromKubeconfig(kc.path).client;
-    kubectl = new Kubectl(kc);
-    agents = new FakeNodes(client, 250);
-    cm = await runControllerManager({
-      ...defaultOptions(), kubeconfig: kc.path, securePort: 0, bindAddress: '127.0.0.1', leaderElect: false,
+    cluster = await startNodeCluster({
       controllers: ['nodelifecycle', 'taint-eviction-controller', 'podgc', 'ttl'],
-      // A taint a second at most would make a second outage wait up to 10 s for its token (--node-eviction-rate 0.1).
+      // At the default --node-eviction-rate (0.1) a second outage within 10 s would wait for its token.
       nodeLifecycle: { ...defaultOptions().nodeLifecycle, monitorPeriodMs: 250, monitorGracePeriodMs: graceMs, startupGracePeriodMs: 2 * graceMs, evictionRate: 10 },
       podGC: { terminatedPodThreshold: 3, checkPeriodMs: 300, quarantineMs },
-    }, new Logger(2, (l) => {
-      if (process.env.ORCH_TEST_LOG) process.stderr.write(l);
-    }));
+    }, 250);
   });
-  after(async () => {
-    await cm?.stop();
-    await agents?.stop();
-    client?.close();
-    kc?.remove();
-    await t?.stop();
-  });
+  after(async () => cluster?.stop());
 
-  const nodes = () => client.resource<FakeNode>('', 'v1', 'nodes');
-  const pods = (ns: string) => client.resource<Pod>('', 'v1', 'pods').namespace(ns);
+  const nodes = () => cluster.client.resource<FakeNode>('', 'v1', 'nodes');
+  const pods = (ns: string) => cluster.client.resource<Pod>('', 'v1', 'pods').namespace(ns);
   const gone = async (ns: string, name: string) => {
     try {
       await pods(ns).get(name);
@@ -71,11 +48,11 @@ describe('node lifecycle, taint eviction, podgc and ttl', () => {
       throw e;
     }
   };
-  const events = async (ns: string) => (await client.resource<Event>('', 'v1', 'events').namespace(ns).list()).items;
+  const events = async (ns: string) => (await cluster.client.resource<Event>('', 'v1', 'events').namespace(ns).list()).items;
   const ready = (o: { status?: { conditions?: Condition[] } }) => o.status?.conditions?.find((c) => c.type === 'Ready');
   async function namespace(ns: string): Promise<void> {
-    await client.resource('', 'v1', 'namespaces').create({ metadata: { name: ns } });
-    await ensureDefaultServiceAccount(t.client, ns);
+    await cluster.client.resource('', 'v1', 'namespaces').create({ metadata: { name: ns } });
+    await ensureDefaultServiceAccount(cluster.t.client, ns);
   }
   /** A pod bound to `node` and reported running and ready, as its agent would. */
   async function runningPod(ns: string, name: string, node: string, extra: Record<string, unknown> = {}): Promise<Pod> {
@@ -89,8 +66,8 @@ describe('node lifecycle, taint eviction, podgc and ttl', () => {
   test('a node whose Lease stops renewing turns Unknown, is tainted, its pods evicted after their tolerationSeconds; it recovers when the Lease renews', async () => {
     const ns = 'lifecycle';
     await namespace(ns);
-    await agents.register('alive');
-    await agents.register('dying');
+    await cluster.agents.register('alive');
+    await cluster.agents.register('dying');
     // The not-ready taint every new node gets (TaintNodesByCondition) goes once the controller sees it Ready.
     await untilNodeReady('alive');
     await untilNodeReady('dying');
@@ -103,7 +80,7 @@ describe('node lifecycle, taint eviction, podgc and ttl', () => {
     await runningPod(ns, 'forever', 'dying', { tolerations: [{ key: unreachable, operator: 'Exists', effect: 'NoExecute' }] });
     await runningPod(ns, 'elsewhere', 'alive');
 
-    agents.silence('dying');
+    cluster.agents.silence('dying');
     const silencedAt = Date.now();
     const unknown = await pollUntil(() => nodes().get('dying'), (n) => ready(n)?.status === 'Unknown', 'the silent node to turn Unknown', 30_000);
     assert.ok(Date.now() - silencedAt >= graceMs - 300, 'not before its grace period');
@@ -115,7 +92,7 @@ describe('node lifecycle, taint eviction, podgc and ttl', () => {
     const tainted = await pollUntil(() => nodes().get('dying'), (n) => (n.spec?.taints ?? []).length === 2, 'both unreachable taints', 20_000);
     assert.deepEqual(tainted.spec!.taints!.map((x) => `${x.key}:${x.effect}`).sort(), [`${unreachable}:NoExecute`, `${unreachable}:NoSchedule`]);
     assert.ok(tainted.spec!.taints!.every((x) => x.timeAdded), 'stamped with when they were added');
-    const describe = (await kubectl.ok(['describe', 'node', 'dying'])).stdout;
+    const describe = (await cluster.kubectl.ok(['describe', 'node', 'dying'])).stdout;
     assert.match(describe, /Taints:\s+node\.orch\.io\/unreachable:NoExecute\n\s+node\.orch\.io\/unreachable:NoSchedule/);
     assert.match(describe, /Ready\s+Unknown\s.*NodeStatusUnknown\s+Kubelet stopped posting node status\./);
     assert.match(describe, /NodeNotReady\s+\S+\s+node-controller\s+Node dying status is now: NodeNotReady/);
@@ -144,7 +121,7 @@ describe('node lifecycle, taint eviction, podgc and ttl', () => {
     assert.ok(evs.some((e) => e.reason === 'NodeNotReady' && e.involvedObject?.name === 'patient' && e.message === 'Node is not ready' && e.type === 'Warning'));
 
     // The agent comes back: Ready again, the taints go, the pending eviction is cancelled.
-    agents.resume('dying');
+    cluster.agents.resume('dying');
     await untilNodeReady('dying');
     await pollUntil(() => events(ns), (e) => e.some((x) => x.reason === 'TaintManagerEviction' && x.message === `Cancelling deletion of Pod ${ns}/patient`), 'the pending eviction cancelled', 10_000);
     assert.ok(!(await gone(ns, 'patient')), 'the patient pod survived the outage');
@@ -153,10 +130,10 @@ describe('node lifecycle, taint eviction, podgc and ttl', () => {
   test('podgc deletes the pods of a deleted Node after its quarantine, marking them Failed with DisruptionTarget, and unscheduled terminating pods', async () => {
     const ns = 'orphans';
     await namespace(ns);
-    await agents.register('doomed');
+    await cluster.agents.register('doomed');
     await untilNodeReady('doomed');
     await runningPod(ns, 'orphan', 'doomed', { finalizers: ['example.com/hold'] });
-    agents.silence('doomed');
+    cluster.agents.silence('doomed');
     await nodes().delete('doomed');
     const deletedAt = Date.now();
     const orphan = await pollUntil(() => pods(ns).get('orphan'), (p) => !!p.metadata.deletionTimestamp, 'the orphan to be deleted', 20_000);
@@ -179,7 +156,7 @@ describe('node lifecycle, taint eviction, podgc and ttl', () => {
   test('podgc keeps --terminated-pod-gc-threshold terminated pods and deletes the oldest beyond it', async () => {
     const ns = 'terminated';
     await namespace(ns);
-    await agents.register('worker');
+    await cluster.agents.register('worker');
     // The oldest pod of all, but running: never collected.
     await runningPod(ns, 'running', 'worker');
     for (const [i, phase] of [[1, 'Succeeded'], [2, 'Failed'], [3, 'Succeeded'], [4, 'Succeeded'], [5, 'Failed']] as const) {

@@ -3,6 +3,8 @@ import { isIP } from 'node:net';
 import yargs from 'yargs';
 import { invalidApiDomain } from '../../../api/domain.js';
 import { parseDuration } from '../../../pkg/util/duration.js';
+import type { NodeLifecycleOptions } from '../../../pkg/controller/nodelifecycle/controller.js';
+import type { PodGCOptions } from '../../../pkg/controller/podgc/controller.js';
 import { concurrencyFlags, knownControllerNames } from './controllers.js';
 
 export interface ControllerManagerOptions {
@@ -36,39 +38,11 @@ export interface ControllerManagerOptions {
   serviceAccountPrivateKeyFile: string;
   /** The --cluster-signing-* flags of csrsigning. */
   csrSigning: CSRSigningFlags;
-  /** The flags of nodelifecycle (--node-monitor-*, --node-eviction-rate, ...). */
-  nodeLifecycle: NodeLifecycleFlags;
-  /** --terminated-pod-gc-threshold, and podgc's timings. */
-  podGC: PodGCFlags;
+  /** The flags of nodelifecycle (--node-monitor-*, --node-eviction-rate, ...), upstream 1.30's. */
+  nodeLifecycle: NodeLifecycleOptions;
+  /** --terminated-pod-gc-threshold, and podgc's timings (constants upstream, which tests shorten as upstream's NewPodGCInternal lets its tests). */
+  podGC: PodGCOptions;
   verbosity: number;
-}
-
-/** nodelifecycle's flags, with upstream 1.30's names and defaults. */
-export interface NodeLifecycleFlags {
-  /** --node-monitor-period: how often every node's health is looked at. */
-  monitorPeriodMs: number;
-  /** --node-monitor-grace-period: how long a node may go without a heartbeat before it is Unknown. */
-  monitorGracePeriodMs: number;
-  /** --node-startup-grace-period: the same for a node that never reported Ready. */
-  startupGracePeriodMs: number;
-  /** --node-eviction-rate: nodes a second tainted for eviction while a zone is healthy. */
-  evictionRate: number;
-  /** --secondary-node-eviction-rate: the same while a zone is unhealthy (0 in small clusters). */
-  secondaryEvictionRate: number;
-  /** --large-cluster-size-threshold: nodes from which a zone is large. */
-  largeClusterSizeThreshold: number;
-  /** --unhealthy-zone-threshold: the share of not-Ready nodes (at least 3) that makes a zone unhealthy. */
-  unhealthyZoneThreshold: number;
-}
-
-/** podgc's threshold flag and the two timings upstream keeps as constants (tests shorten them, as upstream's NewPodGCInternal lets its tests). */
-export interface PodGCFlags {
-  /** --terminated-pod-gc-threshold: terminated pods kept; <= 0 keeps them all. */
-  terminatedPodThreshold: number;
-  /** How often podgc looks (upstream's gcCheckPeriod, 20 s); not a flag. */
-  checkPeriodMs: number;
-  /** How long a missing node is waited for before its pods are orphans (upstream's quarantineTime, 40 s); not a flag. */
-  quarantineMs: number;
 }
 
 /** A CA certificate and key file pair, as given (empty when not). */
@@ -286,7 +260,7 @@ export function validateOptions(o: ControllerManagerOptions): string[] {
  * What nodelifecycle cannot run with. Upstream validates none of these (a zero period panics its
  * ticker, a NaN rate is parsed away by pflag); we refuse what would spin or never act.
  */
-function validateNodeLifecycle(n: NodeLifecycleFlags): string[] {
+function validateNodeLifecycle(n: NodeLifecycleOptions): string[] {
   const errs: string[] = [];
   if (!(n.monitorPeriodMs > 0)) errs.push('--node-monitor-period must be greater than 0');
   for (const [flag, v] of [['node-eviction-rate', n.evictionRate], ['secondary-node-eviction-rate', n.secondaryEvictionRate], ['unhealthy-zone-threshold', n.unhealthyZoneThreshold]] as const) {

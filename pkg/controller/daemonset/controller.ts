@@ -96,27 +96,33 @@ class DaemonSetsController implements Controller {
       }
       for (const ds of selecting(pod)) enqueue(ds);
     };
+    /**
+     * A change of a pod or revision (upstream's updatePod, updateHistory): a changed controllerRef
+     * wakes the former owner; then the owner is woken (and answered), or, for an orphan whose labels
+     * or controllerRef changed, the sets that may adopt it.
+     */
+    const ownedChanged = (old: KubeObject, obj: KubeObject): DaemonSetObject | undefined => {
+      const ref = controllerRefOf(obj);
+      const oldRef = controllerRefOf(old);
+      const refChanged = JSON.stringify(ref) !== JSON.stringify(oldRef);
+      const was = refChanged ? resolve(old.metadata.namespace, oldRef) : undefined;
+      if (was) enqueue(was);
+      if (ref) {
+        const ds = resolve(obj.metadata.namespace, ref);
+        if (ds) enqueue(ds);
+        return ds;
+      }
+      if (refChanged || JSON.stringify(old.metadata.labels ?? {}) !== JSON.stringify(obj.metadata.labels ?? {})) for (const ds of selecting(obj)) enqueue(ds);
+      return undefined;
+    };
     const podUpdated = (old: PodObject, pod: PodObject) => {
       if (old.metadata.resourceVersion === pod.metadata.resourceVersion) return;
       // A pod marked for deletion counts as gone: its replacement need not wait for it.
       if (pod.metadata.deletionTimestamp) return podDeleted(pod);
-      const ref = controllerRefOf(pod);
-      const oldRef = controllerRefOf(old);
-      const refChanged = JSON.stringify(ref) !== JSON.stringify(oldRef);
-      if (refChanged && oldRef) {
-        const was = resolve(old.metadata.namespace, oldRef);
-        if (was) enqueue(was);
-      }
-      if (ref) {
-        const ds = resolve(pod.metadata.namespace, ref);
-        if (!ds) return;
-        enqueue(ds);
-        // Ready now, available minReadySeconds later, with no event to say so: look again then.
-        const minReady = ds.spec?.minReadySeconds ?? 0;
-        if (minReady > 0 && !isPodReady(old) && isPodReady(pod)) queue.addAfter(objectKey(ds), minReady * 1000 + 1000);
-        return;
-      }
-      if (refChanged || JSON.stringify(old.metadata.labels ?? {}) !== JSON.stringify(pod.metadata.labels ?? {})) for (const ds of selecting(pod)) enqueue(ds);
+      const ds = ownedChanged(old, pod);
+      // Ready now, available minReadySeconds later, with no event to say so: look again then.
+      const minReady = ds?.spec?.minReadySeconds ?? 0;
+      if (ds && minReady > 0 && !isPodReady(old) && isPodReady(pod)) queue.addAfter(objectKey(ds), minReady * 1000 + 1000);
     };
 
     // Revisions: a set's own wake it; orphans wake the sets that may adopt them.
@@ -131,20 +137,7 @@ class DaemonSetsController implements Controller {
       for (const ds of selecting(rev)) enqueue(ds);
     };
     const revisionUpdated = (old: Revision, rev: Revision) => {
-      if (old.metadata.resourceVersion === rev.metadata.resourceVersion) return;
-      const ref = controllerRefOf(rev);
-      const oldRef = controllerRefOf(old);
-      const refChanged = JSON.stringify(ref) !== JSON.stringify(oldRef);
-      if (refChanged && oldRef) {
-        const was = resolve(old.metadata.namespace, oldRef);
-        if (was) enqueue(was);
-      }
-      if (ref) {
-        const ds = resolve(rev.metadata.namespace, ref);
-        if (ds) enqueue(ds);
-        return;
-      }
-      if (refChanged || JSON.stringify(old.metadata.labels ?? {}) !== JSON.stringify(rev.metadata.labels ?? {})) for (const ds of selecting(rev)) enqueue(ds);
+      if (old.metadata.resourceVersion !== rev.metadata.resourceVersion) ownedChanged(old, rev);
     };
 
     // Nodes: a set looks again when a node comes, or changes whether it qualifies.

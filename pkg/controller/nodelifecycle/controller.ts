@@ -24,12 +24,19 @@ import { computeZoneState, zoneEvictionRate, zoneKey, type ZoneState } from './z
 type LeaseObject = Lease & { metadata: NonNullable<Lease['metadata']> };
 
 export interface NodeLifecycleOptions {
+  /** --node-monitor-period: how often every node's health is looked at. */
   monitorPeriodMs: number;
+  /** --node-monitor-grace-period: how long a node may go without a heartbeat before it is Unknown. */
   monitorGracePeriodMs: number;
+  /** --node-startup-grace-period: the same for a node that never reported Ready. */
   startupGracePeriodMs: number;
+  /** --node-eviction-rate: nodes a second tainted for eviction while a zone is healthy. */
   evictionRate: number;
+  /** --secondary-node-eviction-rate: the same while a zone is unhealthy (0 in small clusters). */
   secondaryEvictionRate: number;
+  /** --large-cluster-size-threshold: nodes from which a zone is large. */
   largeClusterSizeThreshold: number;
+  /** --unhealthy-zone-threshold: the share of not-Ready nodes (at least 3) that makes a zone unhealthy. */
   unhealthyZoneThreshold: number;
 }
 

@@ -20,9 +20,11 @@ import { gcOrder, isPodTerminated } from './pod-order.js';
 type NodeObject = Node & KubeObject;
 
 export interface PodGCOptions {
-  /** --terminated-pod-gc-threshold; none are collected when <= 0. */
+  /** --terminated-pod-gc-threshold: terminated pods kept; <= 0 keeps them all. */
   terminatedPodThreshold: number;
+  /** How often podgc looks (upstream's gcCheckPeriod, 20 s); not a flag. */
   checkPeriodMs: number;
+  /** How long a missing node is waited for before its pods are orphans (upstream's quarantineTime, 40 s); not a flag. */
   quarantineMs: number;
 }
 
