@@ -37,7 +37,8 @@ function readyStatus(): NonNullable<FakeNode['status']> {
 export class FakeNodes {
   private readonly beating = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
-  private beat: Promise<void> = Promise.resolve();
+  /** The beat in progress: a slow one is not joined by the next (a kubelet's loop waits for itself too). */
+  private beat: Promise<void> | undefined;
 
   constructor(private readonly client: Client, private readonly beatMs = 300, private readonly domain: ApiDomain = defaultApiDomain) {}
 
@@ -69,7 +70,7 @@ export class FakeNodes {
   resume(name: string): void {
     this.beating.add(name);
     this.timer ??= setInterval(() => {
-      this.beat = this.beat.then(() => this.heartbeat());
+      this.beat ??= this.heartbeat().finally(() => (this.beat = undefined));
     }, this.beatMs);
   }
 
