@@ -18,6 +18,7 @@ import { MutatingWebhookConfiguration, ValidatingWebhookConfiguration } from '..
 import { webhookConfigurationStrategy } from './admissionregistration/webhook-configuration-strategy.js';
 import { certificatesGroup } from '../../api/certificates/v1/register.js';
 import { certificateSigningRequestStrategy } from './certificates/certificate-signing-request-strategy.js';
+import { daemonSetStrategy } from './apps/daemon-set-strategy.js';
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
@@ -103,6 +104,7 @@ export const strategyOverrides = (domain: ApiDomain): ReadonlyMap<string, Strate
       }
     },
   }],
+  ['apps/DaemonSet', daemonSetStrategy],
   ['/Pod', podStrategy],
   ['/Secret', { selectableFields: { type: (o) => str(o.type) } }],
   // Node agents register their node with its status in one create, as upstream allows.

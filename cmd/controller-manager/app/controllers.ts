@@ -21,6 +21,11 @@ import { newCSRApprovingController } from '../../../pkg/controller/csrapproving/
 import { newCSRCleanerController } from '../../../pkg/controller/csrcleaner/controller.js';
 import { tokenCleanerController } from '../../../pkg/controller/tokencleaner/controller.js';
 import { bootstrapSignerController } from '../../../pkg/controller/bootstrapsigner/controller.js';
+import { daemonsetController } from '../../../pkg/controller/daemonset/controller.js';
+import { newNodeLifecycleController } from '../../../pkg/controller/nodelifecycle/controller.js';
+import { newPodGCController } from '../../../pkg/controller/podgc/controller.js';
+import { taintEvictionController, taintEvictionControllerName } from '../../../pkg/controller/tainteviction/controller.js';
+import { ttlController } from '../../../pkg/controller/ttl/controller.js';
 import { signingFiles, type ControllerManagerOptions } from './options.js';
 
 /** What a registration's factory may read: the flags, and what the manager loaded from the files they name. */
@@ -61,6 +66,12 @@ export const registrations: ControllerRegistration[] = [
   { name: 'job', factory: () => jobController(), enabledByDefault: true },
   { name: 'cronjob', factory: () => cronjobController(), enabledByDefault: true },
   { name: 'ttl-after-finished', factory: () => ttlAfterFinishedController(), enabledByDefault: true },
+  { name: 'daemonset', factory: () => daemonsetController(), enabledByDefault: true },
+  { name: 'nodelifecycle', factory: ({ options }) => newNodeLifecycleController(options.nodeLifecycle)(), enabledByDefault: true },
+  // Upstream 1.29 split it out of nodelifecycle; it has only its long name.
+  { name: taintEvictionControllerName, factory: () => taintEvictionController(), enabledByDefault: true },
+  { name: 'podgc', factory: ({ options }) => newPodGCController(options.podGC)(), enabledByDefault: true },
+  { name: 'ttl', factory: () => ttlController(), enabledByDefault: true },
   // Without any --cluster-signing-* files the manager skips it (server.ts), as upstream does.
   { name: 'csrsigning', factory: ({ options }) => newCSRSigningController({ signers: signingFiles(options.csrSigning), durationMs: options.csrSigning.durationMs })(), enabledByDefault: true },
   { name: 'csrapproving', factory: () => newCSRApprovingController()(), enabledByDefault: true },
@@ -151,6 +162,7 @@ export const concurrencyFlags: ConcurrencyFlag[] = [
   { stem: 'resource-quota', default: 5, describe: 'The number of resource quotas that are allowed to sync concurrently. Larger number = more responsive quota management, but more CPU (and network) load.' },
   { stem: 'replicaset', default: 5, describe: 'The number of replica sets that are allowed to sync concurrently. Larger number = more responsive replica management, but more CPU (and network) load' },
   { stem: 'deployment', default: 5, describe: 'The number of deployment objects that are allowed to sync concurrently. Larger number = more responsive deployments, but more CPU (and network) load' },
+  { stem: 'daemonset', default: 2, describe: 'The number of daemonset objects that are allowed to sync concurrently. Larger number = more responsive daemonsets, but more CPU (and network) load' },
   { stem: 'statefulset', default: 5, describe: 'The number of statefulset objects that are allowed to sync concurrently. Larger number = more responsive statefulsets, but more CPU (and network) load' },
   { stem: 'job', default: 5, describe: 'The number of job objects that are allowed to sync concurrently. Larger number = more responsive jobs, but more CPU (and network) load' },
   { stem: 'cron-job', default: 5, describe: 'The number of cron job objects that are allowed to sync concurrently. Larger number = more responsive jobs, but more CPU (and network) load' },

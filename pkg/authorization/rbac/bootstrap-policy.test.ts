@@ -54,7 +54,30 @@ test('names are unique and every binding resolves to a role of the policy', () =
     'system:controller:resourcequota-controller', 'system:controller:disruption-controller', 'system:controller:clusterrole-aggregation-controller',
     'system:controller:statefulset-controller', 'system:controller:deployment-controller', 'system:controller:replicaset-controller',
     'system:controller:certificate-controller', 'system:controller:endpoint-controller', 'system:controller:job-controller',
-    'system:controller:cronjob-controller', 'system:controller:ttl-after-finished-controller']) assert.ok(crNames.includes(name), name);
+    'system:controller:cronjob-controller', 'system:controller:ttl-after-finished-controller', 'system:controller:daemon-set-controller',
+    'system:controller:node-controller', 'system:controller:pod-garbage-collector', 'system:controller:ttl-controller']) assert.ok(crNames.includes(name), name);
+});
+
+test('the node and daemon controllers\' roles are upstream 1.30\'s', () => {
+  const p = bootstrapPolicy(d);
+  const rules = (name: string) => p.clusterRoles.find((r) => r.metadata!.name === `system:controller:${name}`)?.rules;
+  const r = (verbs: string[], apiGroups: string[], resources: string[]) => ({ verbs, apiGroups, resources });
+  const events = r(['create', 'update', 'patch'], ['', 'events.orch.io'], ['events']);
+  assert.deepEqual(rules('daemon-set-controller'), [
+    r(['get', 'list', 'watch'], ['apps', 'extensions'], ['daemonsets']), r(['update'], ['apps', 'extensions'], ['daemonsets/status']),
+    r(['update'], ['apps', 'extensions'], ['daemonsets/finalizers']), r(['list', 'watch'], [''], ['nodes']),
+    r(['create', 'delete', 'list', 'patch', 'watch'], [''], ['pods']), r(['create'], [''], ['pods/binding']),
+    r(['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], ['apps'], ['controllerrevisions']), events,
+  ]);
+  assert.deepEqual(rules('node-controller'), [
+    r(['delete', 'get', 'list', 'patch', 'update', 'watch'], [''], ['nodes']), r(['patch', 'update'], [''], ['nodes/status']),
+    r(['patch', 'update'], [''], ['pods/status']), r(['delete', 'get', 'list', 'watch'], [''], ['pods']), events,
+  ]);
+  assert.deepEqual(rules('pod-garbage-collector'), [r(['delete', 'list', 'watch'], [''], ['pods']), r(['get', 'list', 'watch'], [''], ['nodes']), r(['patch'], [''], ['pods/status'])]);
+  assert.deepEqual(rules('ttl-controller'), [r(['list', 'patch', 'update', 'watch'], [''], ['nodes']), events]);
+  // Bound to their service accounts and, as every controller runs as the manager, to its user.
+  const binding = p.clusterRoleBindings.find((b) => b.metadata!.name === 'system:controller:node-controller');
+  assert.deepEqual(binding?.subjects?.map((x) => x.name), ['node-controller', 'system:kube-controller-manager']);
 });
 
 test('the policy grants what upstream grants', () => {

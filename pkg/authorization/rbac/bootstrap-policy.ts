@@ -233,6 +233,16 @@ export function bootstrapPolicy(d: ApiDomain, opts: BootstrapOptions = {}): Boot
         rule(['delete', 'list', 'watch'], [''], ['pods']),
         eventsRule,
       ]),
+      c('daemon-set-controller', [
+        rule(Read, ['apps', 'extensions'], ['daemonsets']),
+        rule(['update'], ['apps', 'extensions'], ['daemonsets/status']),
+        rule(['update'], ['apps', 'extensions'], ['daemonsets/finalizers']),
+        rule(['list', 'watch'], [''], ['nodes']),
+        rule(['create', 'delete', 'list', 'patch', 'watch'], [''], ['pods']),
+        rule(['create'], [''], ['pods/binding']),
+        rule(['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], ['apps'], ['controllerrevisions']),
+        eventsRule,
+      ]),
       c('deployment-controller', [
         rule(['get', 'list', 'update', 'watch'], ['apps', 'extensions'], ['deployments']),
         rule(['update'], ['apps', 'extensions'], ['deployments/status']),
@@ -271,6 +281,19 @@ export function bootstrapPolicy(d: ApiDomain, opts: BootstrapOptions = {}): Boot
         rule(['update'], [''], ['namespaces/finalize', 'namespaces/status']),
         rule(['delete', 'deletecollection', 'get', 'list', 'watch'], ['*'], ['*']),
       ]),
+      // The taint eviction controller runs with this role too, as upstream's does.
+      c('node-controller', [
+        rule(['delete', 'get', 'list', 'patch', 'update', 'watch'], [''], ['nodes']),
+        rule(['patch', 'update'], [''], ['nodes/status']),
+        rule(['patch', 'update'], [''], ['pods/status']),
+        rule(['delete', 'get', 'list', 'watch'], [''], ['pods']),
+        eventsRule,
+      ]),
+      c('pod-garbage-collector', [
+        rule(['delete', 'list', 'watch'], [''], ['pods']),
+        rule(Read, [''], ['nodes']),
+        rule(['patch'], [''], ['pods/status']),
+      ]),
       c('replicaset-controller', [
         rule(['get', 'list', 'update', 'watch'], ['apps', 'extensions'], ['replicasets']),
         rule(['update'], ['apps', 'extensions'], ['replicasets/status']),
@@ -294,6 +317,7 @@ export function bootstrapPolicy(d: ApiDomain, opts: BootstrapOptions = {}): Boot
         eventsRule,
       ]),
       c('ttl-after-finished-controller', [rule(['delete', 'get', 'list', 'watch'], ['batch'], ['jobs']), eventsRule]),
+      c('ttl-controller', [rule(['list', 'patch', 'update', 'watch'], [''], ['nodes']), eventsRule]),
     ];
   }
 
