@@ -43,6 +43,8 @@ export interface SubresourceKind {
 export interface ScaleAdapter<T = Record<string, unknown>> {
   /** The desired replica count (spec), with the kind's default when unset. */
   specReplicas(obj: T): number;
+  /** False when the object has no desired replica count at all (a custom resource's path is unset); absent: always has one. */
+  hasSpecReplicas?(obj: T): boolean;
   setSpecReplicas(obj: T, replicas: number): void;
   /** The observed replica count (status). */
   statusReplicas(obj: T): number;
@@ -96,6 +98,22 @@ export interface KindRegistration {
   virtual?: boolean;
   /** The kind lives in another resource's storage, converted on the way in and out. */
   storedAs?: StoredAs;
+  /**
+   * Reads, in place, the parts of a decoded object its schema declares free-form but the kind
+   * types by hand (a CustomResourceDefinition's recursive openAPIV3Schema): unknown fields are
+   * dropped and reported, wrong JSON types refuse the body.
+   */
+  decodeFreeForm?: (obj: Record<string, unknown>) => FreeFormDecoding;
+  /** False for kinds without a protobuf form: clients asking only for protobuf get 406, protobuf bodies 415. */
+  protobuf?: false;
+}
+
+/** What reading an object's free-form parts found (see KindRegistration.decodeFreeForm). */
+export interface FreeFormDecoding {
+  /** Paths of the dropped unknown fields. */
+  unknownFields: string[];
+  /** Wrong JSON types, each `path: expected T, got U`. */
+  decodeErrors: string[];
 }
 
 export interface GroupVersionRegistration {

@@ -3,9 +3,9 @@
 import type { Request, Response } from 'express';
 import type { Subresource } from '../../api/registration.js';
 import { newBadRequest, StatusError } from '../runtime/errors.js';
-import type { Scheme } from '../runtime/scheme.js';
+import type { ResourceInfo, Scheme } from '../runtime/scheme.js';
 import type { Store } from '../registry/generic/store.js';
-import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
+import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions, discoverableGroupVersion } from './discovery.js';
 import { negotiateOutput, type Conversion, type MediaFormat } from './negotiation.js';
 import { ResponseWriter } from './output.js';
 import { Query } from './query.js';
@@ -31,7 +31,7 @@ import {
   type ResourceRequest,
 } from './resource-handlers.js';
 import { requestTimeoutMs, runWithDeadline } from './request-timeout.js';
-import { setStatusWriter } from './responses.js';
+import { addWarnings, setStatusWriter } from './responses.js';
 import type { IncludeObject } from '../registry/table.js';
 import { serveWatch, type WatchServerOptions } from './watch.js';
 
@@ -39,6 +39,12 @@ export interface APIHandlerConfig extends HandlerContext {
   scheme: Scheme;
   /** The store of each resource, keyed `<group>/<resource>`. */
   stores: ReadonlyMap<string, Store>;
+  /**
+   * Custom resources, registered while the server runs: the store of each one the scheme holds,
+   * and a way to catch up with etcd when a request names a resource or group this server does
+   * not know yet (a CustomResourceDefinition another server established a moment ago).
+   */
+  custom?: CustomResourceStores;
   watch: WatchServerOptions;
   /** host:port clients reach this server at, for /api. */
   serverAddress: string;
@@ -53,7 +59,35 @@ export interface APIHandlerConfig extends HandlerContext {
   streams?: ReadonlyMap<string, StreamGetter>;
 }
 
+/** The stores of the custom resources, kept by pkg/apiextensions. */
+export interface CustomResourceStores {
+  store(resource: ResourceInfo): Store | undefined;
+  /**
+   * Resolves once this server serves every CustomResourceDefinition etcd holds now; the request
+   * that asked is then routed again. Called for paths below /apis this server does not serve.
+   */
+  catchUp(): Promise<void>;
+}
+
 const notFound = () => new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
+
+/** The formats a verb's answer may take; custom resources and CustomResourceDefinitions have no protobuf form. */
+function outputFormats(verb: string, protobuf: boolean): { formats: MediaFormat[]; conversions: Conversion[] } {
+  const withProtobuf = (f: MediaFormat[]): MediaFormat[] => (protobuf ? f : f.filter((x) => x !== 'protobuf'));
+  switch (verb) {
+    case 'watch': return { formats: withProtobuf(['json', 'protobuf']), conversions: ['Table', 'PartialObjectMetadata'] };
+    case 'list': return { formats: withProtobuf(['json', 'yaml', 'protobuf']), conversions: ['Table', 'PartialObjectMetadataList'] };
+    case 'get': return { formats: withProtobuf(['json', 'yaml', 'protobuf']), conversions: ['Table', 'PartialObjectMetadata'] };
+    default: return { formats: withProtobuf(['json', 'yaml', 'protobuf']), conversions: [] };
+  }
+}
+
+/** Upstream's answer to a write of a new object while its CustomResourceDefinition is being deleted. */
+function terminating(resource: ResourceInfo, verb: string): StatusError {
+  return new StatusError(405, 'MethodNotAllowed', `${verb} not allowed while custom resource definition is terminating`, {
+    group: resource.group, kind: resource.resource,
+  });
+}
 
 /**
  * Upstream registers a route per supported verb; any other method on a resource path (HEAD, OPTIONS,
@@ -81,6 +115,35 @@ export function newAPIHandler(cfg: APIHandlerConfig): APIHandler {
 }
 
 function serveAPI(cfg: APIHandlerConfig): APIHandler {
+  const serve = serveResolved(cfg);
+  return async (req, res, info) => {
+    try {
+      await serve(req, res, info);
+    } catch (e) {
+      // A path below /apis this server does not serve may be a custom resource another server
+      // just registered: catch up with etcd and route once more before answering 404.
+      if (!(e instanceof NotServed)) throw e;
+      if (!cfg.custom || !info.path.startsWith('/apis/')) throw e.cause;
+      await cfg.custom.catchUp();
+      try {
+        await serve(req, res, info);
+      } catch (again) {
+        throw again instanceof NotServed ? again.cause : again;
+      }
+    }
+  };
+}
+
+/** A 404 for a path the scheme does not serve (as opposed to a missing object). */
+class NotServed extends Error {
+  constructor(override readonly cause: StatusError) {
+    super(cause.message);
+  }
+}
+
+const notServed = () => new NotServed(notFound());
+
+function serveResolved(cfg: APIHandlerConfig): APIHandler {
   return async (req, res, info) => {
     const query = new Query(info.query);
     const negotiate = (formats: readonly MediaFormat[], conversions: readonly Conversion[]) => {
@@ -91,23 +154,24 @@ function serveAPI(cfg: APIHandlerConfig): APIHandler {
     };
     if (!info.isResourceRequest) {
       const out = negotiate(['json', 'yaml'], []);
+      // The list of groups names every group etcd holds a definition of, not only those this server has seen.
+      if (cfg.custom && info.path.replace(/\/+$/, '') === '/apis') await cfg.custom.catchUp();
       const doc = discovery(cfg, info);
-      if (!doc) throw notFound();
+      if (!doc) throw notServed();
       if (req.method !== 'GET' && req.method !== 'HEAD') throw new StatusError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`);
       out.document(200, doc);
       return;
     }
     // Errors are written as JSON until the response's format is known; then in that format.
-    const out = info.verb === 'watch'
-      ? negotiate(['json', 'protobuf'], ['Table', 'PartialObjectMetadata'])
-      : info.verb === 'list'
-        ? negotiate(['json', 'yaml', 'protobuf'], ['Table', 'PartialObjectMetadataList'])
-        : info.verb === 'get'
-          ? negotiate(['json', 'yaml', 'protobuf'], ['Table', 'PartialObjectMetadata'])
-          : negotiate(['json', 'yaml', 'protobuf'], []);
-    if (!cfg.scheme.groupVersion(info.apiGroup, info.apiVersion)) throw notFound();
+    const outputs = outputFormats(info.verb, true);
+    let out = negotiate(outputs.formats, outputs.conversions);
+    if (!cfg.scheme.groupVersion(info.apiGroup, info.apiVersion)) throw notServed();
     const resource = cfg.scheme.resource(info.apiGroup, info.apiVersion, info.resource);
-    if (!resource) throw notFound();
+    if (!resource) throw notServed();
+    if (!resource.protobuf) {
+      const json = outputFormats(info.verb, false);
+      out = negotiate(json.formats, json.conversions);
+    }
     if (resource.virtual) {
       const handler = cfg.virtual?.get(`${resource.group}/${resource.resource}`);
       // A namespaced review (LocalSubjectAccessReview) is only served below its namespace.
@@ -116,7 +180,7 @@ function serveAPI(cfg: APIHandlerConfig): APIHandler {
       if (info.verb !== 'create') throw methodNotAllowed();
       return createVirtual(cfg, { req, res, info, resource, query, out }, handler);
     }
-    const store = cfg.stores.get(`${resource.group}/${resource.resource}`);
+    const store = resource.custom ? cfg.custom?.store(resource) : cfg.stores.get(`${resource.group}/${resource.resource}`);
     if (!store) throw notFound();
     const namespacedPath = info.parts[0] === 'namespaces' && info.resource !== 'namespaces';
     if (resource.namespaced) {
@@ -126,6 +190,11 @@ function serveAPI(cfg: APIHandlerConfig): APIHandler {
       info.namespace = '';
     }
     if (info.subresource && !resource.subresources.some((s) => s === info.subresource)) throw notFound();
+    if (resource.custom) {
+      if (resource.custom.warnings.length > 0) addWarnings(res, resource.custom.warnings);
+      // Objects of a definition being deleted may be read and deleted, not created.
+      if (resource.custom.terminating && info.verb === 'create') throw terminating(resource, info.verb);
+    }
     // A sub-resource that answers a request of its own kind (serviceaccounts/token: TokenRequest).
     const subKind = info.subresource ? resource.subresourceKinds[info.subresource as Subresource] : undefined;
     // Only a proxy has a path below its sub-resource.
@@ -218,7 +287,7 @@ function discovery(cfg: APIHandlerConfig, info: RequestInfo): unknown {
     if (segs.length === 1) return apiGroupList(cfg.scheme);
     if (segs.length === 2) return apiGroupDocument(cfg.scheme, segs[1]!);
     const gv = segs.length === 3 ? cfg.scheme.groupVersion(segs[1]!, segs[2]!) : undefined;
-    return gv ? apiResourceList(gv) : undefined;
+    return gv && discoverableGroupVersion(gv) ? apiResourceList(gv) : undefined;
   }
   return undefined;
 }

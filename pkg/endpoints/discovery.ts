@@ -10,6 +10,15 @@ const subresourceVerbs: Record<string, string[]> = {
 
 const versionRef = (gv: GroupVersionInfo) => ({ groupVersion: gv.apiVersion, version: gv.version });
 
+/** A custom resource is discovered once its definition is Established (it may be served a moment before). */
+const discoverable = (r: ResourceInfo) => !r.custom || r.custom.established;
+
+/** The group/versions with something to discover. */
+const discoverableVersions = (versions: GroupVersionInfo[]) => versions.filter((gv) => gv.resources.length === 0 || gv.resources.some(discoverable));
+
+/** Verbs a discovered custom resource of a terminating definition keeps (upstream's discovery controller). */
+const terminatingVerbs = ['delete', 'deletecollection', 'get', 'list', 'watch'];
+
 /** The preferred version of a group: the first stable one, else the first registered. */
 function preferred(versions: GroupVersionInfo[]): GroupVersionInfo {
   return versions.find((v) => v.stability === 'stable') ?? versions[0]!;
@@ -35,14 +44,23 @@ export function apiGroupList(scheme: Scheme) {
   return {
     kind: 'APIGroupList',
     apiVersion: 'v1',
-    groups: scheme.groups().filter((g) => g.name !== '').map((g) => apiGroup(g.name, g.versions)),
+    groups: scheme.groups().filter((g) => g.name !== '')
+      .map((g) => ({ name: g.name, versions: discoverableVersions(g.versions) }))
+      .filter((g) => g.versions.length > 0)
+      .map((g) => apiGroup(g.name, g.versions)),
   };
 }
 
 /** The APIGroup document of a named group, or undefined when it is not served. */
 export function apiGroupDocument(scheme: Scheme, group: string) {
   const g = scheme.groups().find((x) => x.name === group && group !== '');
-  return g ? { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(g.name, g.versions) } : undefined;
+  const versions = g ? discoverableVersions(g.versions) : [];
+  return versions.length > 0 ? { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(group, versions) } : undefined;
+}
+
+/** Whether discovery shows the group/version. */
+export function discoverableGroupVersion(gv: GroupVersionInfo): boolean {
+  return discoverableVersions([gv]).length > 0;
 }
 
 /**
@@ -56,13 +74,13 @@ function subKind(r: ResourceInfo, sub: Subresource) {
 }
 
 export function apiResourceList(gv: GroupVersionInfo) {
-  const resources = gv.resources.flatMap((r) => [
+  const resources = gv.resources.filter(discoverable).flatMap((r) => [
     {
       name: r.resource,
       singularName: r.singular,
       namespaced: r.namespaced,
       kind: r.kind,
-      verbs: r.verbs,
+      verbs: r.custom?.terminating ? terminatingVerbs : r.verbs,
       ...(r.shortNames.length ? { shortNames: r.shortNames } : {}),
       ...(r.categories.length ? { categories: r.categories } : {}),
     },

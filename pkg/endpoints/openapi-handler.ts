@@ -62,18 +62,29 @@ function negotiate(req: Request, res: Response, offered: Representation<SpecBody
   return picked;
 }
 
-/** The documents of `scheme`, built on the first call and kept; `built` (their Last-Modified) is fixed now. */
+/**
+ * The documents of `scheme`, built on the first call and kept until the scheme changes (custom
+ * resources came or went), then built again on the next call. Their Last-Modified is `built`
+ * until the first change, the time of the change's rebuild after it.
+ */
 export function lazyOpenAPIDocs(scheme: Scheme, version: { gitVersion: string }, built = new Date()): () => OpenAPIDocs {
   let docs: OpenAPIDocs | undefined;
-  return () => (docs ??= buildOpenAPIDocs(scheme, version, built));
+  let revision = scheme.revision;
+  return () => {
+    if (docs && revision === scheme.revision) return docs;
+    const changed = docs !== undefined || revision !== scheme.revision;
+    revision = scheme.revision;
+    docs = buildOpenAPIDocs(scheme, version, changed ? new Date() : built);
+    return docs;
+  };
 }
 
 /** Express middleware answering /openapi/v2 and /openapi/v3[/...]; other paths pass through. */
 export function openAPIHandler(documents: OpenAPIDocs | (() => OpenAPIDocs)) {
   let built: { docs: OpenAPIDocs; v2Offers: Representation<SpecBody>[]; lastModified: string } | undefined;
   const current = () => {
-    if (built) return built;
     const docs = typeof documents === 'function' ? documents() : documents;
+    if (built?.docs === docs) return built;
     const v2Offers: Representation<SpecBody>[] = [
       { mediaType: 'application/json', value: docs.v2.json },
       { mediaType: openAPIV2ProtobufMediaTypeAlias, value: docs.v2.protobuf },

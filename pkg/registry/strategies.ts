@@ -19,6 +19,8 @@ import { webhookConfigurationStrategy } from './admissionregistration/webhook-co
 import { certificatesGroup } from '../../api/certificates/v1/register.js';
 import { certificateSigningRequestStrategy } from './certificates/certificate-signing-request-strategy.js';
 import { daemonSetStrategy } from './apps/daemon-set-strategy.js';
+import { apiextensionsGroup } from '../../api/apiextensions/v1/register.js';
+import { customResourceDefinitionStrategy } from '../apiextensions/registry/definition-strategy.js';
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
@@ -160,6 +162,7 @@ export const strategyOverrides = (domain: ApiDomain): ReadonlyMap<string, Strate
   // A PUT of a missing object creates it for the kinds upstream allows it (the others answer 404).
   ['/LimitRange', { allowCreateOnUpdate: true }],
   ...['Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'].map((kind): [string, StrategyOverrides] => [`${rbacGroup(domain)}/${kind}`, { allowCreateOnUpdate: true }]),
+  [`${apiextensionsGroup(domain)}/CustomResourceDefinition`, customResourceDefinitionStrategy(domain)],
   // Signers watch only their own requests with fieldSelector=spec.signerName.
   [`${certificatesGroup(domain)}/CertificateSigningRequest`, {
     ...certificateSigningRequestStrategy,

@@ -46,6 +46,8 @@ import type { KindValidation } from './validation/kind-validation.js';
 import { certificatesGroup } from '../../api/certificates/v1/register.js';
 import { certificateSigningRequestValidation } from './certificates/certificate-signing-request-validation.js';
 import { nameIsDNSSubdomain } from './validation/names.js';
+import { apiextensionsGroup } from '../../api/apiextensions/v1/register.js';
+import { customResourceDefinitionValidation } from '../apiextensions/validation/definition.js';
 import { standardFinalizers } from './validation/object-meta.js';
 
 /** Rules for kinds nobody registered: DNS subdomain names and nothing else. */
@@ -110,5 +112,6 @@ export function kindValidations(domain: ApiDomain, opts: ValidationOptions = {})
   register(domain.group('coordination'), 'Lease', leaseValidation);
   register(admissionRegistrationGroup(domain), 'ValidatingWebhookConfiguration', validatingWebhookConfigurationValidation);
   register(admissionRegistrationGroup(domain), 'MutatingWebhookConfiguration', mutatingWebhookConfigurationValidation);
+  register(apiextensionsGroup(domain), 'CustomResourceDefinition', customResourceDefinitionValidation(domain));
   return (group, kind) => registry.get(`${group}/${kind}`) ?? noRules;
 }

@@ -13,7 +13,7 @@ import { pruneUnknownFields } from './prune.js';
 import type { ResourceInfo } from './scheme.js';
 import type { SchemaValidator } from './schema-validator.js';
 import { dropEmpty } from './wire-shape.js';
-import type { ObjectWithMeta } from '../../api/meta/v1/types.js';
+import { ObjectMeta, type ObjectWithMeta } from '../../api/meta/v1/types.js';
 
 export type BodyFormat = 'json' | 'yaml';
 
@@ -98,6 +98,26 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** What a custom resource has of a declared schema: its metadata is an ObjectMeta like any object's. */
+const customResourceMeta = { type: 'object', properties: { metadata: ObjectMeta } };
+
+/**
+ * Drops from `obj`, in place, what `info`'s kind does not declare, and returns the dropped
+ * paths: by the declared schema, plus the parts the kind types by hand; a custom resource's
+ * metadata by ObjectMeta and the rest by its definition's schema. `decodeErrors` collects the
+ * wrong JSON types of hand-typed parts.
+ */
+export function pruneObject(info: ResourceInfo, obj: Record<string, unknown>, decodeErrors: string[] = []): string[] {
+  if (info.custom) return [...pruneUnknownFields(customResourceMeta, obj), ...info.custom.schema.prune(obj)];
+  const unknown = pruneUnknownFields(info.schema, obj);
+  if (info.decodeFreeForm) {
+    const free = info.decodeFreeForm(obj);
+    unknown.push(...free.unknownFields);
+    decodeErrors.push(...free.decodeErrors);
+  }
+  return unknown;
+}
+
 export class ObjectDecoder {
   constructor(private readonly schemas: SchemaValidator) {}
 
@@ -118,16 +138,34 @@ export class ObjectDecoder {
     if (data.metadata !== undefined && data.metadata !== null && !isObject(data.metadata)) {
       throw cannot('metadata: expected object');
     }
-    const unknownFields = pruneUnknownFields(info.schema, data);
+    const freeFormErrors: string[] = [];
+    const unknownFields = pruneObject(info, data, freeFormErrors);
+    if (info.custom) return { obj: this.decodeCustom(info, data, cannot), unknownFields };
     const numberProblem = findNumberProblem(info.schema, data, numbers);
     if (numberProblem) throw cannot(numberProblem);
     const obj = { ...data, apiVersion: info.apiVersion, kind: info.kind } as ObjectWithMeta;
     obj.metadata ??= {};
     const { decodeErrors } = this.schemas.check(info.schema, obj);
+    decodeErrors.push(...freeFormErrors);
     if (decodeErrors.length > 0) throw cannot(decodeErrors.join('; '));
     info.defaulter?.(obj);
     // After defaulting: a default of 0 or "" on an omitempty field is not shown, as upstream.
     dropEmpty(info.schema, obj);
     return { obj, unknownFields };
+  }
+
+  /**
+   * A pruned custom resource, defaulted by its definition's schema. Only its metadata has JSON
+   * types a decoder refuses (400); whatever the rest holds is for validation to judge (422), as
+   * upstream decodes custom resources as unstructured objects.
+   */
+  private decodeCustom(info: ResourceInfo, data: Record<string, unknown>, cannot: (why: string) => DecodeError): ObjectWithMeta {
+    const obj = { ...data, apiVersion: info.apiVersion, kind: info.kind } as ObjectWithMeta;
+    obj.metadata ??= {};
+    const { decodeErrors } = this.schemas.check(customResourceMeta, obj);
+    if (decodeErrors.length > 0) throw cannot(decodeErrors.join('; '));
+    info.custom!.schema.default(obj);
+    dropEmpty(customResourceMeta, obj);
+    return obj;
   }
 }

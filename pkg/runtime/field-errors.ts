@@ -5,6 +5,7 @@ import { goQuote } from '../util/go-quote.js';
 export type FieldErrorType =
   | 'FieldValueRequired'
   | 'FieldValueInvalid'
+  | 'FieldValueTypeInvalid'
   | 'FieldValueNotSupported'
   | 'FieldValueForbidden'
   | 'FieldValueDuplicate'
@@ -50,6 +51,10 @@ export const required = (field: Where, detail = ''): FieldError => ({
 export const invalid = (field: Where, value: unknown, detail: string): FieldError => ({
   type: 'FieldValueInvalid', field: String(field), detail, badValue: value, hasBadValue: true,
 });
+/** A value of the wrong JSON type (upstream's field.TypeInvalid, worded as Invalid value). */
+export const typeInvalid = (field: Where, value: unknown, detail: string): FieldError => ({
+  type: 'FieldValueTypeInvalid', field: String(field), detail, badValue: value, hasBadValue: true,
+});
 export const notSupported = (field: Where, value: unknown, supported: readonly string[]): FieldError => ({
   type: 'FieldValueNotSupported',
   field: String(field),
@@ -76,6 +81,7 @@ export const tooMany = (field: Where, actual: number, max: number): FieldError =
 const typeWords: Record<FieldErrorType, string> = {
   FieldValueRequired: 'Required value',
   FieldValueInvalid: 'Invalid value',
+  FieldValueTypeInvalid: 'Invalid value',
   FieldValueNotSupported: 'Unsupported value',
   FieldValueForbidden: 'Forbidden',
   FieldValueDuplicate: 'Duplicate value',

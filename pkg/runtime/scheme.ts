@@ -1,9 +1,14 @@
-// The scheme: every served group, version and resource, built once at start-up from the api/
-// registrations. Routing, discovery, storage keys and codecs read it; nothing else lists kinds.
+// The scheme: every served group, version and resource, built at start-up from the api/
+// registrations, plus the custom resources CustomResourceDefinitions register while the server
+// runs. Routing, discovery, storage keys and codecs read it; nothing else lists kinds.
 import type { TObject } from '@sinclair/typebox';
 import { defaultApiDomain, type ApiDomain } from '../../api/domain.js';
 import type { PrinterColumn } from '../../api/printer-column.js';
-import type { GroupVersionRegistration, ScaleAdapter, Stability, StoredAs, Subresource, SubresourceKind } from '../../api/registration.js';
+import type {
+  FreeFormDecoding, GroupVersionRegistration, KindRegistration, ScaleAdapter, Stability, StoredAs, Subresource, SubresourceKind,
+} from '../../api/registration.js';
+import { compareKubeAwareVersions } from '../util/kube-version.js';
+import type { CustomResourceServing } from './custom-resource-schema.js';
 import type { GroupResource } from './errors.js';
 
 /** Where a resource's objects live below --etcd-prefix: `/<group, or core>/<resource>/`. */
@@ -48,6 +53,12 @@ export interface ResourceInfo {
   storagePrefix: string;
   /** Set when the kind lives in another resource's storage. */
   storedAs?: StoredAs;
+  /** Reads the parts of a decoded object the kind types by hand (see KindRegistration.decodeFreeForm). */
+  decodeFreeForm?: (obj: Record<string, unknown>) => FreeFormDecoding;
+  /** Whether the kind is served in protobuf (custom resources and CustomResourceDefinitions are not). */
+  protobuf: boolean;
+  /** Set for a custom resource: its schema and how its definition wants it served. */
+  custom?: CustomResourceServing;
 }
 
 export interface GroupVersionInfo {
@@ -61,9 +72,59 @@ export interface GroupVersionInfo {
 const resourceVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 const virtualVerbs = ['create'];
 
+/** The group/version a kind is registered in. */
+export interface GroupVersionOf {
+  group: string;
+  version: string;
+  stability: Stability;
+}
+
+/** The scheme's entry for kind `k` registered in `gv`. */
+export function resourceInfoOf(gv: GroupVersionOf, k: KindRegistration, domain: ApiDomain): ResourceInfo {
+  return {
+    group: gv.group,
+    version: gv.version,
+    apiVersion: gv.group ? `${gv.group}/${gv.version}` : gv.version,
+    kind: k.kind,
+    listKind: `${k.kind}List`,
+    resource: k.resource,
+    singular: k.singular,
+    namespaced: k.namespaced,
+    shortNames: k.shortNames ?? [],
+    categories: k.categories ?? [],
+    subresources: k.subresources ?? [],
+    verbs: k.virtual ? virtualVerbs : resourceVerbs.filter((v) => !(k.unservedVerbs ?? []).some((u) => u === v)),
+    stability: gv.stability,
+    schema: k.schema,
+    ...(k.defaulter ? { defaulter: k.defaulter } : {}),
+    ...(k.printerColumns ? { printerColumns: k.printerColumns } : {}),
+    groupResource: { group: gv.group, resource: k.resource },
+    domain,
+    ...(k.scale ? { scale: k.scale } : {}),
+    subresourceKinds: Object.fromEntries(Object.entries(k.subresourceKinds ?? {})
+      .map(([sub, kind]) => [sub, subresourceInfo(kind, k.resource, k.namespaced, gv.group, domain)])),
+    virtual: k.virtual ?? false,
+    storagePrefix: k.storedAs ? storagePrefix(k.storedAs.group, k.storedAs.resource) : storagePrefix(gv.group, k.resource),
+    ...(k.storedAs ? { storedAs: k.storedAs } : {}),
+    ...(k.decodeFreeForm ? { decodeFreeForm: k.decodeFreeForm } : {}),
+    protobuf: k.protobuf !== false,
+  };
+}
+
+const gvKey = (group: string, version: string) => `${group}/${version}`;
+
 export class Scheme {
-  private readonly gvs: GroupVersionInfo[] = [];
-  private readonly byResource = new Map<string, ResourceInfo>();
+  /** The built-in group/versions, in registration order. */
+  private readonly builtIn: GroupVersionInfo[] = [];
+  private readonly builtInByResource = new Map<string, ResourceInfo>();
+  /** The served resources of each CustomResourceDefinition, by its name. */
+  private readonly custom = new Map<string, ResourceInfo[]>();
+  /** Every served group/version: the built-in ones, then the custom ones. */
+  private gvs: GroupVersionInfo[] = [];
+  private byResource = new Map<string, ResourceInfo>();
+  private byGroupVersion = new Map<string, GroupVersionInfo>();
+  private grouped: { name: string; versions: GroupVersionInfo[] }[] = [];
+  private generation = 0;
 
   /** The platform domain (--api-domain) every derived name comes from. */
   readonly domain: ApiDomain;
@@ -71,56 +132,85 @@ export class Scheme {
   constructor(registrations: GroupVersionRegistration[], domain: ApiDomain = defaultApiDomain) {
     this.domain = domain;
     for (const gv of registrations) {
+      const resources = gv.kinds.map((k) => resourceInfoOf(gv, k, domain));
       const apiVersion = gv.group ? `${gv.group}/${gv.version}` : gv.version;
-      const resources = gv.kinds.map((k): ResourceInfo => ({
-        group: gv.group,
-        version: gv.version,
-        apiVersion,
-        kind: k.kind,
-        listKind: `${k.kind}List`,
-        resource: k.resource,
-        singular: k.singular,
-        namespaced: k.namespaced,
-        shortNames: k.shortNames ?? [],
-        categories: k.categories ?? [],
-        subresources: k.subresources ?? [],
-        verbs: k.virtual ? virtualVerbs : resourceVerbs.filter((v) => !(k.unservedVerbs ?? []).some((u) => u === v)),
-        stability: gv.stability,
-        schema: k.schema,
-        ...(k.defaulter ? { defaulter: k.defaulter } : {}),
-        ...(k.printerColumns ? { printerColumns: k.printerColumns } : {}),
-        groupResource: { group: gv.group, resource: k.resource },
-        domain,
-        ...(k.scale ? { scale: k.scale } : {}),
-        subresourceKinds: Object.fromEntries(Object.entries(k.subresourceKinds ?? {})
-          .map(([sub, kind]) => [sub, subresourceInfo(kind, k.resource, k.namespaced, gv.group, domain)])),
-        virtual: k.virtual ?? false,
-        storagePrefix: k.storedAs ? storagePrefix(k.storedAs.group, k.storedAs.resource) : storagePrefix(gv.group, k.resource),
-        ...(k.storedAs ? { storedAs: k.storedAs } : {}),
-      }));
-      this.gvs.push({ group: gv.group, version: gv.version, apiVersion, stability: gv.stability, resources });
-      for (const r of resources) this.byResource.set(`${r.group}/${r.version}/${r.resource}`, r);
+      this.builtIn.push({ group: gv.group, version: gv.version, apiVersion, stability: gv.stability, resources });
+      for (const r of resources) this.builtInByResource.set(`${r.group}/${r.version}/${r.resource}`, r);
     }
+    this.rebuild();
   }
 
-  /** Every served group/version, core first, in registration order. */
+  /**
+   * How many times the served set changed (custom resources came, changed or went): what is
+   * derived from the scheme (OpenAPI documents) is rebuilt when it moves.
+   */
+  get revision(): number {
+    return this.generation;
+  }
+
+  /**
+   * Serves `resources` (one per served version) for the CustomResourceDefinition `definition`,
+   * replacing what it served before; an empty list stops serving it. A custom resource naming a
+   * built-in group, version and resource is not served: the built-in one keeps its path.
+   */
+  setCustomResources(definition: string, resources: ResourceInfo[]): void {
+    if (resources.length === 0) {
+      if (!this.custom.delete(definition)) return;
+    } else {
+      this.custom.set(definition, resources);
+    }
+    this.rebuild();
+  }
+
+  /** The resources served for `definition`, if any. */
+  customResources(definition: string): readonly ResourceInfo[] {
+    return this.custom.get(definition) ?? [];
+  }
+
+  /**
+   * Recomputes the lookups. Custom groups follow the built-in ones, by name, their versions by
+   * priority (v2, v1, v1beta1, ...). A custom resource in a group the server serves itself is
+   * not served: built-in groups keep their paths and documents.
+   */
+  private rebuild(): void {
+    const builtInGroups = new Set(this.builtIn.map((gv) => gv.group));
+    const customGVs = new Map<string, GroupVersionInfo>();
+    for (const name of [...this.custom.keys()].sort()) {
+      for (const r of this.custom.get(name)!) {
+        if (builtInGroups.has(r.group)) continue;
+        const key = gvKey(r.group, r.version);
+        let gv = customGVs.get(key);
+        if (!gv) customGVs.set(key, (gv = { group: r.group, version: r.version, apiVersion: r.apiVersion, stability: r.stability, resources: [] }));
+        gv.resources.push(r);
+      }
+    }
+    const custom = [...customGVs.values()].sort((a, b) => (a.group === b.group ? compareKubeAwareVersions(a.version, b.version) : a.group < b.group ? -1 : 1));
+    this.gvs = [...this.builtIn, ...custom];
+    this.byResource = new Map(this.builtInByResource);
+    this.byGroupVersion = new Map();
+    this.grouped = [];
+    for (const gv of this.gvs) {
+      this.byGroupVersion.set(gvKey(gv.group, gv.version), gv);
+      for (const r of gv.resources) this.byResource.set(`${r.group}/${r.version}/${r.resource}`, r);
+      const g = this.grouped.find((x) => x.name === gv.group);
+      if (g) g.versions.push(gv);
+      else this.grouped.push({ name: gv.group, versions: [gv] });
+    }
+    this.generation++;
+  }
+
+  /** Every served group/version, core first, built-in ones in registration order, then the custom ones. */
   groupVersions(): readonly GroupVersionInfo[] {
     return this.gvs;
   }
 
-  /** Served groups with their versions, in registration order. */
+  /** Served groups with their versions, in the order of groupVersions(). */
   groups(): { name: string; versions: GroupVersionInfo[] }[] {
-    const out: { name: string; versions: GroupVersionInfo[] }[] = [];
-    for (const gv of this.gvs) {
-      let g = out.find((x) => x.name === gv.group);
-      if (!g) out.push((g = { name: gv.group, versions: [] }));
-      g.versions.push(gv);
-    }
-    return out;
+    return this.grouped;
   }
 
   groupVersion(group: string, version: string): GroupVersionInfo | undefined {
-    return this.gvs.find((gv) => gv.group === group && gv.version === version);
+    return this.byGroupVersion.get(gvKey(group, version));
   }
 
   resource(group: string, version: string, resource: string): ResourceInfo | undefined {
@@ -158,5 +248,6 @@ function subresourceInfo(k: SubresourceKind, parentResource: string, namespaced:
     ...(k.connect ? { connect: true } : {}),
     ...(k.streamed ? { streamed: true } : {}),
     storagePrefix: storagePrefix(parentGroup, parentResource),
+    protobuf: true,
   };
 }

@@ -42,7 +42,9 @@ function planOf(schema: SchemaNode): Plan {
 }
 
 function compile(s: SchemaNode): Plan {
-  if (s['x-orch-preserve-unknown-fields']) return { kind: 'leaf', zero: ABSENT, omittable: false };
+  // A free-form value is kept as written; one that also declares fields (a custom resource that
+  // preserves unknown fields) shapes those and keeps the rest.
+  if (s['x-orch-preserve-unknown-fields'] && !s.properties) return { kind: 'leaf', zero: ABSENT, omittable: false };
   if (s.properties) {
     const required = new Set(s.required ?? []);
     const fields = Object.entries(s.properties).map(([key, child]): Field => {

@@ -32,7 +32,8 @@ import { compatibleKubernetes, orchVersion } from '../../../pkg/version/version.
 import type { Storage } from '../../../pkg/storage/interface.js';
 import { Etcd3Storage } from '../../../pkg/storage/etcd3/store.js';
 import { jsonStorageCodec } from '../../../pkg/storage/json-codec.js';
-import { cachedStorage } from './storage.js';
+import { cachedStorage, watchCacheSizeOf } from './storage.js';
+import { customResources } from './custom-resources.js';
 import type { Store } from '../../../pkg/registry/generic/store.js';
 import { buildAuthentication } from './authentication.js';
 import { buildAuthorization } from './authorization.js';
@@ -208,9 +209,10 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger, worke
   });
   // One etcd watch per resource, fanned out in process (ARCHITECTURE section 3), and with
   // --watch-cache the resource kept in memory for reads.
-  const storage = cachedStorage(opts, etcd, scheme, metrics, logger);
+  const customCacheSizes = new Map<string, number>();
+  const storage = cachedStorage(opts, etcd, scheme, metrics, logger, customCacheSizes);
   try {
-    return await serve(opts, logger, worker, { cert, domain, scheme, metrics, audit, etcd, storage });
+    return await serve(opts, logger, worker, { cert, domain, scheme, metrics, audit, etcd, storage, customCacheSizes });
   } catch (e) {
     // Whatever failed, the etcd client must not keep the process (or a test) alive.
     await Promise.allSettled([audit.stop(), storage.close()]);
@@ -226,10 +228,12 @@ interface Assembled {
   audit: ReturnType<typeof buildAudit>;
   etcd: Etcd3Storage;
   storage: ReturnType<typeof cachedStorage>;
+  /** The watch cache sizes of the custom resources served, by storage prefix. */
+  customCacheSizes: Map<string, number>;
 }
 
 /** Everything after the storage: stores, admission, authentication, authorization, the HTTPS server and its post-start hooks. */
-async function serve(opts: APIServerOptions, logger: Logger, worker: WorkerRole | undefined, { cert, domain, scheme, metrics, audit, etcd, storage }: Assembled): Promise<RunningAPIServer> {
+async function serve(opts: APIServerOptions, logger: Logger, worker: WorkerRole | undefined, { cert, domain, scheme, metrics, audit, etcd, storage, customCacheSizes }: Assembled): Promise<RunningAPIServer> {
   metrics.countObjectsWith(async () => {
     const counts = new Map<string, number>();
     for (const r of scheme.resources()) counts.set(r.group ? `${r.resource}.${r.group}` : r.resource, await storage.count(r.storagePrefix));
@@ -261,6 +265,9 @@ async function serve(opts: APIServerOptions, logger: Logger, worker: WorkerRole 
   services = stores.get('/services');
   const serverAddress = `${opts.bindAddress === '0.0.0.0' ? '127.0.0.1' : opts.bindAddress}:${opts.securePort}`;
   const caches = new SharedCaches(stores, logger);
+  const custom = customResources({
+    scheme, storage, domain, stores, caches, logger, watchCacheSize: watchCacheSizeOf(opts), watchCacheSizes: customCacheSizes,
+  });
   const authentication = await buildAuthentication(opts.authentication, {
     domain, stores, caches, tlsPrivateKeyFile: opts.tlsPrivateKeyFile, externalAddress: serverAddress, logger,
   });
@@ -278,6 +285,8 @@ async function serve(opts: APIServerOptions, logger: Logger, worker: WorkerRole 
   let namespacesMade: Promise<void> | undefined;
   const lifecycle = new Lifecycle([
     { name: 'start-system-namespaces', run: () => (namespacesMade ??= ensureSystemNamespaces(stores, logger)) },
+    // Upstream's crd-informer-synced: the stored CustomResourceDefinitions are served.
+    ...(custom ? [{ name: 'crd-informer-synced', run: () => retrying('serve the stored custom resources', () => custom.start(), logger) }] : []),
     // Upstream's bootstrap-controller: the `kubernetes` Service and its Endpoints, after the namespaces.
     {
       name: 'bootstrap-controller',
@@ -333,6 +342,7 @@ async function serve(opts: APIServerOptions, logger: Logger, worker: WorkerRole 
     api: newAPIHandler({
       scheme,
       stores,
+      ...(custom ? { custom: custom.registry } : {}),
       decoder,
       schemas,
       protobuf: new ProtobufCodec(scheme),
@@ -390,6 +400,7 @@ async function serve(opts: APIServerOptions, logger: Logger, worker: WorkerRole 
     stop: async () => {
       await server.shutdown({ delayMs: opts.shutdownDelayMs, drainMs: REQUEST_DRAIN_MS });
       stopCompaction();
+      custom?.stop();
       await authentication.stop();
       await authorization.stop();
       await caches.stop();

@@ -9,10 +9,22 @@ import type { Etcd3Storage } from '../../../pkg/storage/etcd3/store.js';
 import type { Storage, StoredObject } from '../../../pkg/storage/interface.js';
 import { WatchHub } from '../../../pkg/storage/watch-hub.js';
 import type { APIServerOptions } from './options.js';
-import { parseWatchCacheSizes, watchCacheSizesByPrefix } from './watch-cache-options.js';
+import { DEFAULT_WATCH_CACHE_SIZE, parseWatchCacheSizes, watchCacheSizesByPrefix } from './watch-cache-options.js';
 
-/** The watch hub over etcd, inside the watch cache unless --watch-cache=false. */
-export function cachedStorage(opts: APIServerOptions, etcd: Etcd3Storage, scheme: Scheme, metrics: APIServerMetrics, logger: Logger): Storage {
+/** The watch cache size of a resource named `resource.group`: --watch-cache-sizes, else the default; undefined for 0 (kept out). */
+export function watchCacheSizeOf(opts: APIServerOptions): (resource: string, group: string) => number | undefined {
+  const sizes = parseWatchCacheSizes(opts.watchCacheSizes);
+  return (resource, group) => {
+    const size = sizes.get(group ? `${resource}.${group}` : resource) ?? DEFAULT_WATCH_CACHE_SIZE;
+    return opts.watchCache && size > 0 ? size : undefined;
+  };
+}
+
+/**
+ * The watch hub over etcd, inside the watch cache unless --watch-cache=false. `customSizes` holds
+ * the sizes of the custom resources served (by storage prefix), kept as definitions come and go.
+ */
+export function cachedStorage(opts: APIServerOptions, etcd: Etcd3Storage, scheme: Scheme, metrics: APIServerMetrics, logger: Logger, customSizes: ReadonlyMap<string, number> = new Map()): Storage {
   const cacheSizes = watchCacheSizesByPrefix(scheme.resources(), parseWatchCacheSizes(opts.watchCacheSizes));
   const cacheMetrics = new WatchCacheMetrics(metrics.registry);
   // Metrics name a cached resource as upstream does: resource[.group] of the prefix's owner.
@@ -21,7 +33,7 @@ export function cachedStorage(opts: APIServerOptions, etcd: Etcd3Storage, scheme
   const podIndexers = new Map([['spec.nodeName', (o: StoredObject) => (o as { spec?: { nodeName?: string } }).spec?.nodeName ?? '']]);
   return opts.watchCache
     ? new Cacher(etcd, {
-      cacheSize: (prefix) => cacheSizes.get(prefix),
+      cacheSize: (prefix) => cacheSizes.get(prefix) ?? customSizes.get(prefix),
       // As upstream: pods by spec.nodeName, what every node agent lists and watches.
       indexers: (prefix) => (prefix === storagePrefix('', 'pods') ? podIndexers : undefined),
       events: {

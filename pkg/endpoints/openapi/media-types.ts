@@ -4,10 +4,13 @@
 /** Bodies of create, update and delete are negotiated by Content-Type, so any type is declared. */
 export const anyMediaType = '*/*';
 
-/** Types of responses carrying objects; lists that stream watch events when asked with watch=true add the stream types. */
+/**
+ * Types of responses carrying objects; lists that stream watch events when asked with watch=true
+ * add the stream types. `protobuf` is '' for kinds without a protobuf form.
+ */
 export function responseMediaTypes(protobuf: string, streams: boolean): string[] {
-  const objects = ['application/json', 'application/yaml', protobuf];
-  return streams ? [...objects, 'application/json;stream=watch', `${protobuf};stream=watch`] : objects;
+  const objects = ['application/json', 'application/yaml', ...(protobuf ? [protobuf] : [])];
+  return streams ? [...objects, 'application/json;stream=watch', ...(protobuf ? [`${protobuf};stream=watch`] : [])] : objects;
 }
 
 /** PATCH bodies: JSON patch, merge patch, strategic merge patch and server-side apply. */
@@ -17,3 +20,9 @@ export const patchMediaTypes = [
   'application/strategic-merge-patch+json',
   'application/apply-patch+yaml',
 ];
+
+/** PATCH bodies of custom resources, which have no strategic merge patch. */
+export const customPatchMediaTypes = patchMediaTypes.filter((t) => t !== 'application/strategic-merge-patch+json');
+
+/** The PATCH bodies an operation accepts. */
+export const patchMediaTypesOf = (body: { customResource?: boolean }) => (body.customResource ? customPatchMediaTypes : patchMediaTypes);

@@ -5,7 +5,7 @@ import type { ApiDomain } from '../../../api/domain.js';
 import { DeleteOptions, Status } from '../../../api/meta/v1/types.js';
 import type { GroupVersionInfo, ResourceInfo, Scheme } from '../../runtime/scheme.js';
 import { strategyOverrides } from '../../registry/strategies.js';
-import { apiResourceList } from '../discovery.js';
+import { apiResourceList, discoverableGroupVersion } from '../discovery.js';
 import { definitionName } from './definitions.js';
 import { APIGroup, APIGroupList, APIResourceList, APIVersions, Patch, listDefinitionName } from './meta-shapes.js';
 import { capitalized, groupPrefix, groupTag, groupVersionPrefix, groupVersionTag } from './operation-names.js';
@@ -21,6 +21,8 @@ export interface Body {
   required: boolean;
   /** A patch document (one of the patch media types) rather than an object in any negotiated type. */
   patch: boolean;
+  /** A custom resource's patch: no strategic merge patch. */
+  customResource?: boolean;
 }
 
 export interface Response {
@@ -44,7 +46,7 @@ export interface Operation {
   responses: Response[];
   /** A list that also streams watch events. */
   streams: boolean;
-  /** The protobuf media type of the platform's domain, which responses are offered in besides JSON and YAML. */
+  /** The protobuf media type of the platform's domain, which responses are offered in besides JSON and YAML; '' for kinds without one. */
   protobuf: string;
   /** Media types answered first, before the object types (text/plain for pods/log). */
   producesFirst?: string[];
@@ -82,14 +84,19 @@ const patchName = definitionName(Patch);
 
 const article = (word: string) => (/^[AEIOU]/.test(word) ? 'an' : 'a');
 
-/** The routes of every served group/version, in the scheme's order. */
+/** The routes of every served group/version, in the scheme's order; custom resources once Established. */
 export function groupVersionRoutes(scheme: Scheme): GroupVersionRoutes[] {
-  return scheme.groupVersions().map((gv) => {
+  return scheme.groupVersions().filter(discoverableGroupVersion).map((gv) => {
     const subresourceVerbs = new Map(apiResourceList(gv).resources.map((r) => [r.name, r.verbs]));
     const routes: Route[] = [discoveryRoute(gv, scheme.domain)];
-    for (const r of gv.resources) routes.push(...resourceRoutes(r, subresourceVerbs));
+    for (const r of gv.resources) if (published(r)) routes.push(...resourceRoutes(r, subresourceVerbs));
     return { gv, key: groupVersionKey(gv), routes: routes.map(hoistCommonParameters) };
   });
+}
+
+/** Whether OpenAPI publishes a resource: every built-in one, a custom one once its definition is Established. */
+export function published(r: ResourceInfo): boolean {
+  return !r.custom || r.custom.established;
 }
 
 /** /api/, /apis/ and /apis/<group>/: the discovery documents above the group/versions. */
@@ -105,7 +112,7 @@ export function rootDiscoveryRoutes(scheme: Scheme): Route[] {
   }
   routes.push(route('/apis/', 'getAPIVersions', 'Get the served API groups and their versions.', 'apis', definitionName(APIGroupList)));
   for (const g of scheme.groups()) {
-    if (g.name === '') continue;
+    if (g.name === '' || !g.versions.some(discoverableGroupVersion)) continue;
     routes.push(route(`/apis/${g.name}/`, `get${groupPrefix(g.name, scheme.domain.name)}APIGroup`, `Get the versions of the ${g.name} group.`,
       groupTag(g.name, scheme.domain.name), definitionName(APIGroup)));
   }
@@ -144,10 +151,10 @@ function resourceRoutes(r: ResourceInfo, subresourceVerbs: Map<string, string[]>
   const itemParams = [nameParameter(r.kind), ...scopeParams];
   const serves = (verb: string) => r.verbs.includes(verb);
   const op = (o: Omit<Operation, 'tag' | 'gvk' | 'streams' | 'protobuf'> & { streams?: boolean; gvk?: GroupVersionKind }): Operation =>
-    ({ tag, gvk, streams: false, protobuf: r.domain.protobufMediaType, ...o });
+    ({ tag, gvk, streams: false, protobuf: r.protobuf ? r.domain.protobufMediaType : '', ...o });
   const objectResponses = (...codes: Response['code'][]) => codes.map((code) => ({ code, definition: kindName }));
   const objectBody: Body = { definition: kindName, required: true, patch: false };
-  const patchBody: Body = { definition: patchName, required: true, patch: true };
+  const patchBody: Body = { definition: patchName, required: true, patch: true, ...(r.custom ? { customResource: true } : {}) };
   const deleteBody: Body = { definition: deleteOptionsName, required: false, patch: false };
   // A kind whose store answers a delete with the deleted object (upstream's ReturnDeletedObject) says so.
   const deleted = strategyOverrides(r.domain).get(`${r.group}/${r.kind}`)?.returnDeletedObject ? kindName : statusName;

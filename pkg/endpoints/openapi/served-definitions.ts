@@ -3,7 +3,9 @@
 // only the definitions their paths reach.
 import { DeleteOptions, Status, WatchEvent } from '../../../api/meta/v1/types.js';
 import type { Scheme } from '../../runtime/scheme.js';
+import { discoverableGroupVersion } from '../discovery.js';
 import { DefinitionSet } from './definitions.js';
+import { published } from './paths.js';
 import { APIGroup, APIGroupList, APIResourceList, APIVersions, Patch, listSchemaOf } from './meta-shapes.js';
 import type { Dialect, GroupVersionKind } from './types.js';
 
@@ -16,7 +18,10 @@ export function servedDefinitions(scheme: Scheme, dialect: Dialect): DefinitionS
     if (!list.some((g) => g.group === gvk.group && g.kind === gvk.kind && g.version === gvk.version)) list.push(gvk);
     kinds.set(name, list);
   };
-  for (const r of scheme.resources()) {
+  for (const served of scheme.resources()) {
+    if (!published(served)) continue;
+    // Swagger 2.0 publishes a custom resource's schema as upstream's ToStructuralOpenAPIV2 leaves it.
+    const r = dialect === 'v2' && served.custom ? { ...served, schema: served.custom.openAPIV2Schema } : served;
     mark(defs.add(r.schema), { group: r.group, kind: r.kind, version: r.version });
     // A virtual kind (a review) is never listed, so it has no List, as upstream's have none.
     if (!r.virtual) mark(defs.add(listSchemaOf(r)), { group: r.group, kind: r.listKind, version: r.version });
@@ -26,7 +31,7 @@ export function servedDefinitions(scheme: Scheme, dialect: Dialect): DefinitionS
   const core = (kind: string): GroupVersionKind => ({ group: '', kind, version: 'v1' });
   const everyGroupVersion = (kind: string): GroupVersionKind[] => [
     core(kind),
-    ...scheme.groupVersions().filter((gv) => gv.group !== '').map((gv) => ({ group: gv.group, kind, version: gv.version })),
+    ...scheme.groupVersions().filter((gv) => gv.group !== '' && discoverableGroupVersion(gv)).map((gv) => ({ group: gv.group, kind, version: gv.version })),
   ];
   for (const [schema, gvks] of [
     [Status, [core('Status')]],

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { Scheme } from '../../runtime/scheme.js';
 import { sortedKeys } from './canonical.js';
-import { anyMediaType, patchMediaTypes, responseMediaTypes } from './media-types.js';
+import { anyMediaType, patchMediaTypesOf, responseMediaTypes } from './media-types.js';
 import type { Parameter } from './parameters.js';
 import {
   bearerTokenScheme, groupVersionRoutes, operationExtensions, reasonPhrase, rootDiscoveryRoutes, unauthorizedResponse,
@@ -51,7 +51,7 @@ function operation(op: Operation, params: SharedParameters): JsonObject {
   return {
     description: op.description,
     operationId: op.operationId,
-    consumes: op.body?.patch ? patchMediaTypes : [anyMediaType],
+    consumes: op.body?.patch ? patchMediaTypesOf(op.body) : [anyMediaType],
     produces: [...(op.producesFirst ?? []), ...responseMediaTypes(op.protobuf, op.streams)],
     ...(parameters.length > 0 ? { parameters } : {}),
     responses,

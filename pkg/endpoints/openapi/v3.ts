@@ -3,7 +3,7 @@
 // discover them by (kubectl explain and kubectl's field-validation support check read these).
 import type { Scheme } from '../../runtime/scheme.js';
 import { openAPIHash, sortedKeys } from './canonical.js';
-import { anyMediaType, patchMediaTypes, responseMediaTypes } from './media-types.js';
+import { anyMediaType, patchMediaTypesOf, responseMediaTypes } from './media-types.js';
 import type { Parameter } from './parameters.js';
 import {
   bearerTokenScheme, groupVersionRoutes, operationExtensions, reasonPhrase, unauthorizedResponse,
@@ -77,7 +77,7 @@ function operation(op: Operation): JsonObject {
     ...(op.parameters.length > 0 ? { parameters: op.parameters.map(parameter) } : {}),
     ...(op.body ? {
       requestBody: {
-        content: content(op.body.definition, op.body.patch ? patchMediaTypes : [anyMediaType]),
+        content: content(op.body.definition, op.body.patch ? patchMediaTypesOf(op.body) : [anyMediaType]),
         ...(op.body.required ? { required: true } : {}),
       },
     } : {}),

@@ -13,10 +13,9 @@ import {
 } from '../../../api/admissionregistration/v1/webhook-configuration.js';
 import { parseGoURL } from '../../util/go-url.js';
 import { duplicate, invalid, notSupported, required, tooMany, Path, type FieldError } from '../../runtime/field-errors.js';
-import { isDNS1035Label } from '../core/service-validation.js';
 import type { KindValidation } from '../validation/kind-validation.js';
 import { validateLabelSelector } from '../validation/label-selector.js';
-import { isDNS1123Subdomain, isQualifiedName, isValidPortNum, nameIsDNSSubdomain } from '../validation/names.js';
+import { isDNS1035Label, isDNS1123Subdomain, isQualifiedName, isValidPortNum, nameIsDNSSubdomain } from '../validation/names.js';
 import { celSyntaxProblem } from './cel-syntax.js';
 
 /** AdmissionReview versions this server can send, preferred first. */

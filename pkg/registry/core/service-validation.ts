@@ -9,20 +9,9 @@ import { validateNonSpecialIP } from './endpoints-validation.js';
 import { parseCidr } from '../networking/cidr.js';
 import type { KindValidation } from '../validation/kind-validation.js';
 import { validateLabels } from '../validation/label-selector.js';
-import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidPortName, isValidPortNum } from '../validation/names.js';
+import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidPortName, isValidPortNum } from '../validation/names.js';
 
 const spec = Path.root('spec');
-const dns1035Re = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-
-/** Service names are RFC 1035 labels (they become DNS names and environment variables). */
-export function isDNS1035Label(value: string): string[] {
-  const errs: string[] = [];
-  if (value.length > 63) errs.push('must be no more than 63 characters');
-  if (!dns1035Re.test(value)) {
-    errs.push("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')");
-  }
-  return errs;
-}
 
 const maskTrailingDash = (name: string) => (name.length > 1 && name.endsWith('-') ? `${name.slice(0, -2)}a` : name);
 

@@ -2,7 +2,7 @@
 // object onto a Scale; writes map the Scale's spec.replicas back and go through the object's own
 // update (its strategy, validation, optimistic concurrency and generation), as upstream does.
 import type { Scale } from '../../../api/autoscaling/v1/scale.js';
-import { newBadRequest, newConflict, newInvalid, newNotFound } from '../../runtime/errors.js';
+import { newBadRequest, newConflict, newInternalError, newInvalid, newNotFound } from '../../runtime/errors.js';
 import { invalid } from '../../runtime/field-errors.js';
 import type { ResourceInfo } from '../../runtime/scheme.js';
 import type { StoredObject } from '../../storage/interface.js';
@@ -42,8 +42,20 @@ export function toScale(scale: ScaleInfo, obj: StoredObject): Scale & StoredObje
 }
 
 export async function getScale(store: Store, namespace: string, name: string): Promise<StoredObject> {
-  return toScale(scaleOf(store), await store.get(namespace, name));
+  const scale = scaleOf(store);
+  const obj = await store.get(namespace, name);
+  // Upstream answers a custom resource without its replica count with an internal error.
+  if (scale.adapter.hasSpecReplicas?.(obj) === false) throw newInternalError(new Error(`the spec replicas field ${JSON.stringify(specReplicasPathOf(store))} does not exist`));
+  return toScale(scale, obj);
 }
+
+/** Where a custom resource keeps its replica count, for messages; the field name for built-in kinds. */
+function specReplicasPathOf(store: Store): string {
+  return store.info.custom?.scaleSpecReplicasPath ?? '.spec.replicas';
+}
+
+/** Marks a Scale whose object had no replica count, so an update that sets none is refused (upstream's sentinel). */
+const UNSET_REPLICAS = -2147483648;
 
 /**
  * Sets the replicas of the object from the Scale `next` computes from the current one. The
@@ -57,7 +69,9 @@ export async function updateScale(
   const scale = scaleOf(store);
   const { object } = await store.update(namespace, name, async (current) => {
     if (!current) throw newNotFound(store.info.groupResource, name);
-    const wanted = (await next(toScale(scale, current))) as Scale & StoredObject;
+    const before = toScale(scale, current);
+    if (scale.adapter.hasSpecReplicas?.(current) === false) before.spec = { replicas: UNSET_REPLICAS };
+    const wanted = (await next(before)) as Scale & StoredObject;
     if (wanted.metadata.name !== name) {
       throw newBadRequest(`the name of the object (${wanted.metadata.name ?? ''}) does not match the name on the URL (${name})`);
     }
@@ -65,6 +79,7 @@ export async function updateScale(
       throw newConflict(store.info.groupResource, name, `Precondition failed: UID in precondition: ${wanted.metadata.uid}, UID in object meta: ${current.metadata.uid ?? ''}`);
     }
     const replicas = wanted.spec?.replicas ?? 0;
+    if (replicas === UNSET_REPLICAS) throw newBadRequest(`the spec replicas field ${JSON.stringify(specReplicasPathOf(store))} cannot be empty`);
     if (replicas < 0) {
       throw newInvalid(scale.info.kind, scale.info.group, name, [invalid('spec.replicas', replicas, 'must be greater than or equal to 0')]);
     }

@@ -27,6 +27,10 @@ export interface StrategyOverrides {
   returnDeletedObject?: boolean;
   /** A PUT of a missing object creates it. */
   allowCreateOnUpdate?: boolean;
+  /** False: a PUT must carry metadata.resourceVersion (upstream's CustomResourceDefinitions and custom resources). */
+  allowUnconditionalUpdate?: boolean;
+  /** Finalizers without a domain path the kind accepts besides the standard ones. */
+  standardFinalizers?: readonly string[];
   /** A create keeps the status the client sent, though the kind has a status sub-resource (upstream's Node). */
   statusOnCreate?: boolean;
   /** Extra selectable fields beyond metadata.name and metadata.namespace. */
@@ -60,10 +64,10 @@ export function newStrategy(
   const specSchema = info.schema.properties.spec;
   const extraFields = overrides.selectableFields ?? {};
   const schemaErrors = (obj: StoredObject) => schemas.check(info.schema, obj).fieldErrors;
-  const finalizers = standardFinalizers(info.domain.namespaceFinalizer);
+  const finalizers = new Set([...standardFinalizers(info.domain.namespaceFinalizer), ...(overrides.standardFinalizers ?? [])]);
   return {
     allowCreateOnUpdate: overrides.allowCreateOnUpdate ?? false,
-    allowUnconditionalUpdate: true,
+    allowUnconditionalUpdate: overrides.allowUnconditionalUpdate ?? true,
     returnDeletedObject: overrides.returnDeletedObject ?? false,
     selectableFieldNames: new Set(['metadata.name', 'metadata.namespace', ...Object.keys(extraFields)]),
     selectableFields(obj) {

@@ -9,28 +9,18 @@ import { validateDomainPrefixedPath } from '../validation/domain-prefixed-path.j
 import { validateImmutableField } from '../validation/immutable.js';
 import type { KindValidation } from '../validation/kind-validation.js';
 import {
+  isDNS1035Label,
   DNS1123SubdomainMaxLength, isDNS1123Label, isDNS1123Subdomain, isPathSegmentName, isValidPortName, isValidPortNum, nameIsDNSSubdomain,
 } from '../validation/names.js';
 
 type Backend = NonNullable<IngressSpec['defaultBackend']>;
 type TypedRef = { apiGroup?: string | null; kind: string; name: string };
 
-const dns1035Re = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const wildcardFmt = '\\*\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*';
 const wildcardRe = new RegExp(`^${wildcardFmt}$`);
 const invalidPathSequences = ['//', '/./', '/../', '%2f', '%2F'];
 const invalidPathSuffixes = ['/..', '/.'];
 const maxControllerLength = 250;
-
-/** Upstream IsDNS1035Label (service names). */
-function isDNS1035Label(value: string): string[] {
-  const errs: string[] = [];
-  if (value.length > 63) errs.push('must be no more than 63 characters');
-  if (!dns1035Re.test(value)) {
-    errs.push("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')");
-  }
-  return errs;
-}
 
 /** Upstream IsWildcardDNS1123Subdomain: `*.` then a DNS subdomain. */
 function isWildcardDNS1123Subdomain(value: string): string[] {

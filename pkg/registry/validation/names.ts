@@ -28,6 +28,19 @@ export function isDNS1123Label(value: string): string[] {
   return errs;
 }
 
+const dns1035Re = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+
+/** RFC 1035 label: a lower-case letter, then lower-case alphanumerics and '-', at most 63 characters (Service names, API version names). */
+export function isDNS1035Label(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > DNS1123LabelMaxLength) errs.push(`must be no more than ${DNS1123LabelMaxLength} characters`);
+  if (!dns1035Re.test(value)) {
+    errs.push("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (" +
+      regexHint('[a-z]([-a-z0-9]*[a-z0-9])?', ['my-name', 'abc-123']) + ')');
+  }
+  return errs;
+}
+
 /** RFC 1123 subdomain: labels joined by '.', at most 253 characters. */
 export function isDNS1123Subdomain(value: string): string[] {
   const errs: string[] = [];

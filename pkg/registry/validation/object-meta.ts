@@ -16,7 +16,7 @@ export function standardFinalizers(namespaceFinalizer: string): ReadonlySet<stri
  * Checks metadata of a new or updated object of a kind whose names follow `validateName`;
  * finalizers must be `standard` or carry a domain.
  */
-export function validateObjectMeta(meta: ObjectMeta, namespaced: boolean, validateName: NameValidator, standard: ReadonlySet<string>, path = Path.root('metadata')): FieldError[] {
+export function validateObjectMeta(meta: ObjectMeta, namespaced: boolean, validateName: NameValidator, standard: { has(name: string): boolean }, path = Path.root('metadata')): FieldError[] {
   const errs: FieldError[] = [];
   if (meta.generateName) {
     for (const m of validateName(meta.generateName, true)) errs.push(invalid(path.child('generateName'), meta.generateName, m));

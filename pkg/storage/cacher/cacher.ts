@@ -197,6 +197,20 @@ export class Cacher extends ForwardingStorage<ProbedStorage> {
     return this.hub.watch(key, opts, handlers);
   }
 
+  /**
+   * Drops the cache of a resource prefix (a custom resource whose definition is gone): its memory
+   * and its pin on the shared watch are released; a later read starts it afresh.
+   */
+  async forget(prefix: string): Promise<void> {
+    const cache = this.caches.get(prefix);
+    if (!cache) return;
+    this.caches.delete(prefix);
+    const pin = cache.pin;
+    cache.store = undefined;
+    cache.pin = undefined;
+    await pin?.release();
+  }
+
   override async close(): Promise<void> {
     this.closed = true;
     await Promise.all([...this.caches.values()].map((c) => c.pin?.release()));
@@ -267,7 +281,8 @@ export class Cacher extends ForwardingStorage<ProbedStorage> {
           if (!this.closed) this.start(cache);
         },
       });
-      if (this.closed || failed) {
+      // Forgotten meanwhile (its definition went): the pin is nobody's.
+      if (this.closed || failed || this.caches.get(prefix) !== cache) {
         await pin.release();
         return;
       }

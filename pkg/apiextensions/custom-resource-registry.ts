@@ -1,0 +1,174 @@
+// Custom resources served while the server runs (ARCHITECTURE section 2): an in-process informer
+// on CustomResourceDefinitions registers each servable definition's versions in the scheme with a
+// store of their own, and removes them when the definition goes. Every server process (worker or
+// replica) converges on etcd by itself; a request for a path this server does not serve yet
+// first catches up with etcd (one consistent list of the definitions), so a definition established
+// through one server is served by every other at once.
+import type { ApiDomain } from '../../api/domain.js';
+import type { CustomResourceDefinition } from '../../api/apiextensions/v1/custom-resource-definition.js';
+import type { Logger } from '../log/logger.js';
+import type { ResourceInfo, Scheme } from '../runtime/scheme.js';
+import type { ObjectCache } from '../registry/generic/object-cache.js';
+import { ConvertedStorage } from '../registry/generic/converted-storage.js';
+import { Store } from '../registry/generic/store.js';
+import type { Storage, StoredObject } from '../storage/interface.js';
+import { customResourceStrategies } from './customresource/strategy.js';
+import { customResourceVersions, type CustomResourceVersion } from './customresource/resource-info.js';
+
+/** What this server serves of one definition. */
+interface Registered {
+  uid: string;
+  /** The resourceVersion of the definition this state was built from. */
+  resourceVersion: number;
+  /** What the served state depends on; an equal fingerprint keeps the stores as they are. */
+  fingerprint: string;
+  stores: Map<ResourceInfo, Store>;
+  /** The store of the storage version, through which the finalizer deletes the definition's objects. */
+  storageStore: Store | undefined;
+  /** The storage prefix of the resource, whose watch cache goes with the definition. */
+  storagePrefix: string | undefined;
+}
+
+export interface CustomResourceRegistryOptions {
+  scheme: Scheme;
+  storage: Storage;
+  domain: ApiDomain;
+  /** The CustomResourceDefinition store, read consistently to catch up. */
+  definitions: Store;
+  /** The in-process informer on CustomResourceDefinitions. */
+  cache: ObjectCache;
+  logger: Logger;
+  /** The watch cache size of a custom resource (`resource.group`), undefined to keep it out of the cache. */
+  watchCacheSize(resource: string, group: string): number | undefined;
+  /** Watch cache sizes by storage prefix, which the registry keeps for the custom resources it serves. */
+  watchCacheSizes: Map<string, number>;
+  /** Drops the watch cache of a prefix whose definition went. */
+  forgetPrefix(prefix: string): Promise<void>;
+}
+
+const rv = (o: StoredObject) => Number(o.metadata.resourceVersion ?? 0);
+
+export class CustomResourceRegistry {
+  private readonly registered = new Map<string, Registered>();
+  /** Definitions seen deleted, with the revision of their deletion: an older state never brings them back. */
+  private readonly tombstones = new Map<string, number>();
+  private syncing: Promise<void> | undefined;
+  private queued: Promise<void> | undefined;
+
+  constructor(private readonly opts: CustomResourceRegistryOptions) {}
+
+  /** Follows the definitions from the informer; resolves once those it holds are served. */
+  async start(): Promise<void> {
+    await this.opts.cache.waitSynced();
+    this.opts.cache.subscribe((type, obj) => {
+      if (type === 'DELETED') this.remove(obj.metadata.name ?? '', rv(obj));
+      else this.apply(obj as unknown as CustomResourceDefinition);
+    });
+  }
+
+  /** The store serving a custom resource version. */
+  store(info: ResourceInfo): Store | undefined {
+    const name = info.custom?.definition;
+    return name ? this.registered.get(name)?.stores.get(info) : undefined;
+  }
+
+  /** The store of a definition's storage version (served or not), while the definition is registered. */
+  storageStore(definition: string): Store | undefined {
+    return this.registered.get(definition)?.storageStore;
+  }
+
+  /**
+   * Resolves once every definition etcd holds now is served as it stands. Requests arriving
+   * while a catch-up runs wait for the next one, which starts after them.
+   */
+  catchUp(): Promise<void> {
+    if (!this.syncing) {
+      this.syncing = this.sync().finally(() => {
+        this.syncing = undefined;
+      });
+      return this.syncing;
+    }
+    this.queued ??= this.syncing.then(() => {
+      this.queued = undefined;
+      return this.catchUp();
+    });
+    return this.queued;
+  }
+
+  private async sync(): Promise<void> {
+    const list = await this.opts.definitions.list('', {});
+    const revision = Number(list.metadata.resourceVersion ?? 0);
+    const names = new Set<string>();
+    for (const item of list.items) {
+      names.add(item.metadata.name ?? '');
+      this.apply({ ...item, apiVersion: list.apiVersion, kind: 'CustomResourceDefinition' } as unknown as CustomResourceDefinition);
+    }
+    for (const [name, r] of this.registered) if (!names.has(name) && r.resourceVersion <= revision) this.remove(name, revision);
+    // The list holds every deletion up to its revision: older tombstones have done their work.
+    for (const [name, deletedAt] of this.tombstones) if (deletedAt <= revision) this.tombstones.delete(name);
+  }
+
+  /** Serves a definition as it now stands (or stops serving it), unless this state is older than one applied. */
+  private apply(crd: CustomResourceDefinition): void {
+    const name = crd.metadata?.name ?? '';
+    const version = Number(crd.metadata?.resourceVersion ?? 0);
+    const current = this.registered.get(name);
+    const uid = crd.metadata?.uid ?? '';
+    if ((this.tombstones.get(name) ?? 0) >= version) return;
+    if (current && current.uid === uid && current.resourceVersion >= version) return;
+    const versions = customResourceVersions(crd, this.opts.domain);
+    if (!versions) {
+      if (current) this.unregister(name, current, current.uid !== uid);
+      return;
+    }
+    const fingerprint = JSON.stringify([uid, crd.spec, crd.status?.acceptedNames, versions.served.map((v) => [v.info.custom!.terminating, v.info.custom!.established])]);
+    if (current && current.uid === uid && current.fingerprint === fingerprint) {
+      current.resourceVersion = version;
+      return;
+    }
+    if (current && current.uid !== uid) this.unregister(name, current, true);
+    const stores = new Map<ResourceInfo, Store>();
+    for (const v of versions.served) stores.set(v.info, this.newStore(v));
+    const storage = versions.storage;
+    const storageStore = [...stores.values()].find((s) => s.info.version === storage.info.version) ?? this.newStore(storage);
+    const prefix = storage.info.storagePrefix;
+    const size = this.opts.watchCacheSize(storage.info.resource, storage.info.group);
+    if (size) this.opts.watchCacheSizes.set(prefix, size);
+    this.registered.set(name, { uid, resourceVersion: version, fingerprint, stores, storageStore, storagePrefix: prefix });
+    this.opts.scheme.setCustomResources(name, versions.served.map((v) => v.info));
+    this.opts.logger.v(2).info('serving custom resource', {
+      definition: name, versions: versions.served.map((v) => v.info.version).join(','), established: versions.storage.info.custom!.established,
+    });
+  }
+
+  private remove(name: string, revision: number): void {
+    this.tombstones.set(name, Math.max(revision, this.tombstones.get(name) ?? 0));
+    const current = this.registered.get(name);
+    if (current && current.resourceVersion <= revision) this.unregister(name, current, true);
+  }
+
+  /** Stops serving a definition; `gone` also drops its watch cache (the definition was deleted or replaced). */
+  private unregister(name: string, r: Registered, gone: boolean): void {
+    this.registered.delete(name);
+    this.opts.scheme.setCustomResources(name, []);
+    if (gone && r.storagePrefix) {
+      this.opts.watchCacheSizes.delete(r.storagePrefix);
+      this.opts.forgetPrefix(r.storagePrefix).catch((err: unknown) => this.opts.logger.warn('could not drop the watch cache of a custom resource', {
+        prefix: r.storagePrefix, err: err instanceof Error ? err.message : String(err),
+      }));
+    }
+    this.opts.logger.v(2).info('stopped serving custom resource', { definition: name });
+  }
+
+  /** A version's store: objects kept in the storage version, whatever version they are written in (None conversion). */
+  private newStore(v: CustomResourceVersion): Store {
+    const { info } = v;
+    const { main, status } = customResourceStrategies(info, v.scale);
+    const storageAPIVersion = info.custom!.storageAPIVersion;
+    const storage = storageAPIVersion === info.apiVersion ? this.opts.storage : new ConvertedStorage(this.opts.storage, {
+      toStorage: (obj) => ({ ...obj, apiVersion: storageAPIVersion }),
+      fromStorage: (obj) => obj,
+    });
+    return new Store({ info, storage, strategy: main, subresources: new Map(status ? [['status', status]] : []) });
+  }
+}
