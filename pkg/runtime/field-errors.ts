@@ -5,6 +5,7 @@ import { goQuote } from '../util/go-quote.js';
 export type FieldErrorType =
   | 'FieldValueRequired'
   | 'FieldValueInvalid'
+  | 'FieldValueTypeInvalid'
   | 'FieldValueNotSupported'
   | 'FieldValueForbidden'
   | 'FieldValueDuplicate'
@@ -76,6 +77,7 @@ export const tooMany = (field: Where, actual: number, max: number): FieldError =
 const typeWords: Record<FieldErrorType, string> = {
   FieldValueRequired: 'Required value',
   FieldValueInvalid: 'Invalid value',
+  FieldValueTypeInvalid: 'Invalid value',
   FieldValueNotSupported: 'Unsupported value',
   FieldValueForbidden: 'Forbidden',
   FieldValueDuplicate: 'Duplicate value',
