@@ -106,3 +106,8 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   }
   return false;
 }
+
+/** Whether a value is a schema object (the shape is the author's; the type only says what may be read). */
+export function isSchema(v: unknown): v is JSONSchemaProps {
+  return isObject(v);
+}

@@ -5,7 +5,7 @@
 import { errorMessage, forbidden, invalid, required, type FieldError, type Path } from '../../runtime/field-errors.js';
 import { goRegexpProblem } from '../../util/go-regexp.js';
 import {
-  emptyValueValidation, isIntOrStringAllOfPattern, isIntOrStringAnyOfPattern,
+  isEmptyValueValidation, isIntOrStringAllOfPattern, isIntOrStringAnyOfPattern,
   type Extensions, type Generic, type NestedValueValidation, type Structural, type ValueValidation,
 } from './structural.js';
 
@@ -75,11 +75,7 @@ function isEmptyStructural(s: Structural): boolean {
   return s.items === undefined && s.properties === undefined && !s.description && !s.type && !s.title && s.default === undefined
     && s.additionalProperties === undefined && !s.nullable && !s.xPreserveUnknownFields && !s.xEmbeddedResource && !s.xIntOrString
     && s.xListMapKeys.length === 0 && s.xListType === undefined && s.xMapType === undefined && s.xValidations.length === 0
-    && isSameValueValidation(s.valueValidation ?? emptyValueValidation(), emptyValueValidation());
-}
-
-function isSameValueValidation(a: ValueValidation, b: ValueValidation): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+    && (s.valueValidation === undefined || isEmptyValueValidation(s.valueValidation));
 }
 
 function validateGeneric(g: Generic, lvl: Level, path: Path): FieldError[] {

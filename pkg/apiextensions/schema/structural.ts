@@ -269,7 +269,8 @@ function isBareType(n: NestedValueValidation, type: string): boolean {
     && isEmptyValueValidation(v);
 }
 
-function isEmptyValueValidation(v: ValueValidation): boolean {
+/** Whether a value validation says nothing. */
+export function isEmptyValueValidation(v: ValueValidation): boolean {
   return !v.format && v.maximum === undefined && !v.exclusiveMaximum && v.minimum === undefined && !v.exclusiveMinimum
     && v.maxLength === undefined && v.minLength === undefined && !v.pattern && v.maxItems === undefined && v.minItems === undefined
     && !v.uniqueItems && v.multipleOf === undefined && v.enum === undefined && v.maxProperties === undefined && v.minProperties === undefined
