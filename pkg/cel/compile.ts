@@ -41,7 +41,13 @@ const summary = (e: LibError) => (e.summary ?? e.message).split('\n')[0]!.trim()
 function celGoMessage(e: LibError, expression: string): string {
   const s = summary(e);
   let m: RegExpExecArray | null;
-  if (e.name === 'ParseError') return `Syntax error: ${s.replace(/^Unexpected token: EOF$/, "mismatched input '<EOF>'")}`;
+  if (e.name === 'ParseError') {
+    const tokens: Record<string, string> = { RPAREN: ')', RBRACKET: ']', RBRACE: '}', LPAREN: '(', COLON: ':', COMMA: ',' };
+    const missing = /^Expected ([A-Z]+), got EOF$/.exec(s);
+    if (missing && tokens[missing[1]!]) return `Syntax error: missing '${tokens[missing[1]!]}' at '<EOF>'`;
+    if (/^Unterminated string/.test(s)) return `Syntax error: token recognition error at: '${expression.slice(offsetOf(e))}'`;
+    return `Syntax error: ${s.replace(/^Unexpected token: EOF$/, "mismatched input '<EOF>' expecting <expression>")}`;
+  }
   if ((m = /^Unknown variable: (.*)$/.exec(s))) return `undeclared reference to '${m[1]}' (in container '')`;
   if ((m = /^No such key: (.*)$/i.exec(s))) return `undefined field '${m[1]}'`;
   if ((m = /^no such overload: (.+) (==|!=|<=|>=|<|>|\+|-|\*|\/|%|in) (.+)$/.exec(s))) {
@@ -51,7 +57,6 @@ function celGoMessage(e: LibError, expression: string): string {
   if ((m = /^found no matching overload for '(?:(.+)\.)?([A-Za-z_][A-Za-z0-9_]*)\((.*)\)'$/.exec(s))) {
     return m[1] ? `found no matching overload for '${m[2]}' applied to '${m[1]}.(${m[3]})'` : `found no matching overload for '${m[2]}' applied to '(${m[3]})'`;
   }
-  void expression;
   return s;
 }
 
