@@ -6,7 +6,7 @@ import { applyJSONPatch } from '../patch/json-patch.js';
 import { applyMergePatch } from '../patch/merge-patch.js';
 import { PatchError } from '../patch/patch-error.js';
 import { applyStrategicMergePatch, StrategicMergePatchError } from '../patch/strategic-merge-patch.js';
-import { DecodeError, parseBody, type Decoded, type ObjectDecoder, type ParsedBody } from '../runtime/decoder.js';
+import { DecodeError, parseBody, pruneObject, type Decoded, type ObjectDecoder, type ParsedBody } from '../runtime/decoder.js';
 import { MAX_NESTING_DEPTH, valueTooDeep, type NumberLiteral } from '../runtime/body-scan.js';
 import {
   newBadRequest, newForbidden, newInternalError, newInvalid, newNotFound, newRequestEntityTooLarge, newUnsupportedMediaType, StatusError,
@@ -15,7 +15,6 @@ import { formatPath } from '../runtime/number-check.js';
 import { decodeEnvelope } from '../runtime/protobuf/envelope.js';
 import { ProtobufDecodeError } from '../runtime/protobuf/errors.js';
 import { forbidden, required, type FieldError } from '../runtime/field-errors.js';
-import { pruneUnknownFields } from '../runtime/prune.js';
 import type { ResourceInfo } from '../runtime/scheme.js';
 import type { SchemaValidator } from '../runtime/schema-validator.js';
 import type { Logger } from '../log/logger.js';
@@ -455,7 +454,9 @@ function readApplyConfig(r: KindRequest, info: ResourceInfo): { applied: Record<
   const meta = applied.metadata;
   if (meta !== undefined && meta !== null && (typeof meta !== 'object' || Array.isArray(meta))) throw newBadRequest('error decoding YAML: metadata must be an object');
   // Unknown fields are refused (Strict), reported (Warn) or dropped (Ignore), as for every write.
-  const unknownFields = pruneUnknownFields(info.schema, applied);
+  const decodeErrors: string[] = [];
+  const unknownFields = pruneObject(info, applied, decodeErrors);
+  if (decodeErrors.length > 0) throw newBadRequest(decodeErrors.join('; '));
   if (level === 'Strict') applyFieldValidation(r, level, parsed, unknownFields);
   return { applied, force, level, done: () => level === 'Warn' && applyFieldValidation(r, level, parsed, unknownFields) };
 }

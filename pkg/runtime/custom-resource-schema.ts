@@ -10,18 +10,26 @@ import type { FieldError } from './field-errors.js';
  */
 export interface CustomResourceSchema {
   /**
-   * The schema's verdict on `obj` (with `old`, an update: transition rules may compare the two),
-   * as field errors with paths from the object's root.
+   * Decodes `obj` in place as upstream's decoder does: metadata read as ObjectMeta, every field the
+   * schema does not declare dropped (where it does not preserve unknown fields), unacceptable nulls
+   * dropped. Returns the dropped paths (e.g. `spec.replicsa`) for fieldValidation; throws
+   * CustomResourceDecodeError for what cannot be decoded (a 400).
    */
-  validate(obj: Record<string, unknown>, old?: Record<string, unknown>): FieldError[];
-  /**
-   * Drops from `obj`, in place, every field the schema does not declare (where it does not preserve
-   * unknown fields); returns their paths, e.g. `spec.replicsa`, for fieldValidation.
-   */
-  prune(obj: Record<string, unknown>): string[];
+  prune(obj: Record<string, unknown>, opts?: { fromStorage?: boolean }): string[];
   /** Applies the schema's defaults to `obj` in place. */
   default(obj: Record<string, unknown>): void;
+  /**
+   * The schema's verdict on `obj` (with `old`, an update: validation ratchets and transition rules
+   * compare the two): OpenAPI v3 validation and x-kubernetes-validations, as field errors with
+   * paths from the object's root.
+   */
+  validate(obj: Record<string, unknown>, old?: Record<string, unknown>): Promise<FieldError[]>;
+  /** The verdict on a write to the status sub-resource: `status` against its schema, and the rules. */
+  validateStatus(obj: Record<string, unknown>, old: Record<string, unknown>): Promise<FieldError[]>;
 }
+
+/** A body that cannot be decoded as a custom resource (upstream's decoder error; the server answers 400). */
+export class CustomResourceDecodeError extends Error {}
 
 /** How one served version of a custom resource is served. */
 export interface CustomResourceServing {

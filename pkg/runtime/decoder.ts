@@ -11,6 +11,7 @@ import { newBadRequest, StatusError } from './errors.js';
 import { findNumberProblem } from './number-check.js';
 import { pruneUnknownFields } from './prune.js';
 import type { ResourceInfo } from './scheme.js';
+import { CustomResourceDecodeError } from './custom-resource-schema.js';
 import type { SchemaValidator } from './schema-validator.js';
 import { dropEmpty } from './wire-shape.js';
 import { ObjectMeta, type ObjectWithMeta } from '../../api/meta/v1/types.js';
@@ -108,7 +109,15 @@ const customResourceMeta = { type: 'object', properties: { metadata: ObjectMeta 
  * wrong JSON types of hand-typed parts.
  */
 export function pruneObject(info: ResourceInfo, obj: Record<string, unknown>, decodeErrors: string[] = []): string[] {
-  if (info.custom) return [...pruneUnknownFields(customResourceMeta, obj), ...info.custom.schema.prune(obj)];
+  if (info.custom) {
+    try {
+      return info.custom.schema.prune(obj);
+    } catch (e) {
+      if (!(e instanceof CustomResourceDecodeError)) throw e;
+      decodeErrors.push(e.message);
+      return [];
+    }
+  }
   const unknown = pruneUnknownFields(info.schema, obj);
   if (info.decodeFreeForm) {
     const free = info.decodeFreeForm(obj);
@@ -140,7 +149,10 @@ export class ObjectDecoder {
     }
     const freeFormErrors: string[] = [];
     const unknownFields = pruneObject(info, data, freeFormErrors);
-    if (info.custom) return { obj: this.decodeCustom(info, data, cannot), unknownFields };
+    if (info.custom) {
+      if (freeFormErrors.length > 0) throw cannot(freeFormErrors.join('; '));
+      return { obj: this.decodeCustom(info, data), unknownFields };
+    }
     const numberProblem = findNumberProblem(info.schema, data, numbers);
     if (numberProblem) throw cannot(numberProblem);
     const obj = { ...data, apiVersion: info.apiVersion, kind: info.kind } as ObjectWithMeta;
@@ -156,14 +168,12 @@ export class ObjectDecoder {
 
   /**
    * A pruned custom resource, defaulted by its definition's schema. Only its metadata has JSON
-   * types a decoder refuses (400); whatever the rest holds is for validation to judge (422), as
-   * upstream decodes custom resources as unstructured objects.
+   * types a decoder refuses (400, from pruneObject); whatever the rest holds is for validation to
+   * judge (422), as upstream decodes custom resources as unstructured objects.
    */
-  private decodeCustom(info: ResourceInfo, data: Record<string, unknown>, cannot: (why: string) => DecodeError): ObjectWithMeta {
+  private decodeCustom(info: ResourceInfo, data: Record<string, unknown>): ObjectWithMeta {
     const obj = { ...data, apiVersion: info.apiVersion, kind: info.kind } as ObjectWithMeta;
     obj.metadata ??= {};
-    const { decodeErrors } = this.schemas.check(customResourceMeta, obj);
-    if (decodeErrors.length > 0) throw cannot(decodeErrors.join('; '));
     info.custom!.schema.default(obj);
     dropEmpty(customResourceMeta, obj);
     return obj;

@@ -10,7 +10,7 @@ import type { KindRegistration, Subresource } from '../../../api/registration.js
 import { resourceInfoOf, type ResourceInfo } from '../../runtime/scheme.js';
 import { compareKubeAwareVersions, versionStability } from '../../util/kube-version.js';
 import { isConditionTrue } from '../conditions.js';
-import { basicCustomResourceSchema } from './basic-schema.js';
+import { CustomResourceSchema } from '../schema/custom-resource-schema.js';
 import { customResourceSchemas, definitionName } from './internal-schema.js';
 import { printerColumnsOf } from './printer-columns.js';
 import { customResourceScale, type CustomResourceScale } from './scale.js';
@@ -79,7 +79,7 @@ function versionOf(crd: CustomResourceDefinition, v: CustomResourceDefinitionVer
   info.custom = {
     definition: crd.metadata?.name ?? '',
     uid: crd.metadata?.uid ?? '',
-    schema: basicCustomResourceSchema(schema),
+    schema: new CustomResourceSchema(schema),
     storageAPIVersion: `${group}/${storage.name}`,
     warnings: deprecationWarning(crd, v),
     terminating: crd.metadata?.deletionTimestamp !== undefined || isConditionTrue(crd, 'Terminating'),

@@ -6,7 +6,6 @@
 // scale sub-resource's replica counts.
 import { isDeepStrictEqual } from 'node:util';
 import type { ObjectMeta } from '../../../api/meta/v1/types.js';
-import type { FieldError } from '../../runtime/field-errors.js';
 import type { ResourceInfo } from '../../runtime/scheme.js';
 import type { Strategy } from '../../registry/rest/strategy.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../registry/validation/object-meta.js';
@@ -51,14 +50,14 @@ export function customResourceStrategies(info: ResourceInfo, scale: CustomResour
       const changed = !isDeepStrictEqual(withoutMetadata(obj), withoutMetadata(old));
       obj.metadata.generation = (old.metadata.generation ?? 0) + (changed ? 1 : 0);
     },
-    validate(obj) {
-      return [...metaErrors(obj), ...custom.schema.validate(obj), ...(scale?.validate(obj, false) ?? [])];
+    async validate(obj) {
+      return [...metaErrors(obj), ...(await custom.schema.validate(obj)), ...(scale?.validate(obj, false) ?? [])];
     },
-    validateUpdate(obj, old) {
+    async validateUpdate(obj, old) {
       return [
         ...metaErrors(obj),
         ...validateObjectMetaUpdate(obj.metadata as ObjectMeta, old.metadata as ObjectMeta),
-        ...custom.schema.validate(obj, old),
+        ...(await custom.schema.validate(obj, old)),
         ...(scale?.validate(obj, false) ?? []),
       ];
     },
@@ -83,11 +82,10 @@ export function customResourceStrategies(info: ResourceInfo, scale: CustomResour
       if (sent.metadata?.managedFields === undefined) delete obj.metadata.managedFields;
       else obj.metadata.managedFields = sent.metadata.managedFields;
     },
-    validateUpdate(obj, old) {
-      const underStatus = (e: FieldError) => e.field === 'status' || e.field.startsWith('status.') || e.field.startsWith('status[');
+    async validateUpdate(obj, old) {
       return [
         ...validateObjectMetaUpdate(obj.metadata as ObjectMeta, old.metadata as ObjectMeta),
-        ...custom.schema.validate(obj, old).filter(underStatus),
+        ...(await custom.schema.validateStatus(obj, old)),
         ...(scale?.validate(obj, true) ?? []),
       ];
     },

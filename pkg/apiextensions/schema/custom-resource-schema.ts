@@ -2,8 +2,11 @@
 // as apiextensions-apiserver 1.30 applies it: decoding (prune unknown fields, drop unacceptable
 // nulls, coerce ObjectMeta, report unknown fields for fieldValidation), defaulting (on write and
 // on read from storage), validation (OpenAPI v3 with ratcheting on update, embedded resources,
-// list types), the status sub-resource's validation, the server-side apply type, and the
-// OpenAPI definitions published for the version.
+// list types, x-kubernetes-validations through pkg/cel), the status sub-resource's validation,
+// the server-side apply type, and the OpenAPI definitions published for the version.
+import { validateWithRules } from '../../cel/validation-rules.js';
+import type { Schema as RulesSchema } from '../../cel/types.js';
+import { CustomResourceDecodeError, type CustomResourceSchema as Seam } from '../../runtime/custom-resource-schema.js';
 import { errorMessage, type FieldError } from '../../runtime/field-errors.js';
 import type { TypeNode } from '../../apply/type.js';
 import { applyTypeOf } from './apply-schema.js';
@@ -20,9 +23,6 @@ import { prune } from './pruning.js';
 import { cloneStructural, newStructural, type Structural } from './structural.js';
 import { valueSchemaOf, type ValueSchema } from './value-schema.js';
 import { validateValue } from './value-validator.js';
-
-/** A body that cannot be decoded as a custom resource (upstream's decoder error; the server answers 400). */
-export class CoercionError extends Error {}
 
 export interface CustomResourceSchemaOptions {
   /** spec.preserveUnknownFields of a legacy CRD: nothing is pruned. Always false for CRDs written as v1. */
@@ -43,7 +43,7 @@ function goTypeOf(v: unknown): string {
   return Array.isArray(v) ? '[]interface {}' : 'map[string]interface {}';
 }
 
-export class CustomResourceSchema {
+export class CustomResourceSchema implements Seam {
   /** The structural schema, defaults pruned as upstream prunes them before serving; undefined without a schema. */
   readonly structural: Structural | undefined;
   private readonly values: ValueSchema | undefined;
@@ -70,25 +70,25 @@ export class CustomResourceSchema {
    * ObjectMeta decoded as Go decodes it, unknown fields pruned, nulls nothing accepts dropped,
    * embedded resources coerced. Returns the paths of the unknown fields (for fieldValidation:
    * Strict refuses with `strict decoding error: unknown field "<path>"`, Warn warns with
-   * `unknown field "<path>"`, Ignore ignores them). Throws CoercionError for what cannot be
+   * `unknown field "<path>"`, Ignore ignores them). Throws CustomResourceDecodeError for what cannot be
    * decoded (upstream answers 400: `<Kind> in version "<v>" cannot be handled as a <Kind>: <why>`).
    */
   prune(obj: Record<string, unknown>, opts: DecodeOptions = {}): string[] {
     const fromStorage = opts.fromStorage === true;
     for (const k of ['kind', 'apiVersion']) {
       if (hasField(obj, k) && typeof obj[k] !== 'string') {
-        throw new CoercionError(`.${k} accessor error: ${goV(obj[k])} is of the type ${goTypeOf(obj[k])}, expected string`);
+        throw new CustomResourceDecodeError(`.${k} accessor error: ${goV(obj[k])} is of the type ${goTypeOf(obj[k])}, expected string`);
       }
     }
     const meta = decodeObjectMeta(obj, fromStorage);
-    if (meta.error !== undefined) throw new CoercionError(meta.error);
+    if (meta.error !== undefined) throw new CustomResourceDecodeError(meta.error);
     const unknown = [...meta.unknown];
     if (!this.opts.preserveUnknownFields) {
       unknown.push(...prune(obj, this.structural, true, true));
       pruneNonNullableNullsWithoutDefaults(obj, this.structural);
     }
     const coerced = coerceEmbedded(undefined, obj, this.structural, false, { dropInvalidFields: fromStorage });
-    if (coerced.error !== undefined) throw new CoercionError(errorMessage(coerced.error));
+    if (coerced.error !== undefined) throw new CustomResourceDecodeError(errorMessage(coerced.error));
     unknown.push(...coerced.unknown);
     if (meta.meta !== undefined) {
       if (fromStorage && !meta.meta.generation) meta.meta.generation = 1;
@@ -107,9 +107,9 @@ export class CustomResourceSchema {
    * resources, list-type sets and maps. With `old` (an update), validation ratchets: errors at
    * places whose value did not change are dropped, and list-type duplicates count only if the
    * old object had none. The caller adds the checks that are not the schema's (TypeMeta,
-   * ObjectMeta of the resource, scale paths, CEL rules).
+   * ObjectMeta of the resource, scale paths); validate adds the CEL rules.
    */
-  validate(obj: Record<string, unknown>, old?: Record<string, unknown>): FieldError[] {
+  schemaErrors(obj: Record<string, unknown>, old?: Record<string, unknown>): FieldError[] {
     const errs: FieldError[] = [];
     if (this.values !== undefined) {
       const correlation = old !== undefined ? new CorrelatedObject(obj, old, this.structural) : undefined;
@@ -125,13 +125,27 @@ export class CustomResourceSchema {
    * (reported under `status.`, as upstream since 1.31; 1.28 to 1.30 left the prefix out), and
    * list types of the whole object unless the old object already broke them.
    */
-  validateStatus(obj: Record<string, unknown>, old: Record<string, unknown>): FieldError[] {
+  statusSchemaErrors(obj: Record<string, unknown>, old: Record<string, unknown>): FieldError[] {
     const errs: FieldError[] = [];
     if (this.statusValues !== undefined && hasField(obj, 'status')) {
       errs.push(...toFieldErrors(validateValue(this.statusValues, obj.status).errors, 'status'));
     }
     errs.push(...this.listTypeErrors(obj, old));
     return errs;
+  }
+
+  /** The schema's errors and those of its x-kubernetes-validations rules (transition rules against `old`). */
+  async validate(obj: Record<string, unknown>, old?: Record<string, unknown>): Promise<FieldError[]> {
+    return [...this.schemaErrors(obj, old), ...(await this.ruleErrors(obj, old))];
+  }
+
+  /** A status write's errors: the status schema's, and the rules of the whole object, as upstream's status strategy checks. */
+  async validateStatus(obj: Record<string, unknown>, old: Record<string, unknown>): Promise<FieldError[]> {
+    return [...this.statusSchemaErrors(obj, old), ...(await this.ruleErrors(obj, old))];
+  }
+
+  private async ruleErrors(obj: Record<string, unknown>, old: Record<string, unknown> | undefined): Promise<FieldError[]> {
+    return this.props === undefined ? [] : validateWithRules(this.props as RulesSchema, obj, old);
   }
 
   private listTypeErrors(obj: Record<string, unknown>, old: Record<string, unknown> | undefined): FieldError[] {

@@ -1,64 +1,9 @@
-// The schema of a CustomResourceDefinition version as its author writes it
-// (apiextensions.<domain>/v1 JSONSchemaProps, `spec.versions[*].schema.openAPIV3Schema`): plain
-// JSON, read by everything in this folder. Fields are optional because authors leave them out.
+// Helpers over the schema of a CustomResourceDefinition version as its author writes it
+// (JSONSchemaProps, declared with the kind in api/apiextensions/v1): plain JSON, read by
+// everything in this folder. Fields are optional because authors leave them out.
 
-/** One rule of `x-kubernetes-validations` (evaluated by pkg/cel; carried here untouched). */
-export interface ValidationRule {
-  rule?: string;
-  message?: string;
-  messageExpression?: string;
-  reason?: string;
-  fieldPath?: string;
-  optionalOldSelf?: boolean;
-}
-
-export interface JSONSchemaProps {
-  id?: string;
-  $schema?: string;
-  $ref?: string;
-  description?: string;
-  type?: string;
-  format?: string;
-  title?: string;
-  default?: unknown;
-  maximum?: number;
-  exclusiveMaximum?: boolean;
-  minimum?: number;
-  exclusiveMinimum?: boolean;
-  maxLength?: number;
-  minLength?: number;
-  pattern?: string;
-  maxItems?: number;
-  minItems?: number;
-  uniqueItems?: boolean;
-  multipleOf?: number;
-  enum?: unknown[];
-  maxProperties?: number;
-  minProperties?: number;
-  required?: string[];
-  /** A schema, or (refused by upstream) a list of schemas. */
-  items?: JSONSchemaProps | JSONSchemaProps[];
-  allOf?: JSONSchemaProps[];
-  oneOf?: JSONSchemaProps[];
-  anyOf?: JSONSchemaProps[];
-  not?: JSONSchemaProps;
-  properties?: Record<string, JSONSchemaProps>;
-  additionalProperties?: JSONSchemaProps | boolean;
-  patternProperties?: Record<string, JSONSchemaProps>;
-  dependencies?: Record<string, JSONSchemaProps | string[]>;
-  additionalItems?: JSONSchemaProps | boolean;
-  definitions?: Record<string, JSONSchemaProps>;
-  externalDocs?: { description?: string; url?: string };
-  example?: unknown;
-  nullable?: boolean;
-  'x-kubernetes-preserve-unknown-fields'?: boolean;
-  'x-kubernetes-embedded-resource'?: boolean;
-  'x-kubernetes-int-or-string'?: boolean;
-  'x-kubernetes-list-map-keys'?: string[];
-  'x-kubernetes-list-type'?: string;
-  'x-kubernetes-map-type'?: string;
-  'x-kubernetes-validations'?: ValidationRule[];
-}
+export type { JSONSchemaProps, ValidationRule } from '../../../api/apiextensions/v1/json-schema-props.js';
+import type { JSONSchemaProps } from '../../../api/apiextensions/v1/json-schema-props.js';
 
 /** Whether a value is a JSON object (not null, not a list). */
 export function isObject(v: unknown): v is Record<string, unknown> {

@@ -16,10 +16,10 @@ import { validateWebhookService, validateWebhookURL } from '../../registry/admis
 import type { KindValidation } from '../../registry/validation/kind-validation.js';
 import { validateImmutableField } from '../../registry/validation/immutable.js';
 import { isDNS1035Label, isDNS1123Subdomain, nameIsDNSSubdomain } from '../../registry/validation/names.js';
+import { compileValidationRules } from '../../cel/validation-rules.js';
+import type { Schema as RulesSchema } from '../../cel/types.js';
 import { isConditionTrue } from '../conditions.js';
-import { validateOpenAPISchema, type OpenAPISchemaOptions } from './openapi-schema.js';
-import { validateStructural } from './structural.js';
-import { hasUnprunedDefaults, validateDefaults } from './defaults.js';
+import { schemaValidationOptionsFor, validateCustomResourceSchema, type SchemaValidationOptions } from '../schema/schema-write-validation.js';
 
 type Column = NonNullable<CustomResourceDefinitionVersion['additionalPrinterColumns']>[number];
 type Subresources = NonNullable<CustomResourceDefinitionVersion['subresources']>;
@@ -28,32 +28,19 @@ type Conversion = NonNullable<CustomResourceDefinitionSpec['conversion']>;
 const printerColumnTypes = ['boolean', 'date', 'integer', 'number', 'string'];
 const columnFormats = ['byte', 'date', 'date-time', 'double', 'float', 'int32', 'int64', 'password'];
 const conversionReviewVersions = ['v1', 'v1beta1'];
-/** Keywords a root schema may use with the status sub-resource on, in upstream's Go names for its message. */
-const rootKeywords: [string, string][] = [
-  ['description', 'Description'], ['type', 'Type'], ['format', 'Format'], ['title', 'Title'], ['maximum', 'Maximum'],
-  ['exclusiveMaximum', 'ExclusiveMaximum'], ['minimum', 'Minimum'], ['exclusiveMinimum', 'ExclusiveMinimum'], ['maxLength', 'MaxLength'],
-  ['minLength', 'MinLength'], ['pattern', 'Pattern'], ['maxItems', 'MaxItems'], ['minItems', 'MinItems'], ['uniqueItems', 'UniqueItems'],
-  ['multipleOf', 'MultipleOf'], ['required', 'Required'], ['items', 'Items'], ['properties', 'Properties'], ['externalDocs', 'ExternalDocs'],
-  ['example', 'Example'], ['x-kubernetes-preserve-unknown-fields', 'XPreserveUnknownFields'], ['x-kubernetes-validations', 'XValidations'],
-];
-
 /** Which rules apply: all of them on create; on update those the stored definition met. */
-interface Options extends OpenAPISchemaOptions {
+interface Options {
   requireOpenAPISchema: boolean;
-  requireStructuralSchema: boolean;
-  requirePrunedDefaults: boolean;
+  /** The schema rules an update keeps relaxed (schemaValidationOptionsFor); none on create. */
+  schema: Omit<SchemaValidationOptions, 'statusSubresource'>;
   requireRecognizedConversionReviewVersion: boolean;
   allowInvalidCABundle: boolean;
 }
 
 const createOptions: Options = {
   requireOpenAPISchema: true,
-  requireStructuralSchema: true,
-  requirePrunedDefaults: true,
+  schema: {},
   requireRecognizedConversionReviewVersion: true,
-  requireValidPropertyType: true,
-  requireAtomicSetType: true,
-  requireMapListKeysMapSetValidation: true,
   allowInvalidCABundle: true,
 };
 
@@ -75,45 +62,15 @@ function hoisted<T>(versions: readonly CustomResourceDefinitionVersion[], get: (
   return versions.every((v) => semanticEqual(get(v), first)) ? { value: first } : undefined;
 }
 
-/** Calls `visit` for every node of a schema, stopping when it returns true. */
-export function schemaHas(s: JSONSchemaProps | undefined, visit: (s: JSONSchemaProps) => boolean): boolean {
-  if (!s) return false;
-  if (visit(s)) return true;
-  const children: (JSONSchemaProps | undefined)[] = [
-    ...(Array.isArray(s.items) ? s.items : [s.items]), ...(s.allOf ?? []), ...(s.anyOf ?? []), ...(s.oneOf ?? []), s.not,
-    ...Object.values(s.properties ?? {}), typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined,
-    ...Object.values(s.patternProperties ?? {}), typeof s.additionalItems === 'object' ? s.additionalItems : undefined,
-    ...Object.values(s.definitions ?? {}), ...Object.values(s.dependencies ?? {}).map((d) => (Array.isArray(d) ? undefined : d)),
-  ];
-  return children.some((c) => schemaHas(c, visit));
-}
-
-const schemas = (crd: CustomResourceDefinition) => (crd.spec?.versions ?? []).map(schemaOf);
-const anySchemaHas = (crd: CustomResourceDefinition, visit: (s: JSONSchemaProps) => boolean) => schemas(crd).some((s) => schemaHas(s, visit));
-
-function isStructural(s: JSONSchemaProps | undefined): boolean {
-  return !s || validateStructural(s, Path.root('')).length === 0;
-}
-
 /** A definition is checked against what the stored one already met, as upstream's update options. */
 function updateOptions(old: CustomResourceDefinition): Options {
-  const oldSchemas = schemas(old);
-  const hasSetItems = (s: JSONSchemaProps) => {
-    const items = Array.isArray(s.items) ? undefined : s.items;
-    if (s['x-kubernetes-list-type'] !== 'set' || !items) return false;
-    return (items.type === 'array' && items['x-kubernetes-list-type'] !== undefined && items['x-kubernetes-list-type'] !== 'atomic')
-      || (items.type === 'object' && items['x-kubernetes-map-type'] !== 'atomic');
-  };
+  const oldSchemas = (old.spec?.versions ?? []).map(schemaOf);
   const conversion = old.spec?.conversion;
   return {
     requireOpenAPISchema: oldSchemas.every((s) => s !== undefined),
-    requireStructuralSchema: oldSchemas.every(isStructural),
-    requirePrunedDefaults: !oldSchemas.some((s) => s !== undefined && hasUnprunedDefaults(s)),
+    schema: schemaValidationOptionsFor(oldSchemas),
     requireRecognizedConversionReviewVersion: !conversion?.webhook?.conversionReviewVersions?.length
       || conversion.webhook.conversionReviewVersions.some((v) => conversionReviewVersions.includes(v)),
-    requireValidPropertyType: !anySchemaHas(old, (s) => !!s.type && !['array', 'boolean', 'integer', 'number', 'object', 'string'].includes(s.type)),
-    requireAtomicSetType: !anySchemaHas(old, hasSetItems),
-    requireMapListKeysMapSetValidation: true,
     allowInvalidCABundle: !isConditionTrue(old, 'Established') || caBundleProblem(conversion?.webhook?.clientConfig?.caBundle) !== undefined,
   };
 }
@@ -301,42 +258,12 @@ function validateApproval(crd: CustomResourceDefinition, old: CustomResourceDefi
   return [];
 }
 
-/** A version's (or the hoisted) openAPIV3Schema: its root rules, OpenAPI rules, structural rules and defaults. */
-function validateVersionSchema(schema: JSONSchemaProps | undefined, statusEnabled: boolean, opts: Options, at: Path): FieldError[] {
+/** A version's (or the hoisted) openAPIV3Schema: the schema's rules, then its CEL rules once the schema itself is sound. */
+function validateVersionSchema(schema: JSONSchemaProps | undefined, statusSubresource: boolean, opts: Options, at: Path): FieldError[] {
   if (!schema) return [];
-  const errs: FieldError[] = [];
-  const root = at.child('openAPIV3Schema');
-  if (statusEnabled) {
-    for (const [key, value] of Object.entries(schema)) {
-      if (isZero(value)) continue;
-      if (key === 'type') {
-        if (value !== 'object') {
-          errs.push(invalid(root.child('type'), value, 'only "object" is allowed as the type at the root of the schema if the status subresource is enabled'));
-          break;
-        }
-        continue;
-      }
-      if (!rootKeywords.some(([k]) => k === key)) {
-        errs.push(invalid(root, schema, `only [${rootKeywords.map(([, g]) => g).join(' ')}] fields are allowed at the root of the schema if the status subresource is enabled`));
-        break;
-      }
-    }
-  }
-  if (schema.nullable) errs.push(forbidden(root.child('nullable'), 'nullable cannot be true at the root'));
-  let schemaErrs: FieldError[] = [];
-  if (opts.requireStructuralSchema) {
-    schemaErrs = validateStructural(schema, root);
-    if (schemaErrs.length === 0) schemaErrs = validateDefaults(schema, root, opts.requirePrunedDefaults);
-  }
-  errs.push(...schemaErrs, ...validateOpenAPISchema(schema, root, opts));
-  return errs;
-}
-
-/** Go's zero value of a keyword: not set, as far as upstream's structs can tell. */
-function isZero(v: unknown): boolean {
-  if (v === false || v === '' || v === undefined || v === null) return true;
-  if (Array.isArray(v)) return v.length === 0;
-  return typeof v === 'object' && Object.keys(v as object).length === 0;
+  const errs = validateCustomResourceSchema(at, schema, { ...opts.schema, statusSubresource });
+  if (errs.length > 0) return errs;
+  return compileValidationRules(schema as RulesSchema, String(at.child('openAPIV3Schema')));
 }
 
 function validateSubresources(sub: Subresources | undefined, at: Path): FieldError[] {

@@ -20,7 +20,7 @@ import {
   StatusError,
   type GroupResource,
 } from '../../runtime/errors.js';
-import { invalid } from '../../runtime/field-errors.js';
+import { invalid, type FieldError } from '../../runtime/field-errors.js';
 import { goQuote } from '../../util/go-quote.js';
 import { matchesFields, parseFieldSelector } from '../../runtime/field-selector.js';
 import { matchesLabels, parseLabelSelector } from '../../runtime/label-selector.js';
@@ -273,7 +273,7 @@ export class Store {
     return { kind: this.info.kind, apiVersion: this.info.apiVersion, ...rest };
   }
 
-  private checkInvalid(obj: StoredObject, errs: ReturnType<Strategy['validate']>): void {
+  private checkInvalid(obj: StoredObject, errs: FieldError[]): void {
     if (errs.length > 0) throw newInvalid(this.info.kind, this.info.group, obj.metadata.name ?? obj.metadata.generateName ?? '', errs);
   }
 
@@ -414,7 +414,7 @@ export class Store {
     const generated = !meta.name && !!meta.generateName;
     if (generated) meta.name = meta.generateName + this.nameSuffix();
     this.strategy.prepareForCreate(obj, { user: opts.user });
-    this.checkInvalid(obj, this.strategy.validate(obj));
+    this.checkInvalid(obj, await this.strategy.validate(obj));
     const alongside = guardedWrites(await opts.validate?.(obj, null, attempt));
     // Only now: a zero filled in earlier would hide a missing required field from validation.
     shapeForWrite(this.info.schema, obj);
@@ -481,7 +481,7 @@ export class Store {
       }
       delete obj.metadata.selfLink;
       strategy.prepareForUpdate(obj, current);
-      this.checkInvalid(obj, strategy.validateUpdate(obj, current));
+      this.checkInvalid(obj, await strategy.validateUpdate(obj, current));
       alongside = guardedWrites(await opts.validate?.(obj, current, attempt));
       shapeForWrite(this.info.schema, obj);
       // The last finalizer of a terminating object is gone: the object goes, in this same write.

@@ -13,8 +13,9 @@ export interface Strategy {
   prepareForCreate(obj: StoredObject, ctx?: WriteContext): void;
   /** Carries over from `old` what this endpoint may not change, and bumps generation on spec changes. */
   prepareForUpdate(obj: StoredObject, old: StoredObject): void;
-  validate(obj: StoredObject): FieldError[];
-  validateUpdate(obj: StoredObject, old: StoredObject): FieldError[];
+  /** The 422 causes of a new object (asynchronous for custom resources, whose CEL rules may be). */
+  validate(obj: StoredObject): FieldError[] | Promise<FieldError[]>;
+  validateUpdate(obj: StoredObject, old: StoredObject): FieldError[] | Promise<FieldError[]>;
   /** PUT of a missing object creates it. */
   readonly allowCreateOnUpdate: boolean;
   /** PUT without metadata.resourceVersion overwrites the current object. */
