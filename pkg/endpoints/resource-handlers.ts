@@ -6,6 +6,7 @@ import { applyJSONPatch } from '../patch/json-patch.js';
 import { applyMergePatch } from '../patch/merge-patch.js';
 import { PatchError } from '../patch/patch-error.js';
 import { applyStrategicMergePatch, StrategicMergePatchError } from '../patch/strategic-merge-patch.js';
+import { customPatchMediaTypes } from './openapi/media-types.js';
 import { DecodeError, parseBody, pruneObject, type Decoded, type ObjectDecoder, type ParsedBody } from '../runtime/decoder.js';
 import { MAX_NESTING_DEPTH, valueTooDeep, type NumberLiteral } from '../runtime/body-scan.js';
 import {
@@ -174,6 +175,8 @@ function decodeObjectAs(ctx: HandlerContext, r: KindRequest, optionsKind: Option
   const raw = body(r.req);
   if (raw.length === 0) throw newBadRequest('the request body is empty: an object is required');
   const format = bodyFormat(r.req.headers['content-type'], r.resource.domain);
+  // Custom resources (seed 000, 2.6) and CustomResourceDefinitions are spoken in JSON and YAML only.
+  if (format === 'protobuf' && !r.resource.protobuf) throw newUnsupportedMediaType(['application/json', 'application/yaml']);
   let info = r.resource;
   let parsed: ParsedBody;
   if (format === 'protobuf') {
@@ -327,6 +330,10 @@ export async function updateResource(ctx: HandlerContext, r: ResourceRequest): P
  */
 function readPatch(ctx: HandlerContext, r: ResourceRequest): { apply(current: StoredObject): StoredObject; done(): void } {
   const type = patchType(r.req.headers['content-type']);
+  // Custom resources have no Go types to carry strategic merge patch's markers.
+  if (type === 'strategic' && r.resource.custom) {
+    throw newUnsupportedMediaType(customPatchMediaTypes);
+  }
   checkPatchOptions(r, type);
   const level = r.query.fieldValidation();
   if (type === 'apply') throw newUnsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);

@@ -173,4 +173,172 @@ describe('custom resources', () => {
     assert.equal(rule.status, 422, rule.text);
     assert.ok(causes(rule).some((c) => c.field === 'spec' && c.message.includes('replicas must not exceed maxReplicas')), rule.text);
   });
+  test('every verb, watch, and label and field selectors', async () => {
+    const watch = await t.client.watch(`${widgets(ns)}?watch=true&labelSelector=app%3Dverbs`);
+    assert.equal(watch.status, 200);
+    for (const [name, tier] of [['v-a', 'front'], ['v-b', 'back'], ['v-c', 'back']]) {
+      const r = await t.client.post(widgets(ns), widget(name!, { color: 'green' }, { app: 'verbs', tier: tier! }));
+      assert.equal(r.status, 201, r.text);
+    }
+    const added = await watch.take(3);
+    assert.deepEqual(added.map((e) => [e.type, (e.object.metadata as Json).name]), [['ADDED', 'v-a'], ['ADDED', 'v-b'], ['ADDED', 'v-c']]);
+
+    const back = await t.client.get(`${widgets(ns)}?labelSelector=tier%3Dback`);
+    assert.equal(back.status, 200, back.text);
+    assert.equal((back.body as Json).kind, 'WidgetList');
+    assert.deepEqual(((back.body as Json).items as Json[]).map((i) => (i.metadata as Json).name), ['v-b', 'v-c']);
+    const byName = await t.client.get(`${widgets(ns)}?fieldSelector=metadata.name%3Dv-a`);
+    assert.deepEqual(((byName.body as Json).items as Json[]).map((i) => (i.metadata as Json).name), ['v-a']);
+    const badField = await t.client.get(`${widgets(ns)}?fieldSelector=spec.color%3Dgreen`);
+    assert.equal(badField.status, 400, badField.text);
+    const everywhere = await t.client.get(`/apis/${group}/v1/widgets?fieldSelector=metadata.namespace%3D${ns},metadata.name%3Dv-b`);
+    assert.deepEqual(((everywhere.body as Json).items as Json[]).map((i) => (i.metadata as Json).name), ['v-b']);
+
+    const got = await t.client.get(widgets(ns, 'v-a'));
+    assert.equal(got.status, 200, got.text);
+    const obj = got.body as Json;
+    (obj.spec as Json).color = 'blue';
+    const put = await t.client.put(widgets(ns, 'v-a'), obj);
+    assert.equal(put.status, 200, put.text);
+    assert.equal(((put.body as Json).metadata as Json).generation, 2);
+    const noRV = await t.client.put(widgets(ns, 'v-a'), { ...obj, metadata: { name: 'v-a' } });
+    assert.equal(noRV.status, 422, noRV.text);
+    assert.equal((noRV.body as Json).message, 'widgets.stable.example.com "v-a" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update');
+    const merged = await t.client.patch(widgets(ns, 'v-a'), { spec: { size: '2m' } });
+    assert.equal(merged.status, 200, merged.text);
+    assert.equal(((merged.body as Json).spec as Json).size, '2m');
+    const jsonPatch = await t.client.patch(widgets(ns, 'v-a'), [{ op: 'replace', path: '/spec/color', value: 'red' }], 'application/json-patch+json');
+    assert.equal(jsonPatch.status, 200, jsonPatch.text);
+    const strategic = await t.client.patch(widgets(ns, 'v-a'), { spec: { color: 'red' } }, 'application/strategic-merge-patch+json');
+    assert.equal(strategic.status, 415, strategic.text);
+    const modified = await watch.take(3);
+    assert.deepEqual(modified.map((e) => e.type), ['MODIFIED', 'MODIFIED', 'MODIFIED']);
+
+    const del = await t.client.delete(widgets(ns, 'v-a'));
+    assert.equal(del.status, 200, del.text);
+    const deleted = await watch.next();
+    assert.equal(deleted?.type, 'DELETED');
+    const dc = await t.client.delete(`${widgets(ns)}?labelSelector=app%3Dverbs`);
+    assert.equal(dc.status, 200, dc.text);
+    const rest = await watch.take(2);
+    assert.deepEqual(rest.map((e) => e.type), ['DELETED', 'DELETED']);
+    watch.close();
+    const none = await t.client.get(`${widgets(ns)}?labelSelector=app%3Dverbs`);
+    assert.deepEqual((none.body as Json).items, []);
+  });
+
+  test('status and scale sub-resources', async () => {
+    const created = await t.client.post(widgets(ns), { ...widget('sw', { color: 'red', replicas: 2 }), status: { phase: 'Ignored' } });
+    assert.equal(created.status, 201, created.text);
+    assert.equal((created.body as Json).status, undefined);
+    const obj = created.body as Json;
+    const st = await t.client.put(widgets(ns, 'sw/status'), { ...obj, spec: { color: 'blue', replicas: 2 }, status: { replicas: 2, selector: 'app=sw', phase: 'Running' } });
+    assert.equal(st.status, 200, st.text);
+    assert.equal(((st.body as Json).spec as Json).color, 'red');
+    assert.equal(((st.body as Json).metadata as Json).generation, 1);
+    assert.equal(((st.body as Json).status as Json).phase, 'Running');
+    const badStatus = await t.client.patch(widgets(ns, 'sw/status'), { status: { replicas: 'two' } });
+    assert.equal(badStatus.status, 422, badStatus.text);
+    assert.ok(causes(badStatus).some((c) => c.field === 'status.replicas'), badStatus.text);
+    const main = await t.client.patch(widgets(ns, 'sw'), { status: { phase: 'Lost' }, spec: { color: 'green' } });
+    assert.equal(main.status, 200, main.text);
+    assert.equal(((main.body as Json).status as Json).phase, 'Running');
+    assert.equal(((main.body as Json).metadata as Json).generation, 2);
+
+    const scale = await t.client.get(widgets(ns, 'sw/scale'));
+    assert.equal(scale.status, 200, scale.text);
+    assert.equal((scale.body as Json).apiVersion, 'autoscaling/v1');
+    assert.deepEqual({ spec: (scale.body as Json).spec, status: (scale.body as Json).status }, { spec: { replicas: 2 }, status: { replicas: 2, selector: 'app=sw' } });
+    const scaled = await t.client.patch(widgets(ns, 'sw/scale'), { spec: { replicas: 4 } });
+    assert.equal(scaled.status, 200, scaled.text);
+    const after = await t.client.get(widgets(ns, 'sw'));
+    assert.equal(((after.body as Json).spec as Json).replicas, 4);
+    const tooMany = await t.client.patch(widgets(ns, 'sw/scale'), { spec: { replicas: 40 } });
+    assert.equal(tooMany.status, 422, tooMany.text);
+    assert.match(tooMany.text, /replicas must not exceed maxReplicas/);
+  });
+
+  test('Tables with the printer columns; JSON and YAML only', async () => {
+    const r = await t.client.post(widgets(ns), widget('tw', { color: 'blue', replicas: 3 }));
+    assert.equal(r.status, 201, r.text);
+    const table = await t.client.get(widgets(ns), { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.orch.io' } });
+    assert.equal(table.status, 200, table.text);
+    const body = table.body as Json;
+    assert.equal(body.kind, 'Table');
+    assert.deepEqual((body.columnDefinitions as Json[]).map((c) => [c.name, c.type]), [['Name', 'string'], ['Color', 'string'], ['Replicas', 'integer'], ['Age', 'date']]);
+    const row = (body.rows as Json[]).find((x) => (x.cells as unknown[])[0] === 'tw')!;
+    assert.deepEqual((row.cells as unknown[]).slice(0, 3), ['tw', 'blue', 3]);
+
+    const proto = await t.client.get(widgets(ns, 'tw'), { headers: { Accept: 'application/vnd.orch.protobuf' } });
+    assert.equal(proto.status, 406, proto.text);
+    const fallback = await t.client.get(widgets(ns, 'tw'), { headers: { Accept: 'application/vnd.orch.protobuf,application/json' } });
+    assert.equal(fallback.status, 200, fallback.text);
+    assert.match(String(fallback.headers['content-type']), /^application\/json/);
+    const yaml = await t.client.get(widgets(ns, 'tw'), { headers: { Accept: 'application/yaml' } });
+    assert.equal(yaml.status, 200, yaml.text);
+    assert.match(yaml.text, /^kind: Widget$/m);
+    assert.match(yaml.text, /^apiVersion: stable.example.com\/v1$/m);
+    const protoBody = await t.client.post(widgets(ns), undefined, { raw: Buffer.from([0x6b, 0x38, 0x73, 0x00]), contentType: 'application/vnd.orch.protobuf' });
+    assert.equal(protoBody.status, 415, protoBody.text);
+  });
+
+  test('cluster-scoped resources, and a name conflict left unaccepted', async () => {
+    const def = widgetDefinition();
+    const spec = def.spec as Json;
+    def.metadata = { name: `gizmos.${group}` };
+    spec.scope = 'Cluster';
+    spec.names = { plural: 'gizmos', kind: 'Gizmo' };
+    const v = (spec.versions as Json[])[0]!;
+    delete v.subresources;
+    delete v.additionalPrinterColumns;
+    await establish(t, def);
+    const created = await t.client.post(`/apis/${group}/v1/gizmos`, { apiVersion: `${group}/v1`, kind: 'Gizmo', metadata: { name: 'g1' }, spec: { color: 'red' } });
+    assert.equal(created.status, 201, created.text);
+    assert.equal(((created.body as Json).metadata as Json).namespace, undefined);
+    const listed = await t.client.get(`/apis/${group}/v1/gizmos`);
+    assert.deepEqual(((listed.body as Json).items as Json[]).map((i) => (i.metadata as Json).name), ['g1']);
+    const namespaced = await t.client.get(`/apis/${group}/v1/namespaces/${ns}/gizmos`);
+    assert.equal(namespaced.status, 404, namespaced.text);
+
+    // Another definition asking for the short name Widgets already hold.
+    const clash = widgetDefinition();
+    clash.metadata = { name: `doohickeys.${group}` };
+    (clash.spec as Json).names = { plural: 'doohickeys', kind: 'Doohickey', shortNames: ['wd'] };
+    const r = await t.client.post(crdPath(), clash);
+    assert.equal(r.status, 201, r.text);
+    const got = await pollUntil(() => t.client.get(crdPath(`doohickeys.${group}`)), (g) => conditions(g).NamesAccepted !== undefined, 'NamesAccepted set');
+    assert.equal(conditions(got).NamesAccepted, 'False/ShortNamesConflict', got.text);
+    assert.equal(conditions(got).Established, 'False/NotAccepted', got.text);
+    const notServed = await t.client.get(`/apis/${group}/v1/namespaces/${ns}/doohickeys`);
+    assert.equal(notServed.status, 404, notServed.text);
+  });
+
+  test('deleting a definition deletes its objects first, then the definition', async () => {
+    const def = widgetDefinition();
+    def.metadata = { name: `sprockets.${group}` };
+    (def.spec as Json).names = { plural: 'sprockets', kind: 'Sprocket' };
+    await establish(t, def);
+    const path = `/apis/${group}/v1/namespaces/${ns}/sprockets`;
+    for (const name of ['s1', 's2']) {
+      const r = await t.client.post(path, { apiVersion: `${group}/v1`, kind: 'Sprocket', metadata: { name }, spec: { color: 'red' } });
+      assert.equal(r.status, 201, r.text);
+    }
+    // A finalizer of its own keeps s2 until it is removed: the definition waits for it.
+    const held = await t.client.patch(`${path}/s2`, { metadata: { finalizers: ['example.com/hold'] } });
+    assert.equal(held.status, 200, held.text);
+    const del = await t.client.delete(crdPath(`sprockets.${group}`));
+    assert.equal(del.status, 200, del.text);
+    const terminating = await pollUntil(() => t.client.get(crdPath(`sprockets.${group}`)), (g) => conditions(g).Terminating?.startsWith('True') === true, 'Terminating');
+    assert.ok(((terminating.body as Json).metadata as Json).deletionTimestamp, terminating.text);
+    const create = await t.client.post(path, { apiVersion: `${group}/v1`, kind: 'Sprocket', metadata: { name: 's3' }, spec: { color: 'red' } });
+    assert.equal(create.status, 405, create.text);
+    await pollUntil(() => t.client.get(`${path}/s1`), (g) => g.status === 404, 's1 deleted');
+    const s2 = await t.client.get(`${path}/s2`);
+    assert.ok(((s2.body as Json).metadata as Json).deletionTimestamp, s2.text);
+    const freed = await t.client.patch(`${path}/s2`, { metadata: { finalizers: null } });
+    assert.equal(freed.status, 200, freed.text);
+    await pollUntil(() => t.client.get(crdPath(`sprockets.${group}`)), (g) => g.status === 404, 'the definition deleted', 20_000);
+    const gone = await t.client.get(path);
+    assert.equal(gone.status, 404, gone.text);
+  });
 });

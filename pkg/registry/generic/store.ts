@@ -20,7 +20,7 @@ import {
   StatusError,
   type GroupResource,
 } from '../../runtime/errors.js';
-import { invalid, type FieldError } from '../../runtime/field-errors.js';
+import { GoLiteral, invalid, type FieldError } from '../../runtime/field-errors.js';
 import { goQuote } from '../../util/go-quote.js';
 import { matchesFields, parseFieldSelector } from '../../runtime/field-selector.js';
 import { matchesLabels, parseLabelSelector } from '../../runtime/label-selector.js';
@@ -461,7 +461,8 @@ export class Store {
       const sentRV = obj.metadata.resourceVersion;
       if (!sentRV) {
         if (!strategy.allowUnconditionalUpdate) {
-          throw newInvalid(this.info.kind, this.info.group, name, [invalid('metadata.resourceVersion', 0, 'must be specified for an update')]);
+          // Upstream names the resource where the kind belongs here, and prints the uint64 as Go's %#v does.
+          throw newInvalid(this.info.resource, this.info.group, name, [invalid('metadata.resourceVersion', new GoLiteral('0x0'), 'must be specified for an update')]);
         }
       } else if (sentRV !== current.metadata.resourceVersion) {
         throw newStaleConflict(this.gr, name);
