@@ -160,14 +160,26 @@ export class CustomResourceRegistry {
     this.opts.logger.v(2).info('stopped serving custom resource', { definition: name });
   }
 
-  /** A version's store: objects kept in the storage version, whatever version they are written in (None conversion). */
+  /**
+   * A version's store: objects kept in the storage version, whatever version they are written in
+   * (None conversion: only apiVersion changes), and read in this version with its defaults (an
+   * object stored before a default existed gets it on every read, as upstream's decoder gives it).
+   */
   private newStore(v: CustomResourceVersion): Store {
     const { info } = v;
     const { main, status } = customResourceStrategies(info, v.scale);
-    const storageAPIVersion = info.custom!.storageAPIVersion;
-    const storage = storageAPIVersion === info.apiVersion ? this.opts.storage : new ConvertedStorage(this.opts.storage, {
-      toStorage: (obj) => ({ ...obj, apiVersion: storageAPIVersion }),
-      fromStorage: (obj) => obj,
+    const { storageAPIVersion, schema } = info.custom!;
+    const sameVersion = storageAPIVersion === info.apiVersion;
+    const storage = sameVersion && !schema.hasDefaults ? this.opts.storage : new ConvertedStorage(this.opts.storage, {
+      toStorage: (obj) => (sameVersion ? obj : { ...obj, apiVersion: storageAPIVersion }),
+      fromStorage: (obj) => {
+        if (!schema.hasDefaults) return { ...obj, apiVersion: info.apiVersion };
+        // Stored objects may be shared (the watch cache freezes them): default a copy.
+        const read = structuredClone(obj);
+        read.apiVersion = info.apiVersion;
+        schema.default(read);
+        return read;
+      },
     });
     return new Store({ info, storage, strategy: main, subresources: new Map(status ? [['status', status]] : []) });
   }

@@ -18,6 +18,8 @@ export interface CustomResourceSchema {
   prune(obj: Record<string, unknown>, opts?: { fromStorage?: boolean }): string[];
   /** Applies the schema's defaults to `obj` in place. */
   default(obj: Record<string, unknown>): void;
+  /** Whether the schema has any default (else default() changes nothing). */
+  readonly hasDefaults: boolean;
   /**
    * The schema's verdict on `obj` (with `old`, an update: validation ratchets and transition rules
    * compare the two): OpenAPI v3 validation and x-kubernetes-validations, as field errors with

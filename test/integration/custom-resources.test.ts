@@ -279,4 +279,48 @@ describe('custom resources', () => {
     const gone = await t.client.get(path);
     assert.equal(gone.status, 404, gone.text);
   });
+  test('several versions: None conversion, deprecation warnings, unserved versions, defaults on read', async () => {
+    const schema = (extra: Json = {}) => ({ openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'string', ...extra }, count: { type: 'integer' } } } } } });
+    const def: Json = {
+      apiVersion: 'apiextensions.orch.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `things.${group}` },
+      spec: {
+        group, scope: 'Namespaced', names: { plural: 'things', kind: 'Thing' },
+        versions: [
+          { name: 'v1beta1', served: true, storage: false, deprecated: true, schema: schema() },
+          { name: 'v1', served: true, storage: true, schema: schema() },
+          { name: 'v2', served: true, storage: false, schema: schema() },
+          { name: 'v0alpha1', served: false, storage: false, schema: schema() },
+        ],
+      },
+    };
+    await establish(t, def);
+    const path = (v: string, name = '') => `/apis/${group}/${v}/namespaces/${ns}/things${name ? `/${name}` : ''}`;
+    const created = await t.client.post(path('v2'), { apiVersion: `${group}/v2`, kind: 'Thing', metadata: { name: 'th' }, spec: { count: 3 } });
+    assert.equal(created.status, 201, created.text);
+    assert.equal((created.body as Json).apiVersion, `${group}/v2`);
+    const asV1 = await t.client.get(path('v1', 'th'));
+    assert.equal(asV1.status, 200, asV1.text);
+    assert.equal((asV1.body as Json).apiVersion, `${group}/v1`);
+    assert.deepEqual((asV1.body as Json).spec, { count: 3 });
+    const listed = await t.client.get(path('v1beta1'));
+    assert.equal(listed.status, 200, listed.text);
+    assert.deepEqual(((listed.body as Json).items as Json[]).map((i) => i.apiVersion), [`${group}/v1beta1`]);
+    assert.equal(listed.headers.warning, `299 - "${group}/v1beta1 Thing is deprecated; use ${group}/v2 Thing"`);
+    assert.equal(asV1.headers.warning, undefined);
+    const unserved = await t.client.get(path('v0alpha1'));
+    assert.equal(unserved.status, 404, unserved.text);
+    const versions = await t.client.get(`/apis/${group}`);
+    assert.deepEqual(((versions.body as Json).versions as Json[]).map((v) => v.version), ['v2', 'v1', 'v1beta1']);
+    assert.equal(((versions.body as Json).preferredVersion as Json).version, 'v2');
+
+    // A default added after the object was stored is given to it on every read, in every version.
+    const crd = await t.client.get(crdPath(`things.${group}`));
+    const spec = (crd.body as Json).spec as Json;
+    for (const v of spec.versions as Json[]) v.schema = schema({ default: 'M' });
+    const updated = await t.client.put(crdPath(`things.${group}`), crd.body);
+    assert.equal(updated.status, 200, updated.text);
+    await pollUntil(() => t.client.get(path('v2', 'th')), (g) => ((g.body as Json).spec as Json).size === 'M', 'the new default on read');
+    const list = await t.client.get(path('v1'));
+    assert.deepEqual(((list.body as Json).items as Json[]).map((i) => i.spec), [{ count: 3, size: 'M' }]);
+  });
 });

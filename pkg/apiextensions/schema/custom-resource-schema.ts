@@ -20,7 +20,7 @@ import { kindDefinition, listDefinition, type DefinitionOptions } from './openap
 import { toFieldErrors } from './openapi-errors.js';
 import { pruneDefaults } from './prune-defaults.js';
 import { prune } from './pruning.js';
-import { cloneStructural, newStructural, type Structural } from './structural.js';
+import { cloneStructural, newStructural, visitStructural, type Structural } from './structural.js';
 import { valueSchemaOf, type ValueSchema } from './value-schema.js';
 import { validateValue } from './value-validator.js';
 
@@ -46,6 +46,8 @@ function goTypeOf(v: unknown): string {
 export class CustomResourceSchema implements Seam {
   /** The structural schema, defaults pruned as upstream prunes them before serving; undefined without a schema. */
   readonly structural: Structural | undefined;
+  /** Whether some place of the schema has a default: objects read from storage are defaulted only then. */
+  readonly hasDefaults: boolean = false;
   private readonly values: ValueSchema | undefined;
   private readonly statusValues: ValueSchema | undefined;
   private applyType: TypeNode | undefined;
@@ -60,6 +62,11 @@ export class CustomResourceSchema implements Seam {
     const s = cloneStructural(newStructural(props));
     if (!opts.preserveUnknownFields) pruneDefaults(s);
     this.structural = s;
+    let defaults = false;
+    visitStructural(s, (x) => {
+      if (x.default !== undefined) defaults = true;
+    });
+    this.hasDefaults = defaults;
     this.values = valueSchemaOf(props);
     const status = isObject(props.properties) ? props.properties.status : undefined;
     if (status !== undefined) this.statusValues = valueSchemaOf(status);

@@ -367,8 +367,18 @@ export class Store {
       kind: this.info.listKind,
       apiVersion: this.info.apiVersion,
       metadata,
-      items: res.items.map(({ apiVersion: _a, kind: _k, ...rest }) => rest as StoredObject),
+      items: res.items.map((o) => this.listItem(o)),
     };
+  }
+
+  /**
+   * An object as a list carries it: built-in kinds without apiVersion and kind (Go's typed lists
+   * omit them), custom resources with them (upstream's unstructured lists keep every field).
+   */
+  private listItem(obj: StoredObject): StoredObject {
+    if (this.info.custom) return this.withTypeMeta(obj);
+    const { apiVersion: _a, kind: _k, ...rest } = obj;
+    return rest as StoredObject;
   }
 
   async create(namespace: string, input: StoredObject, opts: WriteOptions = {}): Promise<StoredObject> {
@@ -604,8 +614,7 @@ export class Store {
     for (const item of list.items) {
       try {
         const r = await this.delete(item.metadata.namespace ?? '', item.metadata.name!, { ...options, preconditions: { uid: item.metadata.uid! } }, opts);
-        const { apiVersion: _a, kind: _k, ...rest } = r.object;
-        deleted.push(rest as StoredObject);
+        deleted.push(this.listItem(r.object));
       } catch (e) {
         if (e instanceof StatusError && (e.code === 404 || e.code === 409)) continue; // already gone or replaced
         throw e;
