@@ -9,9 +9,11 @@ import type { CustomResourceDefinition } from '../../api/apiextensions/v1/custom
 import type { Logger } from '../log/logger.js';
 import type { ResourceInfo, Scheme } from '../runtime/scheme.js';
 import type { ObjectCache } from '../registry/generic/object-cache.js';
+import { AsyncConvertedStorage } from '../registry/generic/async-converted-storage.js';
 import { ConvertedStorage } from '../registry/generic/converted-storage.js';
 import { Store } from '../registry/generic/store.js';
 import type { Storage, StoredObject } from '../storage/interface.js';
+import { WebhookConverter, type ServiceEndpointResolver } from './conversion/webhook-converter.js';
 import { customResourceStrategies } from './customresource/strategy.js';
 import { customResourceVersions, type CustomResourceVersion } from './customresource/resource-info.js';
 
@@ -27,6 +29,16 @@ interface Registered {
   storageStore: Store | undefined;
   /** The storage prefix of the resource, whose watch cache goes with the definition. */
   storagePrefix: string | undefined;
+  /** The conversion webhook's client, with the Webhook strategy. */
+  converter: WebhookConverter | undefined;
+}
+
+/** A replaced conversion client is closed this long after, when no request can still be using it. */
+const converterCloseDelayMs = 60_000;
+
+function retire(r: Registered): void {
+  const c = r.converter;
+  if (c) setTimeout(() => c.close(), converterCloseDelayMs).unref();
 }
 
 export interface CustomResourceRegistryOptions {
@@ -44,6 +56,8 @@ export interface CustomResourceRegistryOptions {
   watchCacheSizes: Map<string, number>;
   /** Drops the watch cache of a prefix whose definition went. */
   forgetPrefix(prefix: string): Promise<void>;
+  /** Where a conversion webhook's Service is reached. */
+  resolveService?: ServiceEndpointResolver;
 }
 
 const rv = (o: StoredObject) => Number(o.metadata.resourceVersion ?? 0);
@@ -127,14 +141,16 @@ export class CustomResourceRegistry {
       return;
     }
     if (current && current.uid !== uid) this.unregister(name, current, true);
+    const converter = crd.spec.conversion?.strategy === 'Webhook' ? new WebhookConverter(crd, this.opts.domain, this.opts.resolveService) : undefined;
     const stores = new Map<ResourceInfo, Store>();
-    for (const v of versions.served) stores.set(v.info, this.newStore(v));
+    for (const v of versions.served) stores.set(v.info, this.newStore(v, converter));
     const storage = versions.storage;
-    const storageStore = [...stores.values()].find((s) => s.info.version === storage.info.version) ?? this.newStore(storage);
+    const storageStore = [...stores.values()].find((s) => s.info.version === storage.info.version) ?? this.newStore(storage, converter);
     const prefix = storage.info.storagePrefix;
     const size = this.opts.watchCacheSize(storage.info.resource, storage.info.group);
     if (size) this.opts.watchCacheSizes.set(prefix, size);
-    this.registered.set(name, { uid, resourceVersion: version, fingerprint, stores, storageStore, storagePrefix: prefix });
+    if (current) retire(current);
+    this.registered.set(name, { uid, resourceVersion: version, fingerprint, stores, storageStore, storagePrefix: prefix, converter });
     this.opts.scheme.setCustomResources(name, versions.served.map((v) => v.info));
     this.opts.logger.v(2).info('serving custom resource', {
       definition: name, versions: versions.served.map((v) => v.info.version).join(','), established: versions.storage.info.custom!.established,
@@ -150,6 +166,7 @@ export class CustomResourceRegistry {
   /** Stops serving a definition; `gone` also drops its watch cache (the definition was deleted or replaced). */
   private unregister(name: string, r: Registered, gone: boolean): void {
     this.registered.delete(name);
+    retire(r);
     this.opts.scheme.setCustomResources(name, []);
     if (gone && r.storagePrefix) {
       this.opts.watchCacheSizes.delete(r.storagePrefix);
@@ -162,25 +179,35 @@ export class CustomResourceRegistry {
 
   /**
    * A version's store: objects kept in the storage version, whatever version they are written in
-   * (None conversion: only apiVersion changes), and read in this version with its defaults (an
-   * object stored before a default existed gets it on every read, as upstream's decoder gives it).
+   * (None conversion: only apiVersion changes; Webhook: the definition's webhook converts), and
+   * read in this version with its defaults (an object stored before a default existed gets it on
+   * every read, as upstream's decoder gives it).
    */
-  private newStore(v: CustomResourceVersion): Store {
+  private newStore(v: CustomResourceVersion, converter: WebhookConverter | undefined): Store {
     const { info } = v;
     const { main, status } = customResourceStrategies(info, v.scale);
     const { storageAPIVersion, schema } = info.custom!;
     const sameVersion = storageAPIVersion === info.apiVersion;
-    const storage = sameVersion && !schema.hasDefaults ? this.opts.storage : new ConvertedStorage(this.opts.storage, {
-      toStorage: (obj) => (sameVersion ? obj : { ...obj, apiVersion: storageAPIVersion }),
-      fromStorage: (obj) => {
-        if (!schema.hasDefaults) return { ...obj, apiVersion: info.apiVersion };
-        // Stored objects may be shared (the watch cache freezes them): default a copy.
-        const read = structuredClone(obj);
-        read.apiVersion = info.apiVersion;
-        schema.default(read);
-        return read;
-      },
-    });
+    /** A stored object as read in this version: stored objects may be shared (the watch cache freezes them), so a copy is defaulted. */
+    const read = (obj: StoredObject): StoredObject => {
+      if (!schema.hasDefaults) return obj.apiVersion === info.apiVersion ? obj : { ...obj, apiVersion: info.apiVersion };
+      const copy = structuredClone(obj);
+      copy.apiVersion = info.apiVersion;
+      schema.default(copy);
+      return copy;
+    };
+    let storage: Storage = this.opts.storage;
+    if (converter && !sameVersion) {
+      storage = new AsyncConvertedStorage(this.opts.storage, {
+        toStorage: async (obj) => (await converter.convert([obj], storageAPIVersion))[0]!,
+        fromStorage: async (objs) => (await converter.convert(objs, info.apiVersion)).map(read),
+      });
+    } else if (!sameVersion || schema.hasDefaults) {
+      storage = new ConvertedStorage(this.opts.storage, {
+        toStorage: (obj) => (sameVersion ? obj : { ...obj, apiVersion: storageAPIVersion }),
+        fromStorage: read,
+      });
+    }
     return new Store({ info, storage, strategy: main, subresources: new Map(status ? [['status', status]] : []) });
   }
 }

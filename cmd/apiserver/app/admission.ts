@@ -35,16 +35,9 @@ export interface AdmissionDeps {
   authorize?: AuthorizeFunc;
 }
 
-/** The chain of the enabled plug-ins, once the caches they read hold a complete list. */
-export async function buildAdmission(o: AdmissionOptions, deps: AdmissionDeps): Promise<AdmissionChain> {
-  const { domain, logger, stores, caches } = deps;
-  const registry = builtinPlugins();
-  // The binary refused these before starting (validateOptions); a server started in process hears them here.
-  const refused = validateAdmissionPluginFlags(o.plugins, registry.registered());
-  if (refused.length > 0) throw new Error(refused.join('; '));
-  const enabled = enabledAdmissionPlugins(o.plugins);
-  const config = readAdmissionConfiguration(o.configFile, { domain: domain.name, enabledPlugins: enabled });
-  const lister = (group: string, resource: string): ObjectLister => {
+/** Listers over the server's in-process caches (live reads when the cache has not seen an object yet). */
+export function cachedLister(stores: AdmissionDeps['stores'], caches: AdmissionDeps['caches']): (group: string, resource: string) => ObjectLister {
+  return (group, resource) => {
     const store = stores.get(`${group}/${resource}`);
     const cache = caches.get(group, resource);
     // A resource --runtime-config turned off has no objects: nothing to default from or refer to.
@@ -62,6 +55,18 @@ export async function buildAdmission(o: AdmissionOptions, deps: AdmissionDeps): 
       },
     };
   };
+}
+
+/** The chain of the enabled plug-ins, once the caches they read hold a complete list. */
+export async function buildAdmission(o: AdmissionOptions, deps: AdmissionDeps): Promise<AdmissionChain> {
+  const { domain, logger, stores, caches } = deps;
+  const registry = builtinPlugins();
+  // The binary refused these before starting (validateOptions); a server started in process hears them here.
+  const refused = validateAdmissionPluginFlags(o.plugins, registry.registered());
+  if (refused.length > 0) throw new Error(refused.join('; '));
+  const enabled = enabledAdmissionPlugins(o.plugins);
+  const config = readAdmissionConfiguration(o.configFile, { domain: domain.name, enabledPlugins: enabled });
+  const lister = cachedLister(stores, caches);
   const pluginDeps: PluginDeps = {
     domain,
     lister,

@@ -12,6 +12,8 @@ import type { Store } from '../../../pkg/registry/generic/store.js';
 import type { Scheme } from '../../../pkg/runtime/scheme.js';
 import { Cacher } from '../../../pkg/storage/cacher/cacher.js';
 import type { Storage } from '../../../pkg/storage/interface.js';
+import { ServiceResolver } from '../../../pkg/admission/webhook/service-resolver.js';
+import { cachedLister } from './admission.js';
 import type { SharedCaches } from './caches.js';
 
 export interface CustomResources {
@@ -40,6 +42,9 @@ export function customResources(o: CustomResourcesOptions): CustomResources | un
   const definitions = o.stores.get(`${group}/customresourcedefinitions`);
   const cache = o.caches.get(group, 'customresourcedefinitions');
   if (!definitions || !cache) return undefined;
+  const lister = cachedLister(o.stores, o.caches);
+  // Conversion webhooks behind a Service are reached as admission webhooks are.
+  const services = new ServiceResolver(lister('', 'services'), lister('', 'endpoints'));
   const registry = new CustomResourceRegistry({
     scheme: o.scheme,
     storage: o.storage,
@@ -50,6 +55,7 @@ export function customResources(o: CustomResourcesOptions): CustomResources | un
     watchCacheSize: o.watchCacheSize,
     watchCacheSizes: o.watchCacheSizes,
     forgetPrefix: (prefix) => (o.storage instanceof Cacher ? o.storage.forget(prefix) : Promise.resolve()),
+    resolveService: (namespace, name, port) => services.resolve(namespace, name, port),
   });
   const controllers = [
     new NamingController(cache, definitions, o.logger),
