@@ -75,6 +75,17 @@ describe('custom resources', () => {
     assert.ok(resources.some((x) => x.name === 'widgets/scale' && x.group === 'autoscaling' && x.kind === 'Scale'));
     const groups = await t.client.get('/apis');
     assert.ok(((groups.body as Json).groups as Json[]).some((g) => g.name === group), groups.text);
+
+    // Both OpenAPI documents publish the schema under upstream's definition name, with the kind's GVK.
+    const v2 = await t.client.get('/openapi/v2');
+    const def = ((v2.body as Json).definitions as Record<string, Json>)['com.example.stable.v1.Widget'];
+    assert.ok(def, 'the Swagger 2.0 document defines the Widget');
+    assert.deepEqual(def['x-kubernetes-group-version-kind'], [{ group, kind: 'Widget', version: 'v1' }]);
+    assert.deepEqual(((def.properties as Json).spec as Json).required, ['color']);
+    const v3 = await t.client.get(`/openapi/v3/apis/${group}/v1`);
+    assert.equal(v3.status, 200, v3.text);
+    const schema = (((v3.body as Json).components as Json).schemas as Record<string, Json>)['com.example.stable.v1.Widget'];
+    assert.deepEqual((((schema!.properties as Json).spec as Json).properties as Json).color, { type: 'string', enum: ['red', 'green', 'blue'] });
   });
 
   test('objects are pruned, defaulted and validated by the schema and its CEL rules', async () => {
@@ -322,5 +333,20 @@ describe('custom resources', () => {
     await pollUntil(() => t.client.get(path('v2', 'th')), (g) => ((g.body as Json).spec as Json).size === 'M', 'the new default on read');
     const list = await t.client.get(path('v1'));
     assert.deepEqual(((list.body as Json).items as Json[]).map((i) => i.spec), [{ count: 3, size: 'M' }]);
+  });
+  test('server-side apply merges by the schema\'s list types', async () => {
+    const apply = (manager: string, spec: Json) => t.client.request('PATCH', `${widgets(ns, 'ssa')}?fieldManager=${manager}`, {
+      raw: JSON.stringify(widget('ssa', spec)), contentType: 'application/apply-patch+yaml',
+    });
+    const a = await apply('alice', { color: 'red', tags: ['a'] });
+    assert.equal(a.status, 201, a.text);
+    const b = await apply('bob', { tags: ['b'] });
+    assert.equal(b.status, 200, b.text);
+    assert.deepEqual(((b.body as Json).spec as Json).tags, ['a', 'b'], 'a set list is merged by value');
+    const conflict = await apply('bob', { color: 'blue' });
+    assert.equal(conflict.status, 409, conflict.text);
+    assert.match(conflict.text, /conflict with \\"alice\\"/);
+    const managers = (((b.body as Json).metadata as Json).managedFields as Json[]).map((m) => m.manager);
+    assert.deepEqual(managers.sort(), ['alice', 'bob']);
   });
 });

@@ -2,21 +2,18 @@
 // as apiextensions-apiserver 1.30 applies it: decoding (prune unknown fields, drop unacceptable
 // nulls, coerce ObjectMeta, report unknown fields for fieldValidation), defaulting (on write and
 // on read from storage), validation (OpenAPI v3 with ratcheting on update, embedded resources,
-// list types, x-kubernetes-validations through pkg/cel), the status sub-resource's validation,
-// the server-side apply type, and the OpenAPI definitions published for the version.
+// list types, x-kubernetes-validations through pkg/cel) and the status sub-resource's validation.
+// What server-side apply and OpenAPI read of the version is customresource/internal-schema.ts.
 import { validateWithRules } from '../../cel/validation-rules.js';
 import type { Schema as RulesSchema } from '../../cel/types.js';
 import { CustomResourceDecodeError, type CustomResourceSchema as Seam } from '../../runtime/custom-resource-schema.js';
 import { errorMessage, type FieldError } from '../../runtime/field-errors.js';
-import type { TypeNode } from '../../apply/type.js';
-import { applyTypeOf } from './apply-schema.js';
 import { CorrelatedObject } from './correlated-object.js';
 import { applyDefaults, pruneNonNullableNullsWithoutDefaults } from './defaulting.js';
 import { goV } from './go-value.js';
 import { hasField, isObject, type JSONSchemaProps } from './json-schema-props.js';
 import { validateListSetsAndMaps } from './list-type-validation.js';
 import { coerceEmbedded, decodeObjectMeta, validateEmbedded } from './object-meta.js';
-import { kindDefinition, listDefinition, type DefinitionOptions } from './openapi-builder.js';
 import { toFieldErrors } from './openapi-errors.js';
 import { pruneDefaults } from './prune-defaults.js';
 import { prune } from './pruning.js';
@@ -50,7 +47,6 @@ export class CustomResourceSchema implements Seam {
   readonly hasDefaults: boolean = false;
   private readonly values: ValueSchema | undefined;
   private readonly statusValues: ValueSchema | undefined;
-  private applyType: TypeNode | undefined;
 
   /**
    * Compiles a version's `openAPIV3Schema` (undefined: none, legacy CRDs only). Throws
@@ -159,19 +155,5 @@ export class CustomResourceSchema implements Seam {
     const errs = validateListSetsAndMaps(undefined, this.structural, obj);
     if (errs.length === 0 || old === undefined) return errs;
     return validateListSetsAndMaps(undefined, this.structural, old).length === 0 ? errs : [];
-  }
-
-  /** The server-side apply type of the version's objects (list, map and struct semantics from the schema). */
-  get applyTypeNode(): TypeNode {
-    this.applyType ??= applyTypeOf(this.structural);
-    return this.applyType;
-  }
-
-  /** The OpenAPI definitions of the kind and its list, for `/openapi/v2` or `/openapi/v3` (`kindRef`: the kind definition's reference). */
-  openAPIDefinitions(kindRef: string, opts: DefinitionOptions): { kind: Record<string, unknown>; list: Record<string, unknown> } {
-    return {
-      kind: kindDefinition(this.props, { preserveUnknownFields: this.opts.preserveUnknownFields ?? false, ...opts }),
-      list: listDefinition(kindRef, opts),
-    };
   }
 }

@@ -249,10 +249,6 @@ function visitNested(n: NestedValueValidation, fn: (s: Structural) => void): voi
   visitNestedIn(n.valueValidation, fn);
 }
 
-function typedNested(type: string): NestedValueValidation {
-  return { valueValidation: emptyValueValidation(), forbiddenGenerics: { ...emptyGeneric(), type }, forbiddenExtensions: emptyExtensions() };
-}
-
 /** Whether `anyOf` is exactly `[{type: integer}, {type: string}]`, the spelled-out form of int-or-string. */
 function isIntOrStringAnyOf(anyOf: NestedValueValidation[]): boolean {
   if (anyOf.length !== 2) return false;
@@ -286,36 +282,6 @@ export function isIntOrStringAnyOfPattern(s: Structural): boolean {
 export function isIntOrStringAllOfPattern(s: Structural): boolean {
   const first = s.valueValidation?.allOf[0];
   return first !== undefined && isIntOrStringAnyOf(first.valueValidation.anyOf);
-}
-
-/**
- * The schema with int-or-string spelled out (`anyOf: [{type: integer}, {type: string}]`, or that
- * anyOf first in allOf when there is an anyOf already), as upstream's Unfold does for publishing.
- */
-export function unfold(s: Structural): Structural {
-  const out = cloneStructural(s);
-  visitStructural(out, (n) => {
-    if (!n.xIntOrString || isIntOrStringAnyOfPattern(n) || isIntOrStringAllOfPattern(n)) return;
-    n.valueValidation ??= emptyValueValidation();
-    const intOrString = [typedNested('integer'), typedNested('string')];
-    if (n.valueValidation.anyOf.length === 0) n.valueValidation.anyOf = intOrString;
-    else n.valueValidation.allOf = [{ valueValidation: { ...emptyValueValidation(), anyOf: intOrString }, forbiddenGenerics: emptyGeneric(), forbiddenExtensions: emptyExtensions() }, ...n.valueValidation.allOf];
-  });
-  return out;
-}
-
-/** A copy without value validations (upstream's StripValueValidations). */
-export function stripValueValidations(s: Structural): Structural {
-  const out = cloneStructural(s);
-  visitStructural(out, (n) => { delete n.valueValidation; });
-  return out;
-}
-
-/** A copy with nullable false everywhere (upstream's StripNullable). */
-export function stripNullable(s: Structural): Structural {
-  const out = cloneStructural(s);
-  visitStructural(out, (n) => { n.nullable = false; });
-  return out;
 }
 
 /** The schema of a field of an object of schema `s`: its property, else the additionalProperties schema. */
