@@ -5,7 +5,7 @@ import { allGroupVersions } from './index.js';
 test('group versions are listed core first, in discovery order', () => {
   assert.deepEqual(allGroupVersions.map((gv) => `${gv.group}/${gv.version}`), [
     '/v1', 'apps/v1', 'events.orch.io/v1', 'authentication.orch.io/v1', 'authentication.orch.io/v1beta1', 'authorization.orch.io/v1', 'batch/v1', 'certificates.orch.io/v1', 'rbac.authorization.orch.io/v1', 'storage.orch.io/v1', 'networking.orch.io/v1', 'policy/v1',
-    'admissionregistration.orch.io/v1', 'scheduling.orch.io/v1', 'coordination.orch.io/v1', 'node.orch.io/v1',
+    'admissionregistration.orch.io/v1', 'apiextensions.orch.io/v1', 'scheduling.orch.io/v1', 'coordination.orch.io/v1', 'node.orch.io/v1',
   ]);
 });
 
@@ -57,6 +57,7 @@ test('kinds are registered with their resources, scopes, short names and sub-res
     'policy/PodDisruptionBudget poddisruptionbudgets ns [pdb] [status]',
     'admissionregistration.orch.io/MutatingWebhookConfiguration mutatingwebhookconfigurations cluster [] []',
     'admissionregistration.orch.io/ValidatingWebhookConfiguration validatingwebhookconfigurations cluster [] []',
+    'apiextensions.orch.io/CustomResourceDefinition customresourcedefinitions cluster [crd,crds] [status]',
     'scheduling.orch.io/PriorityClass priorityclasses cluster [pc] []',
     'coordination.orch.io/Lease leases ns [] []',
     'node.orch.io/RuntimeClass runtimeclasses cluster [] []',

@@ -42,9 +42,9 @@ test('media type: ours by default, upstream\'s for k8s.io', () => {
   assert.equal(apiDomain('k8s.io').protobufMediaType, 'application/vnd.kubernetes.protobuf');
 });
 
-test('every kind of the scheme has a test object', () => {
+test('every kind of the scheme with a protobuf form has a test object', () => {
   const objects = objectsByKind();
-  for (const info of scheme.resources()) assert.ok(objects[`${info.group}/${info.kind}`] ?? objects[info.kind], `no test object for ${info.kind}`);
+  for (const info of scheme.resources().filter((r) => r.protobuf)) assert.ok(objects[`${info.group}/${info.kind}`] ?? objects[info.kind], `no test object for ${info.kind}`);
 });
 
 for (const [kind, obj] of Object.entries(objectsByKind())) {
