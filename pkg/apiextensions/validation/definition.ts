@@ -12,7 +12,7 @@ import type {
 } from '../../../api/apiextensions/v1/custom-resource-definition.js';
 import type { JSONSchemaProps } from '../../../api/apiextensions/v1/json-schema-props.js';
 import { forbidden, invalid, notSupported, required, Path, type FieldError } from '../../runtime/field-errors.js';
-import { validateWebhookService, validateWebhookURL } from '../../registry/admissionregistration/webhook-configuration-validation.js';
+import { validateReviewVersions, validateWebhookService, validateWebhookURL } from '../../registry/admissionregistration/webhook-configuration-validation.js';
 import type { KindValidation } from '../../registry/validation/kind-validation.js';
 import { validateImmutableField } from '../../registry/validation/immutable.js';
 import { isDNS1035Label, isDNS1123Subdomain, nameIsDNSSubdomain } from '../../registry/validation/names.js';
@@ -323,29 +323,10 @@ function validateConversion(c: Conversion | undefined, preserveUnknownFields: bo
       const problem = opts.allowInvalidCABundle ? undefined : caBundleProblem(cc.caBundle);
       if (problem) errs.push(invalid(ccAt.child('caBundle'), cc.caBundle, problem));
     }
-    errs.push(...validateReviewVersions(versions ?? [], opts.requireRecognizedConversionReviewVersion, at.child('conversionReviewVersions')));
+    errs.push(...validateReviewVersions(versions, conversionReviewVersions, opts.requireRecognizedConversionReviewVersion, at.child('conversionReviewVersions'), ''));
   } else {
     if (cc) errs.push(forbidden(at.child('webhookClientConfig'), 'should not be set when strategy is not set to Webhook'));
     if ((versions ?? []).length > 0) errs.push(forbidden(at.child('conversionReviewVersions'), 'should not be set when strategy is not set to Webhook'));
   }
   return errs;
 }
-
-function validateReviewVersions(versions: readonly string[], requireRecognized: boolean, at: Path): FieldError[] {
-  if (versions.length === 0) return [required(at)];
-  const errs: FieldError[] = [];
-  const seen = new Set<string>();
-  versions.forEach((v, i) => {
-    if (seen.has(v)) {
-      errs.push(invalid(at.index(i), v, 'duplicate version'));
-      return;
-    }
-    seen.add(v);
-    for (const m of isDNS1035Label(v)) errs.push(invalid(at.index(i), v, m));
-  });
-  if (requireRecognized && !versions.some((v) => conversionReviewVersions.includes(v))) {
-    errs.push(invalid(at, versions, `must include at least one of ${conversionReviewVersions.join(', ')}`));
-  }
-  return errs;
-}
-

@@ -177,12 +177,14 @@ function validateMatchConditions(conditions: readonly MatchCondition[], path: Pa
   return errs;
 }
 
-function validateAdmissionReviewVersions(versions: readonly string[] | undefined | null, requireRecognized: boolean, path: Path): FieldError[] {
-  const accepted = acceptedAdmissionReviewVersions.join(', ');
-  if (!versions || versions.length === 0) return [required(path, `must specify one of ${accepted}`)];
+/**
+ * A webhook's list of review versions (AdmissionReview, or a CRD's ConversionReview): unique DNS
+ * labels, one of `accepted` among them when `requireRecognized`; `requiredDetail` words an empty list.
+ */
+export function validateReviewVersions(versions: readonly string[] | undefined | null, accepted: readonly string[], requireRecognized: boolean, path: Path, requiredDetail: string): FieldError[] {
+  if (!versions || versions.length === 0) return [required(path, requiredDetail)];
   const errs: FieldError[] = [];
   const seen = new Set<string>();
-  let hasAccepted = false;
   versions.forEach((v, i) => {
     if (seen.has(v)) {
       errs.push(invalid(path.index(i), v, 'duplicate version'));
@@ -190,10 +192,13 @@ function validateAdmissionReviewVersions(versions: readonly string[] | undefined
     }
     seen.add(v);
     for (const m of isDNS1035Label(v)) errs.push(invalid(path.index(i), v, m));
-    if ((acceptedAdmissionReviewVersions as readonly string[]).includes(v)) hasAccepted = true;
   });
-  if (requireRecognized && !hasAccepted) errs.push(invalid(path, versions, `must include at least one of ${accepted}`));
+  if (requireRecognized && !versions.some((v) => accepted.includes(v))) errs.push(invalid(path, versions, `must include at least one of ${accepted.join(', ')}`));
   return errs;
+}
+
+function validateAdmissionReviewVersions(versions: readonly string[] | undefined | null, requireRecognized: boolean, path: Path): FieldError[] {
+  return validateReviewVersions(versions, acceptedAdmissionReviewVersions, requireRecognized, path, `must specify one of ${acceptedAdmissionReviewVersions.join(', ')}`);
 }
 
 function validateWebhook(hook: Webhook, opts: Options, path: Path): FieldError[] {
