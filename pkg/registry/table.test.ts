@@ -167,6 +167,10 @@ const expected: Record<string, Expected> = {
       ];
     },
   },
+  HorizontalPodAutoscaler: {
+    columns: ['Name', 'Reference', 'Targets', 'MinPods', 'MaxPods', 'Replicas', 'Age'],
+    cells: ['x', 'Deployment/web', 'cpu: 75%/60%', '2', 10, 2, '3h10m'],
+  },
   ClusterRole: defaults(),
   ClusterRoleBinding: {
     columns: ['Name', 'Role', 'Age', 'Users', 'Groups', 'ServiceAccounts'],
