@@ -18,6 +18,10 @@ import { newCSRApprovingController } from '../../../pkg/controller/csrapproving/
 import { newCSRCleanerController } from '../../../pkg/controller/csrcleaner/controller.js';
 import { tokenCleanerController } from '../../../pkg/controller/tokencleaner/controller.js';
 import { bootstrapSignerController } from '../../../pkg/controller/bootstrapsigner/controller.js';
+import { pvcProtectionController } from '../../../pkg/controller/pvcprotection/controller.js';
+import { pvProtectionController } from '../../../pkg/controller/pvprotection/controller.js';
+import { persistentVolumeBinderController } from '../../../pkg/controller/persistentvolumebinder/controller.js';
+import { horizontalPodAutoscalingController } from '../../../pkg/controller/horizontalpodautoscaling/controller.js';
 import { signingFiles, type ControllerManagerOptions } from './options.js';
 
 /** What a registration's factory may read: the flags, and what the manager loaded from the files they name. */
@@ -50,6 +54,10 @@ export const registrations: ControllerRegistration[] = [
   { name: 'replicaset', factory: () => replicasetController(), enabledByDefault: true },
   { name: 'deployment', factory: () => deploymentController(), enabledByDefault: true },
   { name: 'statefulset', factory: () => statefulsetController(), enabledByDefault: true },
+  { name: 'persistentvolume-binder', factory: ({ options }) => persistentVolumeBinderController({ syncPeriodMs: options.pvClaimBinderSyncPeriodMs })(), enabledByDefault: true },
+  { name: 'pvc-protection', factory: () => pvcProtectionController(), enabledByDefault: true },
+  { name: 'pv-protection', factory: () => pvProtectionController(), enabledByDefault: true },
+  { name: 'horizontalpodautoscaling', factory: ({ options }) => horizontalPodAutoscalingController(options.hpa)(), enabledByDefault: true },
   // Without any --cluster-signing-* files the manager skips it (server.ts), as upstream does.
   { name: 'csrsigning', factory: ({ options }) => newCSRSigningController({ signers: signingFiles(options.csrSigning), durationMs: options.csrSigning.durationMs })(), enabledByDefault: true },
   { name: 'csrapproving', factory: () => newCSRApprovingController()(), enabledByDefault: true },
@@ -141,6 +149,7 @@ export const concurrencyFlags: ConcurrencyFlag[] = [
   { stem: 'replicaset', default: 5, describe: 'The number of replica sets that are allowed to sync concurrently. Larger number = more responsive replica management, but more CPU (and network) load' },
   { stem: 'deployment', default: 5, describe: 'The number of deployment objects that are allowed to sync concurrently. Larger number = more responsive deployments, but more CPU (and network) load' },
   { stem: 'statefulset', default: 5, describe: 'The number of statefulset objects that are allowed to sync concurrently. Larger number = more responsive statefulsets, but more CPU (and network) load' },
+  { stem: 'horizontal-pod-autoscaler', default: 5, describe: 'The number of horizontal pod autoscaler objects that are allowed to sync concurrently. Larger number = more responsive horizontal pod autoscaler objects processing, but more CPU (and network) load.' },
 ];
 
 /** Every name --controllers accepts: each registration's short name and, where upstream has one, its 1.30 name. */

@@ -53,7 +53,8 @@ test('names are unique and every binding resolves to a role of the policy', () =
     'system:controller:generic-garbage-collector', 'system:controller:service-account-controller', 'system:controller:root-ca-cert-publisher',
     'system:controller:resourcequota-controller', 'system:controller:disruption-controller', 'system:controller:clusterrole-aggregation-controller',
     'system:controller:statefulset-controller', 'system:controller:deployment-controller', 'system:controller:replicaset-controller',
-    'system:controller:certificate-controller', 'system:controller:endpoint-controller']) assert.ok(crNames.includes(name), name);
+    'system:controller:certificate-controller', 'system:controller:endpoint-controller', 'system:controller:persistent-volume-binder',
+    'system:controller:pvc-protection-controller', 'system:controller:pv-protection-controller', 'system:controller:horizontal-pod-autoscaler']) assert.ok(crNames.includes(name), name);
 });
 
 test('the policy grants what upstream grants', () => {
@@ -75,6 +76,18 @@ test('the policy grants what upstream grants', () => {
     'RBAC: allowed by ClusterRoleBinding "cluster-admin" of ClusterRole "cluster-admin" to Group "system:masters"');
   const gc = { name: 'system:serviceaccount:orch-system:generic-garbage-collector', groups: [] };
   assert.ok(allow(req(gc, 'patch', 'apps', 'replicasets', 'ns')));
+  const hpa = { name: 'system:serviceaccount:orch-system:horizontal-pod-autoscaler', groups: [] };
+  assert.ok(allow({ ...req(hpa, 'update', 'apps', 'deployments', 'ns', 'web'), subresource: 'scale' }));
+  assert.ok(allow(req(hpa, 'list', 'metrics.orch.io', 'pods', 'ns')));
+  assert.ok(!allow(req(hpa, 'update', 'apps', 'deployments', 'ns', 'web')));
+  const binder = { name: 'system:serviceaccount:orch-system:persistent-volume-binder', groups: [] };
+  assert.ok(allow({ ...req(binder, 'update', '', 'persistentvolumeclaims', 'ns', 'data'), subresource: 'status' }));
+  assert.ok(allow(req(binder, 'delete', '', 'persistentvolumes')));
+  const pvc = { name: 'system:serviceaccount:orch-system:pvc-protection-controller', groups: [] };
+  assert.ok(allow(req(pvc, 'update', '', 'persistentvolumeclaims', 'ns', 'data')));
+  assert.ok(!allow(req(pvc, 'update', '', 'persistentvolumes')));
+  const pv = { name: 'system:serviceaccount:orch-system:pv-protection-controller', groups: [] };
+  assert.ok(allow(req(pv, 'update', '', 'persistentvolumes', '', 'vol')));
   const signer = { name: 'system:serviceaccount:orch-system:bootstrap-signer', groups: [] };
   assert.ok(allow(req(signer, 'update', '', 'configmaps', 'orch-public', 'cluster-info')));
   assert.ok(allow(req(signer, 'list', '', 'secrets', 'orch-system')));
