@@ -7,7 +7,7 @@
 import type { HorizontalPodAutoscaler, HorizontalPodAutoscalerStatus, MetricSpec, MetricStatus } from '../../../api/autoscaling/v2/horizontal-pod-autoscaler.js';
 import { isDeepStrictEqual } from 'node:util';
 import { formatTime } from '../../../api/meta/v1/primitives.js';
-import { EventRecorder, RateLimitingQueue, objectKey, splitKey, type KubeObject, type RateLimiter } from '../../client/index.js';
+import { EventRecorder, RateLimitingQueue, deletedObject, objectKey, splitKey, type KubeObject, type RateLimiter } from '../../client/index.js';
 import { matchesLabels, parseLabelSelector, type LabelRequirement } from '../../runtime/label-selector.js';
 import { parseExact, quantityMilliValue } from '../../runtime/quantity-exact.js';
 import type { Controller, ControllerContext, ControllerFactory } from '../controller.js';
@@ -70,19 +70,27 @@ class HorizontalPodAutoscalingController implements Controller {
     const metricsClient = new MetricsClient(client, domain);
     const targets = new ScaleTargets(client);
     const history = new ScalingHistory();
-    /** Each autoscaler's target selector, to find pods claimed by more than one (upstream's hpaSelectors). */
-    const selectors = new Map<string, LabelRequirement[]>();
+    /** Each autoscaler's target selector, to find pods claimed by more than one (upstream's hpaSelectors); null selects nothing yet. */
+    const selectors = new Map<string, LabelRequirement[] | null>();
 
     const event = (hpa: HPAObject, type: 'Normal' | 'Warning', reason: string, text: string) => void recorder.event(
       { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', namespace: hpa.metadata.namespace ?? '', name: hpa.metadata.name ?? '', uid: hpa.metadata.uid ?? '' },
       type, reason, text);
     const enqueue = (h: HPAObject) => {
       const key = objectKey(h);
-      if (!selectors.has(key)) selectors.set(key, []);
+      if (!selectors.has(key)) selectors.set(key, null);
       // As upstream: the first look comes one sync period after the autoscaler appears.
       queue.addRateLimited(key);
     };
-    const remove = hpas.addEventHandler({ onAdd: enqueue, onUpdate: (_old, h) => enqueue(h) });
+    const remove = hpas.addEventHandler({
+      onAdd: enqueue,
+      onUpdate: (_old, h) => enqueue(h),
+      onDelete: (o) => {
+        const key = objectKey(deletedObject(o));
+        selectors.delete(key);
+        history.forget(key);
+      },
+    });
 
     const timing = (): ReadinessTiming => ({ cpuInitializationPeriodMs: o.cpuInitializationPeriodMs, initialReadinessDelayMs: o.initialReadinessDelayMs, now: Date.now() });
 
@@ -105,7 +113,7 @@ class HorizontalPodAutoscalingController implements Controller {
       if (selectors.has(key)) selectors.set(key, reqs);
       const ns = hpa.metadata.namespace ?? '';
       const selected = pods.indexer.byNamespace(ns).filter((p) => matchesLabels(reqs, p.metadata.labels));
-      const owners = [...selectors].filter(([k, r]) => splitKey(k).namespace === ns && selected.some((p) => matchesLabels(r, p.metadata.labels))).map(([k]) => k);
+      const owners = [...selectors].filter(([k, r]) => r !== null && splitKey(k).namespace === ns && selected.some((p) => matchesLabels(r, p.metadata.labels))).map(([k]) => k);
       if (owners.length > 1) {
         const text = `pods by selector ${selector} are controlled by multiple HPAs: [${owners.sort().join(' ')}]`;
         event(hpa, 'Warning', 'AmbiguousSelector', text);
@@ -380,12 +388,8 @@ class HorizontalPodAutoscalingController implements Controller {
 
     const sync = async (key: string) => {
       const hpa = hpas.indexer.getByKey(key);
-      if (!hpa) {
-        // Deleted: forget it, and do not come back.
-        history.forget(key);
-        selectors.delete(key);
-        return;
-      }
+      // Deleted (its delete handler forgot it): do not come back.
+      if (!hpa) return;
       try {
         await reconcile(hpa, key);
       } catch (e) {
