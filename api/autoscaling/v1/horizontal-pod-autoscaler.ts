@@ -2,17 +2,14 @@
 // autoscaling/v2 storage through conversion.ts (what v1 cannot say travels in annotations). Field
 // numbers follow upstream autoscaling/v1 generated.proto.
 import { type Static } from '@sinclair/typebox';
-import { field, int32, int64, object, opt, str } from '../../schema.js';
+import { field, int32, int64, object, opt } from '../../schema.js';
 import { time } from '../../meta/v1/primitives.js';
 import { topLevel } from '../../meta/v1/types.js';
+import { crossVersionObjectReference } from '../v2/horizontal-pod-autoscaler.js';
 
 const P = 'io.orch.api.autoscaling.v1';
 
-export const CrossVersionObjectReference = object(`${P}.CrossVersionObjectReference`, {
-  kind: str(1, { description: 'Kind of the referent, e.g. Deployment.' }),
-  name: str(2, { description: 'Name of the referent, in the autoscaler\'s namespace.' }),
-  apiVersion: opt(str(3, { description: 'API version of the referent, e.g. apps/v1.' })),
-}, { required: ['kind', 'name'], description: 'Enough to find an object of any kind and version in the same namespace.' });
+export const CrossVersionObjectReference = crossVersionObjectReference(P);
 export type CrossVersionObjectReference = Static<typeof CrossVersionObjectReference>;
 
 export const HorizontalPodAutoscalerSpec = object(`${P}.HorizontalPodAutoscalerSpec`, {

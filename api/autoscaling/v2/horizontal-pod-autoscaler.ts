@@ -9,11 +9,14 @@ import { LabelSelector, topLevel } from '../../meta/v1/types.js';
 
 const P = 'io.orch.api.autoscaling.v2';
 
-export const CrossVersionObjectReference = object(`${P}.CrossVersionObjectReference`, {
+/** The reference to a scaled object, the same in v1 and v2 but for its definition name (`<prefix>.CrossVersionObjectReference`). */
+export const crossVersionObjectReference = (prefix: string) => object(`${prefix}.CrossVersionObjectReference`, {
   kind: str(1, { description: 'Kind of the referent, e.g. Deployment.' }),
   name: str(2, { description: 'Name of the referent, in the autoscaler\'s namespace.' }),
   apiVersion: opt(str(3, { description: 'API version of the referent, e.g. apps/v1.' })),
 }, { required: ['kind', 'name'], description: 'Enough to find an object of any kind and version in the same namespace.' });
+
+export const CrossVersionObjectReference = crossVersionObjectReference(P);
 export type CrossVersionObjectReference = Static<typeof CrossVersionObjectReference>;
 
 export const MetricIdentifier = object(`${P}.MetricIdentifier`, {
