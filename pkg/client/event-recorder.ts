@@ -25,6 +25,16 @@ interface Recorded {
 /** How many distinct events are remembered for correlation (client-go's maxLruCacheEntries). */
 const maxRemembered = 4096;
 
+/** The last event name suffix handed out: names stay unique when several events fall in one millisecond. */
+let lastNanos = 0n;
+
+/** Upstream's `<name>.<unix nanoseconds in hex>`, strictly increasing within this process. */
+function nameSuffix(now: Date): string {
+  const ns = BigInt(now.getTime()) * 1_000_000n;
+  lastNanos = ns > lastNanos ? ns : lastNanos + 1n;
+  return lastNanos.toString(16);
+}
+
 export class EventRecorder {
   /** Events recorded, by what makes them the same event; oldest first, for eviction. */
   private readonly recorded = new Map<string, Recorded>();
@@ -51,7 +61,7 @@ export class EventRecorder {
           this.recorded.delete(key);
         }
       }
-      const name = `${about.name}.${(BigInt(now.getTime()) * 1_000_000n).toString(16)}`;
+      const name = `${about.name}.${nameSuffix(now)}`;
       await events.create({
         metadata: { name, namespace },
         involvedObject: { apiVersion: about.apiVersion, kind: about.kind, namespace: about.namespace || undefined, name: about.name, uid: about.uid },

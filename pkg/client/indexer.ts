@@ -34,8 +34,8 @@ export class Indexer<T extends KubeObject = KubeObject> {
     for (const [name, fn] of Object.entries(indexers)) this.addIndexer(name, fn);
   }
 
-  /** Whether an index of that name exists. */
-  hasIndex(name: string): boolean {
+  /** Whether an index of that name exists (controllers sharing an informer add a common one once). */
+  hasIndexer(name: string): boolean {
     return this.indexers.has(name);
   }
 

@@ -26,5 +26,5 @@ export function podClaimKeys(pod: PodObject): string[] {
 
 /** Adds the index to the pods informer unless another controller already did. */
 export function ensurePodPVCIndex(pods: SharedIndexInformer<PodObject>): void {
-  if (!pods.indexer.hasIndex(podPVCIndex)) pods.addIndexer(podPVCIndex, podClaimKeys);
+  if (!pods.indexer.hasIndexer(podPVCIndex)) pods.addIndexer(podPVCIndex, podClaimKeys);
 }

@@ -7,7 +7,7 @@ import { rbacGroup } from '../../api/rbac/v1/register.js';
 import { newConflict, newForbidden } from '../runtime/errors.js';
 import type { StoredObject } from '../storage/interface.js';
 import type { StrategyOverrides } from './generic/strategy.js';
-import { jobLabels } from './batch/job-validation.js';
+import { batchKeys } from '../../api/batch/v1/well-known.js';
 import type { Node } from '../../api/core/v1/node.js';
 import type { Service } from '../../api/core/v1/service.js';
 import { syncPodCIDRs } from './core/node-validation.js';
@@ -18,6 +18,7 @@ import { MutatingWebhookConfiguration, ValidatingWebhookConfiguration } from '..
 import { webhookConfigurationStrategy } from './admissionregistration/webhook-configuration-strategy.js';
 import { certificatesGroup } from '../../api/certificates/v1/register.js';
 import { certificateSigningRequestStrategy } from './certificates/certificate-signing-request-strategy.js';
+import { daemonSetStrategy } from './apps/daemon-set-strategy.js';
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
@@ -103,6 +104,7 @@ export const strategyOverrides = (domain: ApiDomain): ReadonlyMap<string, Strate
       }
     },
   }],
+  ['apps/DaemonSet', daemonSetStrategy],
   ['/Pod', podStrategy],
   ['/Secret', { selectableFields: { type: (o) => str(o.type) } }],
   // Node agents register their node with its status in one create, as upstream allows.
@@ -175,7 +177,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 function generateJobSelector(obj: StoredObject, domain: ApiDomain): void {
   const spec = (obj as JobLike).spec;
   if (!isRecord(spec) || spec.manualSelector === true || !isRecord(spec.template)) return;
-  const names = jobLabels(domain);
+  const names = batchKeys(domain);
   const uid = obj.metadata.uid ?? '';
   const name = obj.metadata.name ?? '';
   const template = spec.template;

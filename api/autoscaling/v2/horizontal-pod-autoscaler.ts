@@ -196,7 +196,6 @@ export const HorizontalPodAutoscaler = topLevel(`${P}.HorizontalPodAutoscaler`, 
     description: 'The observed state, written by the controller through the status sub-resource.',
   })),
 }, {
-  description: 'Scales a scalable object (a Deployment, ReplicaSet, StatefulSet or ReplicationController) through its scale ' +
-    'sub-resource, keeping the metrics it names near their targets.',
+  description: 'Scales an object that has a scale sub-resource (a Deployment, for one) through it, keeping the metrics it names near their targets.',
 });
 export type HorizontalPodAutoscaler = Static<typeof HorizontalPodAutoscaler>;
