@@ -1,9 +1,11 @@
 // What becomes of the replica count the metrics ask for (upstream's normalizeDesiredReplicas and
 // normalizeDesiredReplicasWithBehaviors): stabilized over past recommendations, limited in speed,
 // and kept within minReplicas and maxReplicas; with the reason and message of the AbleToScale and
-// ScalingLimited conditions. Pure functions over the controller's memory of recommendations and
-// scale events, which ScalingHistory keeps per autoscaler; every time is passed in.
-import type { HPAScalingRules, HorizontalPodAutoscalerBehavior } from '../../../api/autoscaling/v2/horizontal-pod-autoscaler.js';
+// ScalingLimited conditions. Functions over the controller's memory of recommendations and scale
+// events, which ScalingHistory keeps per autoscaler; every time is passed in, and the only thing
+// they change besides that memory is the autoscaler's conditions.
+import type { HPAScalingRules, HorizontalPodAutoscaler, HorizontalPodAutoscalerBehavior } from '../../../api/autoscaling/v2/horizontal-pod-autoscaler.js';
+import { setCondition } from './conditions.js';
 
 interface Recommendation {
   replicas: number;
@@ -189,4 +191,38 @@ export function convertDesiredReplicasWithBehaviorRate(history: ScalingHistory, 
     if (a.desiredReplicas < minAllowed) return { replicas: minAllowed, reason, message };
   }
   return { replicas: a.desiredReplicas, reason: 'DesiredWithinRange', message: 'the desired count is within the acceptable range' };
+}
+
+/**
+ * Upstream's normalizeDesiredReplicas (an autoscaler without a behavior): stabilized over the
+ * downscale window, clamped; sets AbleToScale and ScalingLimited.
+ */
+export function normalizeDesiredReplicas(history: ScalingHistory, hpa: HorizontalPodAutoscaler, key: string, current: number, proposed: number, min: number, downscaleWindowMs: number, now: number): number {
+  const stabilized = stabilizeRecommendation(history, key, proposed, downscaleWindowMs, now);
+  if (stabilized !== proposed) {
+    setCondition(hpa, 'AbleToScale', 'True', 'ScaleDownStabilized', 'recent recommendations were higher than current one, applying the highest recent recommendation');
+  } else {
+    setCondition(hpa, 'AbleToScale', 'True', 'ReadyForNewScale', 'recommended size matches current size');
+  }
+  const r = convertDesiredReplicasWithRules(current, stabilized, min, hpa.spec!.maxReplicas);
+  setCondition(hpa, 'ScalingLimited', r.replicas === stabilized ? 'False' : 'True', r.reason, r.message);
+  return r.replicas;
+}
+
+/**
+ * Upstream's normalizeDesiredReplicasWithBehaviors: stabilized within both windows (an unset
+ * scale-down window is the controller's downscale stabilization), limited by the policies, clamped;
+ * sets AbleToScale and ScalingLimited.
+ */
+export function normalizeDesiredReplicasWithBehaviors(history: ScalingHistory, hpa: HorizontalPodAutoscaler, key: string, current: number, proposed: number, min: number, downscaleWindowMs: number, now: number): number {
+  const behavior = hpa.spec!.behavior!;
+  const scaleDown = { ...behavior.scaleDown };
+  scaleDown.stabilizationWindowSeconds ??= Math.trunc(downscaleWindowMs / 1000);
+  const args = { key, scaleUp: behavior.scaleUp ?? {}, scaleDown, minReplicas: min, maxReplicas: hpa.spec!.maxReplicas, currentReplicas: current, desiredReplicas: proposed };
+  const stabilized = stabilizeRecommendationWithBehaviors(history, args, now);
+  if (stabilized.replicas !== proposed) setCondition(hpa, 'AbleToScale', 'True', stabilized.reason, stabilized.message);
+  else setCondition(hpa, 'AbleToScale', 'True', 'ReadyForNewScale', 'recommended size matches current size');
+  const r = convertDesiredReplicasWithBehaviorRate(history, { ...args, desiredReplicas: stabilized.replicas }, now);
+  setCondition(hpa, 'ScalingLimited', r.replicas === stabilized.replicas ? 'False' : 'True', r.reason, r.message);
+  return r.replicas;
 }
