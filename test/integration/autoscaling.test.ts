@@ -4,7 +4,8 @@
 // a metrics API (none can be registered before API aggregation exists) writes upstream's
 // conditions and events, keeps targets within minReplicas and maxReplicas through their scale
 // sub-resources, and says when it cannot find its target; stock kubectl autoscales, gets and
-// describes. The scaling arithmetic on metrics is unit-tested (replica-calculator, normalize).
+// describes. Reading a served metrics API and the scaling arithmetic on its answer are unit-tested
+// (replica-proposals, replica-calculator, normalize).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { defaultOptions } from '../../cmd/controller-manager/app/options.js';

@@ -64,8 +64,11 @@ const notServed = (resource: string) => `the server could not find the requested
 
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
+/** The part of the client the metrics clients use: raw reads and the list of served groups. */
+export type MetricsTransport = Pick<Client, 'request'> & { discovery: Pick<Client['discovery'], 'serverGroups'> };
+
 export class MetricsClient {
-  constructor(private readonly client: Client, private readonly domain: { group(prefix: string): string }) {}
+  constructor(private readonly client: MetricsTransport, private readonly domain: { group(prefix: string): string }) {}
 
   /** Upstream's GetResourceMetric: each selected pod's use of the resource, and when it was sampled. */
   async resourceMetric(namespace: string, selector: string, resource: string, container: string): Promise<{ metrics: PodMetrics; timestampMs: number }> {
