@@ -214,7 +214,7 @@ export const fixtures: KindFixture[] = [
     status: { lastScheduleTime: '2026-01-01T03:00:00Z' },
   },
   {
-    // autoscaling/v1 is not listed: it is served from these objects, converted (autoscaling-hpa.test.ts).
+    // autoscaling/v1 is not listed: it is served from these objects, converted (autoscaling.test.ts).
     kind: 'HorizontalPodAutoscaler', apiVersion: 'autoscaling/v2', resource: 'horizontalpodautoscalers', namespaced: true, gv: '/apis/autoscaling/v2', hasStatus: true, returnsObject: false,
     make: (name) => ({
       apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name, labels: { fixture: 'yes' } },

@@ -4,7 +4,7 @@
 import type { HPAScalingRules, HorizontalPodAutoscaler, MetricSpec } from './horizontal-pod-autoscaler.js';
 
 /** The CPU utilization percentage an autoscaler without metrics targets. */
-export const defaultCPUUtilization = 80;
+const defaultCPUUtilization = 80;
 
 /** The metric an autoscaler without metrics scales on. */
 export function defaultCPUMetric(utilization = defaultCPUUtilization): MetricSpec {

@@ -45,7 +45,7 @@ function formatMetric(spec: MetricSpec, status: MetricStatus | undefined): strin
 }
 
 /** The TARGETS cell: the first two metrics, then how many more. */
-export function formatHPAMetrics(specs: MetricSpec[] | undefined, statuses: MetricStatus[] | undefined): string {
+function formatHPAMetrics(specs: MetricSpec[] | undefined, statuses: MetricStatus[] | undefined): string {
   if (!specs || specs.length === 0) return '<none>';
   const shown = specs.slice(0, 2).map((s, i) => formatMetric(s, statuses?.[i])).join(', ');
   return specs.length > 2 ? `${shown} + ${specs.length - 2} more...` : shown;

@@ -66,7 +66,7 @@ export interface Normalized {
 }
 
 /** Upstream's calculateScaleUpLimit: twice the current count, at least 4 (without a behavior). */
-export const scaleUpLimit = (currentReplicas: number) => Math.trunc(Math.max(2.0 * currentReplicas, 4.0));
+const scaleUpLimit = (currentReplicas: number) => Math.trunc(Math.max(2.0 * currentReplicas, 4.0));
 
 /** Upstream's convertDesiredReplicasWithRules: the count within min and max and the old scale-up limit, and why. */
 export function convertDesiredReplicasWithRules(current: number, desired: number, min: number, max: number): Normalized {

@@ -119,7 +119,7 @@ export function resourceUtilizationRatio(metrics: PodMetrics, requests: Map<stri
 }
 
 /** Upstream's GetMetricUsageRatio: average usage over the samples against the target. */
-export function metricUsageRatio(metrics: PodMetrics, targetUsage: number): { ratio: number; usage: number } {
+function metricUsageRatio(metrics: PodMetrics, targetUsage: number): { ratio: number; usage: number } {
   let total = 0;
   for (const m of metrics.values()) total += m.value;
   const usage = Math.trunc(total / metrics.size);

@@ -38,7 +38,7 @@ export const volumeModeMismatch = (claim: ClaimObject, pv: VolumeObject) =>
   (claim.spec?.volumeMode ?? 'Filesystem') !== (pv.spec?.volumeMode ?? 'Filesystem');
 
 /** The volume offers every access mode the claim asks for. */
-export const offersAccessModes = (pv: VolumeObject, claim: ClaimObject) =>
+const offersAccessModes = (pv: VolumeObject, claim: ClaimObject) =>
   (claim.spec?.accessModes ?? []).every((m) => (pv.spec?.accessModes ?? []).includes(m));
 
 const modeAbbreviations: [string, string][] = [['ReadWriteOnce', 'RWO'], ['ReadOnlyMany', 'ROX'], ['ReadWriteMany', 'RWX'], ['ReadWriteOncePod', 'RWOP']];
@@ -52,8 +52,8 @@ const storageOf = (list: Record<string, number | string> | undefined): ExactQuan
   const v = list?.storage;
   return (v === undefined ? undefined : parseExact(v)) ?? zeroQuantity;
 };
-export const volumeCapacity = (pv: VolumeObject) => storageOf(pv.spec?.capacity);
-export const claimRequest = (claim: ClaimObject) => storageOf(claim.spec?.resources?.requests);
+const volumeCapacity = (pv: VolumeObject) => storageOf(pv.spec?.capacity);
+const claimRequest = (claim: ClaimObject) => storageOf(claim.spec?.resources?.requests);
 
 /**
  * Upstream's FindMatchingVolume over one set of volumes. With delayed binding (WaitForFirstConsumer)

@@ -17,7 +17,7 @@ type ClaimObject = PersistentVolumeClaim & KubeObject;
 const isShutDown = (pod: PodObject) => pod.metadata.deletionTimestamp !== undefined && pod.metadata.deletionGracePeriodSeconds === 0;
 
 /** Whether a node agent may be using the claim for the pod: the pod is scheduled and names it. */
-export function podUsesClaim(pod: PodObject, claim: ClaimObject): boolean {
+function podUsesClaim(pod: PodObject, claim: ClaimObject): boolean {
   if (!pod.spec?.nodeName) return false;
   return (pod.spec.volumes ?? []).some((v) => (v.persistentVolumeClaim?.claimName === claim.metadata.name) ||
     (!isShutDown(pod) && v.ephemeral !== undefined && ephemeralClaimName(pod, v.name) === claim.metadata.name &&

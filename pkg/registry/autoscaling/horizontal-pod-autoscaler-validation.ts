@@ -29,7 +29,7 @@ const sourceField: Record<string, keyof MetricSpec> = {
   Object: 'object', Pods: 'pods', Resource: 'resource', External: 'external', ContainerResource: 'containerResource',
 };
 
-export function validateCrossVersionObjectReference(ref: CrossVersionObjectReference | undefined, path: Path): FieldError[] {
+function validateCrossVersionObjectReference(ref: CrossVersionObjectReference | undefined, path: Path): FieldError[] {
   const errs: FieldError[] = [];
   for (const f of ['kind', 'name'] as const) {
     const v = ref?.[f] ?? '';
