@@ -1,9 +1,10 @@
 // The horizontalpodautoscaling controller (upstream's HorizontalController, podautoscaler): every
 // --horizontal-pod-autoscaler-sync-period each autoscaler reads its target's scale sub-resource,
-// asks its metrics for a replica count, normalizes it (stabilization, behavior policies, min/max)
-// and writes the target's scale and its own status and conditions with upstream's reasons,
-// messages and events. Without a metrics API (none can be registered before API aggregation) the
-// metrics fail as upstream's do and only the min/max bounds are enforced.
+// asks its metrics for a replica count (replica-proposals.ts), normalizes it (stabilization,
+// behavior policies, min/max: normalize.ts) and writes the target's scale and its own status and
+// conditions with upstream's reasons, messages and events. Without a metrics API (none can be
+// registered before API aggregation) the metrics fail as upstream's do and only the min/max bounds
+// are enforced.
 import type { HorizontalPodAutoscaler, HorizontalPodAutoscalerStatus, MetricStatus } from '../../../api/autoscaling/v2/horizontal-pod-autoscaler.js';
 import { isDeepStrictEqual } from 'node:util';
 import { formatTime } from '../../../api/meta/v1/primitives.js';
