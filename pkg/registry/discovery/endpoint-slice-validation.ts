@@ -3,12 +3,12 @@
 // address of the slice's type (usable IPs for IPv4 and IPv6, domain names for FQDN), a node name
 // and host name of the right form and hints without repeated zones; ports have unique names; the
 // address type never changes.
-import { isIP } from 'node:net';
 import {
   maxEndpointsPerSlice, maxPortsPerSlice, maxZoneHints, type Endpoint, type EndpointPort, type EndpointSlice,
 } from '../../../api/discovery/v1/endpoint-slice.js';
 import { duplicate, invalid, required, Path, type FieldError } from '../../runtime/field-errors.js';
-import { ipBytes, validateNonSpecialIP } from '../core/endpoints-validation.js';
+import { ipBytes } from '../../util/ip.js';
+import { validateNonSpecialIP } from '../core/endpoints-validation.js';
 import { validateImmutableField } from '../validation/immutable.js';
 import type { KindValidation } from '../validation/kind-validation.js';
 import { fullyQualifiedDomainNameProblem, isDNS1123Label, isDNS1123Subdomain, isLabelValue, isQualifiedName, nameIsDNSSubdomain } from '../validation/names.js';
@@ -18,7 +18,7 @@ function validateAddress(address: string, addressType: string, path: Path): Fiel
     case 'IPv4':
     case 'IPv6': {
       // Upstream adds ValidateNonSpecialIP's "must be a valid IP address" to a malformed one; one cause here.
-      const bytes = isIP(address) === 0 ? null : ipBytes(address);
+      const bytes = ipBytes(address);
       const want = addressType === 'IPv4' ? 4 : 16;
       if (!bytes || bytes.length !== want) return [invalid(path, address, `must be a valid ${addressType} address`)];
       return validateNonSpecialIP(address, path);
