@@ -17,6 +17,12 @@ export interface ApiDomain {
   readonly protobufMediaType: string;
   /** The finalizer by which the namespace controller empties a namespace: `orch`, upstream's `kubernetes`. */
   readonly namespaceFinalizer: string;
+  /**
+   * The annotation of the BOOKMARK that ends a watch-list's initial events: `<domain>/initial-events-end`.
+   * Upstream spells it with its group domain (`k8s.io/initial-events-end`, not kubernetes.io), so
+   * it follows `name`, not `keyDomain`. The bookmark carries upstreamInitialEventsEndAnnotation too.
+   */
+  readonly initialEventsEndAnnotation: string;
   /** `<prefix>.<domain>`: an API group, e.g. group('rbac.authorization') is rbac.authorization.orch.io. */
   group(prefix: string): string;
   /** `[<prefix>.]<keyDomain>/<name>`: an annotation, label, secret type or signer name, e.g. key('metadata.name'). */
@@ -25,6 +31,14 @@ export interface ApiDomain {
 
 /** The media type stock clients (kubectl, client-go) send and accept for protobuf, whatever our domain. */
 export const upstreamProtobufMediaType = 'application/vnd.kubernetes.protobuf';
+
+/**
+ * The annotation by which stock client-go (kubectl 1.35, helm 4) knows a watch-list's initial
+ * events ended: it looks for this literal key, whatever our domain, so the bookmark that ends them
+ * carries it beside the domain's own key (the same key under k8s.io). A bookmark is never stored:
+ * the upstream name stays on the wire.
+ */
+export const upstreamInitialEventsEndAnnotation = 'k8s.io/initial-events-end';
 
 const dnsSubdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+$/;
 
@@ -48,6 +62,7 @@ export function apiDomain(name: string): ApiDomain {
     metaGroup: `meta.${name}`,
     protobufMediaType: `application/vnd.${brand}.protobuf`,
     namespaceFinalizer: brand,
+    initialEventsEndAnnotation: `${name}/initial-events-end`,
     group: (prefix) => `${prefix}.${name}`,
     key: (key, prefix) => `${prefix ? `${prefix}.` : ''}${keyDomain}/${key}`,
   };

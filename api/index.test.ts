@@ -13,7 +13,7 @@ test('kinds are registered with their resources, scopes, short names and sub-res
   const rows = allGroupVersions.flatMap((gv) => gv.kinds.map((k) =>
     `${gv.group}/${k.kind} ${k.resource} ${k.namespaced ? 'ns' : 'cluster'} [${(k.shortNames ?? []).join(',')}] [${(k.subresources ?? []).join(',')}]`));
   assert.deepEqual(rows, [
-    '/Pod pods ns [po] [status,binding,eviction,ephemeralcontainers,exec,attach,portforward,proxy]',
+    '/Pod pods ns [po] [status,binding,eviction,ephemeralcontainers,exec,attach,log,portforward,proxy]',
     '/Binding bindings ns [] []',
     '/Namespace namespaces cluster [ns] [status,finalize]',
     '/ConfigMap configmaps ns [cm] []',

@@ -11,6 +11,10 @@ CM_PORT=${CM_PORT:-10257}
 # API_DOMAIN=k8s.io serves upstream's group names, so stock kubectl's typed commands (create role,
 # auth can-i, auth whoami) work unchanged.
 API_DOMAIN=${API_DOMAIN:-orch.io}
+# Privileged containers are allowed, as kubeadm's control plane allows them (kube-apiserver's own
+# default refuses them); ALLOW_PRIVILEGED=false runs with the server's default, as upstream's
+# local-up-cluster.sh takes the same variable.
+ALLOW_PRIVILEGED=${ALLOW_PRIVILEGED:-true}
 # Stock kubectl asks authentication.k8s.io for `auth whoami`; under another domain the same review
 # is posted by hand.
 if [ "$API_DOMAIN" = k8s.io ]; then
@@ -51,7 +55,7 @@ _output/bin/apiserver --bind-address 127.0.0.1 --secure-port "$API_PORT" --cert-
   --client-ca-file "$PKI/ca.crt" --token-auth-file "$PKI/tokens.csv" --enable-bootstrap-token-auth \
   --service-account-issuer "https://127.0.0.1:$API_PORT" --service-account-key-file "$PKI/sa.pub" \
   --service-account-signing-key-file "$PKI/sa.key" --authorization-mode Node,RBAC --enable-admission-plugins NodeRestriction \
-  --api-domain "$API_DOMAIN" >"$LOCAL/apiserver.log" 2>&1 &
+  --allow-privileged="$ALLOW_PRIVILEGED" --api-domain "$API_DOMAIN" >"$LOCAL/apiserver.log" 2>&1 &
 pids+=($!)
 
 for _ in $(seq 1 120); do

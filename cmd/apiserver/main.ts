@@ -7,7 +7,7 @@
 import cluster from 'node:cluster';
 import { limitHeapGrowth } from '../internal/heap-growth.js';
 import { exitOnInvalid, runProcess } from '../internal/run-process.js';
-import { parseOptions, validateOptions } from './app/options.js';
+import { loadServerCode, parseOptions, validateOptions } from './app/options.js';
 
 async function main(): Promise<void> {
   limitHeapGrowth();
@@ -18,14 +18,13 @@ async function main(): Promise<void> {
   }
   const opts = parseOptions(process.argv.slice(2));
   if (opts.workers > 1) {
-    // The keys of --runtime-config are checked by the workers, which load the kinds anyway.
+    // The keys of --runtime-config and the plug-ins' code are checked by the workers, which load them anyway.
     exitOnInvalid('apiserver', validateOptions(opts));
     const { runSupervisor } = await import('./app/workers.js');
     runSupervisor(opts);
     return;
   }
-  const { groupVersions } = await import('../../api/index.js');
-  exitOnInvalid('apiserver', validateOptions(opts, groupVersions));
+  exitOnInvalid('apiserver', validateOptions(opts, await loadServerCode()));
   const { runAPIServer } = await import('./app/server.js');
   await runProcess({
     name: 'apiserver',

@@ -1,16 +1,26 @@
 // The plug-ins compiled into the server, by upstream name. Each plug-in lives in its own folder
 // under pkg/admission and exports its factory; this file only lists them.
+import { alwaysAdmitFactory } from './admit/plugin.js';
+import { alwaysPullImagesFactory } from './alwayspullimages/plugin.js';
+import { limitPodHardAntiAffinityTopologyFactory } from './antiaffinity/plugin.js';
 import { certificateApprovalFactory } from './certificates/approval.js';
 import { certificateSigningFactory } from './certificates/signing.js';
 import { certificateSubjectRestrictionFactory } from './certificates/subject-restriction.js';
+import { defaultIngressClassFactory } from './defaultingressclass/plugin.js';
 import { defaultStorageClassFactory } from './defaultstorageclass/plugin.js';
 import { defaultTolerationSecondsFactory } from './defaulttolerationseconds/plugin.js';
+import { alwaysDenyFactory } from './deny/plugin.js';
+import { denyServiceExternalIPsFactory } from './denyserviceexternalips/plugin.js';
 import { eventRateLimitFactory } from './eventratelimit/plugin.js';
+import { extendedResourceTolerationFactory } from './extendedresourcetoleration/plugin.js';
 import { imagePolicyWebhookFactory } from './imagepolicy/plugin.js';
 import { limitRangerFactory } from './limitranger/plugin.js';
+import { namespaceAutoProvisionFactory } from './namespaceautoprovision/plugin.js';
+import { namespaceExistsFactory } from './namespaceexists/plugin.js';
 import { namespaceLifecycleFactory } from './namespacelifecycle/plugin.js';
 import { nodeRestrictionFactory } from './noderestriction/plugin.js';
 import { ownerReferencesPermissionEnforcementFactory } from './ownerreferencespermissionenforcement/plugin.js';
+import { persistentVolumeClaimResizeFactory } from './persistentvolumeclaimresize/plugin.js';
 import { podNodeSelectorFactory } from './podnodeselector/plugin.js';
 import { podSecurityFactory } from './podsecurity/plugin.js';
 import { podTolerationRestrictionFactory } from './podtolerationrestriction/plugin.js';
@@ -51,5 +61,15 @@ export function builtinPlugins(): PluginRegistry {
   reg.register('PodNodeSelector', podNodeSelectorFactory);
   reg.register('OwnerReferencesPermissionEnforcement', ownerReferencesPermissionEnforcementFactory);
   reg.register('ImagePolicyWebhook', imagePolicyWebhookFactory);
+  reg.register('AlwaysAdmit', alwaysAdmitFactory);
+  reg.register('AlwaysDeny', alwaysDenyFactory);
+  reg.register('AlwaysPullImages', alwaysPullImagesFactory);
+  reg.register('DefaultIngressClass', defaultIngressClassFactory);
+  reg.register('DenyServiceExternalIPs', denyServiceExternalIPsFactory);
+  reg.register('ExtendedResourceToleration', extendedResourceTolerationFactory);
+  reg.register('LimitPodHardAntiAffinityTopology', limitPodHardAntiAffinityTopologyFactory);
+  reg.register('NamespaceAutoProvision', namespaceAutoProvisionFactory);
+  reg.register('NamespaceExists', namespaceExistsFactory);
+  reg.register('PersistentVolumeClaimResize', persistentVolumeClaimResizeFactory);
   return reg;
 }

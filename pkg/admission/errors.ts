@@ -1,6 +1,6 @@
 // The Status a rejection by admission becomes, worded as upstream's admission.NewForbidden and
 // NewNotFound, and upstream's way of joining several errors into one message.
-import { isStatusError, StatusError } from '../runtime/errors.js';
+import { isStatusError, qualifiedResource, StatusError, type GroupResource } from '../runtime/errors.js';
 import type { Attributes } from './interfaces.js';
 
 /** Several errors as one (upstream's utilerrors.Aggregate): nested lists flattened, equal messages once, `[a, b]` when more than one. */
@@ -68,6 +68,17 @@ export function newAdmissionForbidden(attrs: Attributes, err: Error | string): S
   else if (!name) message = `${res} is forbidden: ${why}`;
   else message = `${res} ${JSON.stringify(name)} is forbidden: ${why}`;
   return new StatusError(403, 'Forbidden', message, { name, group: attrs.resource.group, kind: attrs.resource.resource });
+}
+
+/**
+ * 403 Forbidden as upstream's apierrors.NewForbidden words it, for the plug-ins that refuse with it
+ * rather than with admission.NewForbidden: the name is the object's own, and without one the
+ * message reads `pods is forbidden: ...`.
+ */
+export function newForbiddenNamed(gr: GroupResource, name: string, why: string): StatusError {
+  const res = qualifiedResource(gr);
+  const message = name ? `${res} ${JSON.stringify(name)} is forbidden: ${why}` : `${res} is forbidden: ${why}`;
+  return new StatusError(403, 'Forbidden', message, { ...(name ? { name } : {}), group: gr.group, kind: gr.resource });
 }
 
 /** 404 NotFound naming the request's resource (e.g. the namespace of a create does not exist). */

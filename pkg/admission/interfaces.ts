@@ -3,6 +3,7 @@
 // value to the mutating chain and (through the registry's callback) to the validating chain, so
 // annotations and the reinvocation state travel across both phases.
 import type { ApiDomain } from '../../api/domain.js';
+import type { ObjectWithMeta } from '../../api/meta/v1/types.js';
 import type { Logger } from '../log/logger.js';
 import type { ObjectWrite } from '../registry/generic/store.js';
 import type { UserInfo } from '../runtime/user.js';
@@ -232,6 +233,12 @@ export interface PluginDeps {
   lister(group: string, resource: string): ObjectLister | undefined;
   /** The server's authorizer (upstream's WantsAuthorizer); undefined where a test gives none. */
   readonly authorize?: AuthorizeFunc;
-  /** Where plug-ins log what upstream's plug-ins log (a webhook failing open, a denial); undefined where a test gives none. */
+  /**
+   * Creates an object in `<group>` / `<resource>` as the server itself (upstream's loopback client):
+   * the registry's rules apply, admission does not. Rejects with the registry's StatusError (409
+   * AlreadyExists, ...). Undefined where a test gives none.
+   */
+  readonly create?: (group: string, resource: string, namespace: string, object: ObjectWithMeta) => Promise<void>;
+  /** Where plug-ins log what upstream's plug-ins log (a webhook failing open, a denial, a deprecation); undefined where a test gives none. */
   readonly logger?: Logger;
 }

@@ -1,6 +1,8 @@
 // Which admission plug-ins run, and in what order, from kube-apiserver's flags: the names are
 // upstream's, the run order is always the fixed order below whatever order the flags name them
 // in, and a plug-in is on when it is recommended (on by default) or enabled, and not disabled.
+// A known name the server has no code for (builtin.ts registers none) is refused like an unknown
+// one once it is on: a security control accepted and ignored is worse than one refused.
 
 /**
  * Every plug-in name the server knows, in run order: kube-apiserver 1.30's AllOrderedPlugins.
@@ -47,7 +49,11 @@ export const AllOrderedPlugins: readonly string[] = [
   'AlwaysDeny',
 ];
 
-/** The recommended plug-ins kube-apiserver 1.30 runs when no flag says otherwise. */
+/**
+ * The plug-ins that run when no flag says otherwise: kube-apiserver 1.30's recommended set, less
+ * those this server cannot run (ValidatingAdmissionPolicy needs CEL; ClusterTrustBundleAttest
+ * guards an API not served), since an unrunnable plug-in that is on refuses the start.
+ */
 export const DefaultOnPlugins: ReadonlySet<string> = new Set([
   'NamespaceLifecycle',
   'LimitRanger',
@@ -64,11 +70,9 @@ export const DefaultOnPlugins: ReadonlySet<string> = new Set([
   'RuntimeClass',
   'CertificateApproval',
   'CertificateSigning',
-  'ClusterTrustBundleAttest',
   'CertificateSubjectRestriction',
   'DefaultIngressClass',
   'PodSecurity',
-  'ValidatingAdmissionPolicy',
 ]);
 
 /** The known plug-ins that are off unless enabled. */
@@ -96,10 +100,14 @@ export interface AdmissionPluginFlags {
   admissionControl?: readonly string[] | undefined;
 }
 
-/** Every problem with the flags, worded as kube-apiserver reports them; empty when they are fine. */
-export function validateAdmissionPluginFlags(flags: AdmissionPluginFlags, registered: readonly string[] = AllOrderedPlugins): string[] {
+/**
+ * Every problem with the flags, worded as kube-apiserver reports them; empty when they are fine.
+ * With `runnable` (the plug-ins the server has code for) a plug-in the flags leave on that is not
+ * runnable is refused too, named as the flag (or the default set) that turned it on.
+ */
+export function validateAdmissionPluginFlags(flags: AdmissionPluginFlags, runnable?: Iterable<string>): string[] {
   const errs: string[] = [];
-  const known = new Set(registered);
+  const known = new Set(AllOrderedPlugins);
   if (flags.admissionControl !== undefined && (flags.enable !== undefined || flags.disable !== undefined)) {
     errs.push('admission-control and enable-admission-plugins/disable-admission-plugins flags are mutually exclusive');
   }
@@ -118,7 +126,19 @@ export function validateAdmissionPluginFlags(flags: AdmissionPluginFlags, regist
     // Go prints the sorted name list as `[A B]`.
     errs.push(`[${both.join(' ')}] in enable-admission-plugins and disable-admission-plugins overlapped`);
   }
+  if (runnable !== undefined && errs.length === 0) errs.push(...unrunnable(flags, new Set(runnable)));
   return errs;
+}
+
+/** A refusal for each plug-in the flags leave on that the server cannot run. */
+function unrunnable(flags: AdmissionPluginFlags, runnable: ReadonlySet<string>): string[] {
+  const source = (name: string): string => {
+    if (flags.admissionControl !== undefined) return 'admission-control plugin';
+    return flags.enable?.includes(name) ? 'enable-admission-plugins plugin' : 'default admission plugin';
+  };
+  return enabledAdmissionPlugins(flags)
+    .filter((name) => !runnable.has(name))
+    .map((name) => `${source(name)} ${JSON.stringify(name)} is not implemented by this server`);
 }
 
 /**

@@ -1,6 +1,6 @@
 // The plug-ins the binary has code for, by upstream name, and the chain built from the enabled
-// ones. A name that is known (AllOrderedPlugins) but has no factory yet is skipped by the caller's
-// choice, so the flags can accept every upstream name before every plug-in exists.
+// ones. Being registered is what makes a known name (AllOrderedPlugins) runnable: the flags refuse
+// any other name that is on.
 import { AdmissionChain } from './chain.js';
 import type { AdmissionPlugin, PluginDeps } from './interfaces.js';
 
@@ -35,16 +35,12 @@ export class PluginRegistry {
   /**
    * The chain of `names` (already in run order), each made with its configuration. Upstream's
    * wording for a name without code and for a factory that fails; the first failure stops start-up.
-   * With `skipUnimplemented`, names without a factory are left out instead.
    */
-  newChain(names: readonly string[], configFor: (name: string) => unknown, deps: PluginDeps, skipUnimplemented = false): AdmissionChain {
+  newChain(names: readonly string[], configFor: (name: string) => unknown, deps: PluginDeps): AdmissionChain {
     const plugins: AdmissionPlugin[] = [];
     for (const name of names) {
       const factory = this.factories.get(name);
-      if (!factory) {
-        if (skipUnimplemented) continue;
-        throw new Error(`unknown admission plugin: ${name}`);
-      }
+      if (!factory) throw new Error(`unknown admission plugin: ${name}`);
       let plugin: AdmissionPlugin;
       try {
         plugin = factory(configFor(name), deps);

@@ -5,7 +5,7 @@
 // "<name>" is forbidden: `, `<resource> is forbidden: ` without a name, `forbidden: ` without a
 // resource), with details naming the name, group and kind (the resource) that are not empty.
 import type { StatusDetails } from '../../api/meta/v1/types.js';
-import { goQuote } from '../runtime/go-quote.js';
+import { goQuote } from '../util/go-quote.js';
 import { StatusError } from '../runtime/errors.js';
 import type { Attributes } from './attributes.js';
 

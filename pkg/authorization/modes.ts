@@ -3,7 +3,7 @@
 // a comma list (a string-slice flag: CSV, repeated flags append), AlwaysAllow when none is given,
 // every error reported at once in upstream's wording, and the chain built in the order given
 // behind the system:masters authorizer.
-import { goQuote } from '../runtime/go-quote.js';
+import { goQuote } from '../util/go-quote.js';
 import { AlwaysAllowAuthorizer, AlwaysDenyAuthorizer } from './always.js';
 import type { Authorizer, RuleResolver } from './authorizer.js';
 import { PrivilegedGroupsAuthorizer } from './privileged-groups.js';

@@ -59,6 +59,8 @@ export const isInvalid = (e: unknown): boolean => hasReason(e, 'Invalid', 422);
 export const isForbidden = (e: unknown): boolean => hasReason(e, 'Forbidden', 403);
 export const isUnauthorized = (e: unknown): boolean => hasReason(e, 'Unauthorized', 401);
 export const isTooManyRequests = (e: unknown): boolean => hasReason(e, 'TooManyRequests', 429);
+/** The resource does not serve the verb (405 MethodNotAllowed, client-go's IsMethodNotSupported). */
+export const isMethodNotSupported = (e: unknown): boolean => hasReason(e, 'MethodNotAllowed', 405);
 /** The history asked for is gone (410 Gone or Expired): relist. */
 export const isResourceExpired = (e: unknown): boolean =>
   e instanceof StatusError && (e.code === 410 || e.reason === 'Expired' || e.reason === 'Gone');

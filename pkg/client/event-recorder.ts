@@ -13,6 +13,16 @@ export interface EventSubject {
   uid: string;
 }
 
+/** The last event name suffix handed out: names stay unique when several events fall in one millisecond. */
+let lastNanos = 0n;
+
+/** Upstream's `<name>.<unix nanoseconds in hex>`, strictly increasing within this process. */
+function nameSuffix(now: Date): string {
+  const ns = BigInt(now.getTime()) * 1_000_000n;
+  lastNanos = ns > lastNanos ? ns : lastNanos + 1n;
+  return lastNanos.toString(16);
+}
+
 export class EventRecorder {
   constructor(private readonly client: Client, private readonly component: string, private readonly logger: Logger) {}
 
@@ -23,7 +33,7 @@ export class EventRecorder {
     const stamp = new Date(now.getTime() - (now.getTime() % 1000)).toISOString().replace(/\.\d+Z$/, 'Z');
     try {
       await this.client.resource('', 'v1', 'events').namespace(namespace).create({
-        metadata: { name: `${about.name}.${(BigInt(now.getTime()) * 1_000_000n).toString(16)}`, namespace },
+        metadata: { name: `${about.name}.${nameSuffix(now)}`, namespace },
         involvedObject: { apiVersion: about.apiVersion, kind: about.kind, namespace: about.namespace || undefined, name: about.name, uid: about.uid },
         reason,
         message,

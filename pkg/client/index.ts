@@ -6,7 +6,7 @@ export { EventRecorder, type EventSubject } from './event-recorder.js';
 export { Discovery, type DiscoveredGroup, type DiscoveredResource } from './discovery.js';
 export {
   StatusError, isStatusError, statusErrorOf, hasStatusCause, isAlreadyExists, isConflict, isForbidden, isInvalid, isNotFound, isResourceExpired,
-  isTooManyRequests, isUnauthorized,
+  isMethodNotSupported, isTooManyRequests, isUnauthorized,
 } from './errors.js';
 export { execAPIVersions, execExtensionName, type ExecConfig, type ExecInteractiveMode } from './exec-config.js';
 export { ExecCredentialProvider, execInfoEnv, type ExecCredentials, type ExecProviderOptions } from './exec-credential.js';
@@ -17,6 +17,7 @@ export type { DeleteOptions, ListOptions, PatchOptions, PatchType, WatchOptions,
 export {
   BucketRateLimiter, ItemExponentialFailureRateLimiter, MaxOfRateLimiter, defaultControllerRateLimiter, type RateLimiter,
 } from './rate-limiters.js';
+export { DelayingQueue } from './delaying-queue.js';
 export { RateLimitingQueue } from './rate-limiting-queue.js';
 export { ResourceClient, type GroupVersionResource, type KubeObject, type ObjectList } from './resource-client.js';
 export { defaultBurst, defaultQPS, type ExecClusterInfo, type RestConfig } from './rest-config.js';

@@ -34,6 +34,11 @@ export class Indexer<T extends KubeObject = KubeObject> {
     for (const [name, fn] of Object.entries(indexers)) this.addIndexer(name, fn);
   }
 
+  /** Whether an index of that name exists (controllers sharing an informer add a common one once). */
+  hasIndexer(name: string): boolean {
+    return this.indexers.has(name);
+  }
+
   /** Adds an index; objects already cached are indexed at once. */
   addIndexer(name: string, fn: IndexFunc<T>): void {
     if (this.indexers.has(name)) throw new Error(`indexer conflict: ${name}`);

@@ -70,7 +70,7 @@ export function writeQuery(o: PatchOptions): Record<string, QueryValue> {
   return { dryRun: o.dryRun ? 'All' : undefined, fieldManager: o.fieldManager, fieldValidation: o.fieldValidation, force: o.force };
 }
 
-/** The DeleteOptions body (the server reads it as JSON whatever the client's format). */
+/** The DeleteOptions body, sent as JSON whatever format the client reads answers in. */
 export function deleteBody(o: DeleteOptions): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (o.gracePeriodSeconds !== undefined) out.gracePeriodSeconds = o.gracePeriodSeconds;

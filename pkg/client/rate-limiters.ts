@@ -71,6 +71,6 @@ export class MaxOfRateLimiter<T> implements RateLimiter<T> {
 }
 
 /** client-go's DefaultControllerRateLimiter: 5ms doubling to 1000s per item, and 10 qps / 100 burst overall. */
-export function defaultControllerRateLimiter<T>(): RateLimiter<T> {
-  return new MaxOfRateLimiter<T>(new ItemExponentialFailureRateLimiter<T>(5, 1_000_000), new BucketRateLimiter<T>(10, 100));
+export function defaultControllerRateLimiter<T>(now: () => number = Date.now): RateLimiter<T> {
+  return new MaxOfRateLimiter<T>(new ItemExponentialFailureRateLimiter<T>(5, 1_000_000), new BucketRateLimiter<T>(10, 100, now));
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { BucketRateLimiter, ItemExponentialFailureRateLimiter, MaxOfRateLimiter } from './rate-limiters.js';
+import { BucketRateLimiter, ItemExponentialFailureRateLimiter, MaxOfRateLimiter, defaultControllerRateLimiter } from './rate-limiters.js';
+import { DelayingQueue } from './delaying-queue.js';
 import { RateLimitingQueue } from './rate-limiting-queue.js';
 import { WorkQueue } from './work-queue.js';
 
@@ -83,5 +84,64 @@ describe('work queue', () => {
     assert.equal(q.len(), 0, 'a delay past 2^31-1 ms does not fire at once');
     q.shutDown();
     assert.equal(await q.get(), undefined);
+  });
+
+  test('the default controller rate limiter: 5 ms doubling to 1000 s per item, and an overall bucket of 100 then 10 a second', () => {
+    let now = 0;
+    const per = defaultControllerRateLimiter<string>(() => now);
+    const waits = Array.from({ length: 20 }, () => per.when('x'));
+    assert.deepEqual(waits.slice(0, 4), [5, 10, 20, 40]);
+    assert.equal(waits[17], 5 * 2 ** 17, 'still doubling after 18 failures (655 s)');
+    assert.equal(waits[18], 1_000_000, 'capped at 1000 s');
+    assert.equal(per.numRequeues('x'), 20);
+    per.forget('x');
+    assert.equal(per.when('x'), 5, 'forget starts the backoff over');
+    const overall = defaultControllerRateLimiter<string>(() => now);
+    const firsts = Array.from({ length: 100 }, (_, i) => overall.when(`item-${i}`));
+    assert.ok(firsts.every((w) => w === 5), 'a burst of 100 distinct items waits only its own backoff');
+    assert.equal(overall.when('item-100'), 100, 'the 101st waits for the bucket: 10 a second');
+    assert.equal(overall.when('item-101'), 200);
+    now += 1000;
+    assert.equal(overall.when('item-102'), 5, 'the bucket refills at 10 a second');
+  });
+
+  test('a delaying queue hands items out by due time with one timer however many wait', async () => {
+    const q = new DelayingQueue<string>();
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    for (let i = 0; i < 1000; i++) q.addAfter(`far-${i}`, 60_000 + i);
+    q.addAfter('b', 60);
+    q.addAfter('a', 30);
+    q.addAfter('b', 5_000);
+    assert.equal(q.waitingLen(), 1002);
+    assert.ok(timers() - before <= 1, `one timer for 1002 waiting items (${timers() - before})`);
+    assert.equal(q.len(), 0, 'nothing is due yet');
+    assert.equal(await q.get(), 'a', 'the earliest first');
+    assert.equal(await q.get(), 'b', 'a later addAfter does not push an item back');
+    q.addAfter('far-7', 1);
+    assert.equal(await q.get(), 'far-7', 'an earlier addAfter brings an item forward');
+    q.add('now');
+    assert.equal(await q.get(), 'now');
+    q.shutDown();
+    assert.equal(q.waitingLen(), 0);
+    assert.equal(timers() - before, 0, 'shutdown leaves no timer behind');
+  });
+
+  test('a rate-limited re-add while a worker has the item is processed once more, after done', async () => {
+    const q = new RateLimitingQueue<string>(new ItemExponentialFailureRateLimiter(1, 10));
+    q.add('k');
+    const first = await q.get();
+    q.addRateLimited('k');
+    q.addRateLimited('k');
+    let second: string | undefined;
+    const waiting = q.get().then((v) => (second = v));
+    await new Promise((r) => setTimeout(r, 30));
+    assert.equal(second, undefined, 'not handed to a second worker while the first has it');
+    q.done(first!);
+    await waiting;
+    assert.equal(second, 'k', 'handed out again once done');
+    q.done('k');
+    assert.equal(q.len() + q.waitingLen(), 0, 'once, however often it was re-added');
+    q.shutDown();
   });
 });

@@ -4,6 +4,8 @@
 // which JSON carries base64-encoded.
 import type { CertificateSigningRequest, CertificateSigningRequestCondition } from '../../api/certificates/v1/certificate-signing-request.js';
 import type { ApiDomain } from '../../api/domain.js';
+import { BucketRateLimiter, ItemExponentialFailureRateLimiter, MaxOfRateLimiter } from '../client/rate-limiters.js';
+import { RateLimitingQueue } from '../client/rate-limiting-queue.js';
 import type { KubeObject } from '../client/resource-client.js';
 
 export type CSRCondition = CertificateSigningRequestCondition;
@@ -47,4 +49,9 @@ export function isIssued(csr: CSR): boolean {
 /** Now as the API writes a metav1.Time (whole seconds). */
 export function metaNow(now: Date = new Date()): string {
   return now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** The queue of the certificate controllers as upstream's: 200 ms doubling to 1000 s per request, 10 qps (burst 100) overall. */
+export function certificateQueue(): RateLimitingQueue<string> {
+  return new RateLimitingQueue<string>(new MaxOfRateLimiter<string>(new ItemExponentialFailureRateLimiter(200, 1_000_000), new BucketRateLimiter(10, 100)));
 }

@@ -39,6 +39,8 @@ export interface ClaimOptions<T extends KubeObject> {
   canAdopt: () => Promise<boolean>;
   logger: Logger;
   what: string;
+  /** Finalizers an adopted object gets in the same patch (the job controller's tracking finalizer). */
+  adoptionFinalizers?: readonly string[];
 }
 
 /** The candidates the owner may count as its own after adopting and releasing as needed. */
@@ -71,7 +73,10 @@ export async function claimObjects<T extends KubeObject>(candidates: readonly T[
     o.logger.info(`Adopting ${o.what}`, { [o.what]: `${obj.metadata.namespace}/${obj.metadata.name}`, owner: `${o.ownerKind}/${o.owner.metadata.name}` });
     try {
       const adopted = await o.client.patch(obj.metadata.name ?? '', 'strategic', {
-        metadata: { ownerReferences: [newControllerRef(o.owner, o.ownerApiVersion, o.ownerKind)], uid: obj.metadata.uid },
+        metadata: {
+          ownerReferences: [newControllerRef(o.owner, o.ownerApiVersion, o.ownerKind)], uid: obj.metadata.uid,
+          ...(o.adoptionFinalizers?.length ? { finalizers: [...o.adoptionFinalizers] } : {}),
+        },
       });
       claimed.push(adopted);
     } catch (e) {

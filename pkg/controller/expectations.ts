@@ -23,6 +23,11 @@ export class ControllerExpectations {
     return (e.add <= 0 && e.deletions.size === 0) || this.now() - e.at > expectationsTimeoutMs;
   }
 
+  /** Creations and deletions asked for together (upstream's SetExpectations), as the DaemonSet controller makes them. */
+  expect(key: string, creations: number, deletions: readonly string[]): void {
+    this.byKey.set(key, { add: creations, deletions: new Set(deletions), at: this.now() });
+  }
+
   expectCreations(key: string, n: number): void {
     this.byKey.set(key, { add: n, deletions: new Set(), at: this.now() });
   }

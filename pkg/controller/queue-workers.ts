@@ -8,6 +8,12 @@ import type { Logger } from '../log/logger.js';
 /** What a reconcile may answer besides success: look again after `afterMs`. */
 export interface Requeue {
   requeueAfterMs: number;
+  /**
+   * Keep the failures counted so far (upstream's namespace controller on content that remains): the
+   * later look is not a success, so a failure after it backs off from where it was. By default the
+   * sync counts as a success and the backoff starts over.
+   */
+  keepFailures?: boolean;
 }
 
 /**
@@ -18,27 +24,43 @@ export class RetryLater extends Error {}
 
 export type SyncFunc = (key: string) => Promise<void | Requeue>;
 
+export interface WorkerOptions {
+  /**
+   * Failures after which a key is dropped until its next event (upstream's maxRetries of the
+   * deployment and endpoint controllers, 15, and the token controller, 10); retried forever when absent.
+   */
+  maxRetries?: number;
+}
+
 /** Runs `n` workers over `queue` until `signal` aborts; resolves once they stopped and the queue drained. */
-export async function runWorkers(name: string, queue: RateLimitingQueue<string>, n: number, signal: AbortSignal, sync: SyncFunc, logger: Logger): Promise<void> {
+export async function runWorkers(name: string, queue: RateLimitingQueue<string>, n: number, signal: AbortSignal, sync: SyncFunc, logger: Logger, options: WorkerOptions = {}): Promise<void> {
   const stop = () => queue.shutDown();
   if (signal.aborted) stop();
   else signal.addEventListener('abort', stop, { once: true });
+  const failed = (key: string, e: unknown) => {
+    const retries = queue.numRequeues(key);
+    const err = e instanceof Error ? e.message : String(e);
+    if (options.maxRetries !== undefined && retries >= options.maxRetries) {
+      logger.info('Dropping the key out of the queue after too many failures', { controller: name, key, retries, err });
+      queue.forget(key);
+      return;
+    }
+    // A conflict only means our cache was behind a write: routine, retried like any failure.
+    if (isConflict(e)) logger.v(4).info('sync met a conflict, will retry', { controller: name, key, retries });
+    else if (e instanceof RetryLater) logger.v(4).info(err, { controller: name, key, retries });
+    else logger.error('sync failed, will retry', { controller: name, key, err, retries });
+    queue.addRateLimited(key);
+  };
   const worker = async () => {
     for (;;) {
       const key = await queue.get();
       if (key === undefined) return;
       try {
         const r = await sync(key);
-        queue.forget(key);
+        if (!r?.keepFailures) queue.forget(key);
         if (r && r.requeueAfterMs > 0) queue.addAfter(key, r.requeueAfterMs);
       } catch (e) {
-        if (!signal.aborted) {
-          // A conflict only means our cache was behind a write: routine, retried like any failure.
-          if (isConflict(e)) logger.v(4).info('sync met a conflict, will retry', { controller: name, key, retries: queue.numRequeues(key) });
-          else if (e instanceof RetryLater) logger.v(4).info(e.message, { controller: name, key, retries: queue.numRequeues(key) });
-          else logger.error('sync failed, will retry', { controller: name, key, err: e instanceof Error ? e.message : String(e), retries: queue.numRequeues(key) });
-          queue.addRateLimited(key);
-        }
+        if (!signal.aborted) failed(key, e);
       } finally {
         queue.done(key);
       }

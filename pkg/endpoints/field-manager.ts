@@ -15,7 +15,7 @@ import { newBadRequest } from '../runtime/errors.js';
 import type { ResourceInfo } from '../runtime/scheme.js';
 import { shapedCopy, shapedView } from '../runtime/wire-shape.js';
 import type { StoredObject } from '../storage/interface.js';
-import { conflictsFromLastApplied, lastAppliedKeys, updateLastApplied } from './last-applied.js';
+import { allowedByLastApplied, conflictsBeyond, lastAppliedKeys, updateLastApplied } from './last-applied.js';
 import { FIELD_MANAGER_MAX_BYTES, GO_PRINTABLE } from './query.js';
 
 
@@ -126,8 +126,13 @@ export class RequestFieldManager {
     try {
       result = run(force);
     } catch (err) {
-      // kubectl moving to server-side apply takes over what its client-side record holds (4.9.11).
-      if (!(err instanceof ApplyConflictError) || this.subresource !== '' || !conflictsFromLastApplied(this.ctx.type, live, err.conflicts, this.manager, keys)) throw err;
+      // kubectl moving to server-side apply takes over what its client-side record holds (4.9.11):
+      // only the other conflicts stop it.
+      if (!(err instanceof ApplyConflictError) || this.subresource !== '') throw err;
+      const allowed = allowedByLastApplied(this.ctx.type, live, this.manager, keys, this.info.apiVersion);
+      if (!allowed) throw err;
+      const remaining = conflictsBeyond(err.conflicts, allowed);
+      if (remaining.length > 0) throw new ApplyConflictError(remaining);
       result = run(true);
     }
     let obj = withManagedFields(dropNulls(result.object) as StoredObject, result.managed);

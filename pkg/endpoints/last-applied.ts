@@ -1,8 +1,9 @@
 // kubectl's client-side apply record, the last-applied-configuration annotation, as server-side
 // apply treats it (spec 4.9.11, upstream's lastAppliedManager and lastAppliedUpdater): `kubectl`
 // applying server-side takes over, without a conflict, the fields the annotation records and the
-// object still holds as recorded; and while the annotation exists, each such apply rewrites it
-// with the applied configuration, so going back to client-side apply still works.
+// object still holds as recorded, so only the others conflict; and while the annotation exists,
+// each such apply rewrites it with the applied configuration, so going back to client-side apply
+// still works.
 import type { ApiDomain } from '../../api/domain.js';
 import { FieldSet } from '../apply/field-set.js';
 import { compare, fieldsOf } from '../apply/fields-of.js';
@@ -43,22 +44,28 @@ function lastApplied(live: unknown, keys: readonly string[]): unknown {
 }
 
 /**
- * Whether every conflict of an apply by `manager` is a field the annotation of `live` records
- * with the value the object still holds: such an apply goes ahead as if forced.
+ * The fields of `live` an apply by `manager` may take from their owners without a conflict (upstream's
+ * allowedConflictsFromLastApplied): those the annotation records, in `apiVersion`, with the value
+ * the object still holds. Undefined when the manager is not kubectl's or there is no usable record.
  */
-export function conflictsFromLastApplied(type: TypeNode, live: unknown, conflicts: readonly Conflict[], manager: string, keys: readonly string[]): boolean {
-  if (manager !== KUBECTL_MANAGER || live === undefined) return false;
+export function allowedByLastApplied(type: TypeNode, live: unknown, manager: string, keys: readonly string[], apiVersion: string): FieldSet | undefined {
+  if (manager !== KUBECTL_MANAGER || live === undefined) return undefined;
   const recorded = lastApplied(live, keys);
-  if (recorded === undefined || recorded === null || typeof recorded !== 'object') return false;
-  let allowed: FieldSet;
+  if (recorded === null || typeof recorded !== 'object' || Array.isArray(recorded)) return undefined;
+  if ((recorded as { apiVersion?: unknown }).apiVersion !== apiVersion) return undefined;
   try {
-    allowed = fieldsOf(type, recorded).difference(compare(type, recorded, live).modified);
+    const changed = compare(type, recorded, live);
+    // What the record holds differently from the object, or the object no longer holds, is not kubectl's.
+    return fieldsOf(type, recorded).difference(changed.modified).difference(changed.added).difference(changed.removed);
   } catch (err) {
-    if (err instanceof TypedObjectError) return false;
+    if (err instanceof TypedObjectError) return undefined;
     throw err;
   }
-  const conflicting = FieldSet.of(...conflicts.map((c) => c.path));
-  return conflicting.difference(allowed).isEmpty();
+}
+
+/** The conflicts an apply meets that `allowed` does not take over, in their order. */
+export function conflictsBeyond(conflicts: readonly Conflict[], allowed: FieldSet): Conflict[] {
+  return conflicts.filter((c) => !allowed.has(c.path));
 }
 
 /**

@@ -232,7 +232,7 @@ export function bodyFormat(contentType: string | undefined, domain: ApiDomain = 
   const mt = mediaType(contentType);
   const types = bodyTypes(domain);
   const f = mt && readableCharset(mt.charset) ? types[mt.type] : undefined;
-  if (!f) throw newUnsupportedMediaType(contentType.trim(), Object.keys(types));
+  if (!f) throw newUnsupportedMediaType(Object.keys(types));
   return f;
 }
 
@@ -240,6 +240,6 @@ export function bodyFormat(contentType: string | undefined, domain: ApiDomain = 
 export function patchType(contentType: string | undefined): PatchType {
   const mt = contentType === undefined ? null : mediaType(contentType);
   const t = mt && readableCharset(mt.charset) ? patchTypes[mt.type] : undefined;
-  if (!t) throw newUnsupportedMediaType((contentType ?? '').trim(), Object.keys(patchTypes));
+  if (!t) throw newUnsupportedMediaType(Object.keys(patchTypes));
   return t;
 }

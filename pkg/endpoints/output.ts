@@ -65,8 +65,8 @@ export class ResponseWriter {
     return this.target.mediaType ?? this.domain.protobufMediaType;
   }
 
-  private table(info: ResourceInfo, objs: ObjectWithMeta[], listMeta: ListMeta, withColumnDefinitions = true) {
-    return toTable(info, objs, { includeObject: this.includeObject, listMeta, withColumnDefinitions, apiVersion: this.metaAPIVersion });
+  private table(info: ResourceInfo, objs: ObjectWithMeta[], listMeta: ListMeta, withColumnDefinitions = true, includeObject = this.includeObject) {
+    return toTable(info, objs, { includeObject, listMeta, withColumnDefinitions, apiVersion: this.metaAPIVersion });
   }
 
   private send(code: number, body: string | Buffer, contentType: string): void {
@@ -190,7 +190,9 @@ export class ResponseWriter {
         encode: (type, obj) => (type === 'ERROR' ? line(type, obj) : encodedOnce(obj, form + type, () => line(type, partial(obj as ObjectWithMeta, metaAPIVersion)))),
       };
     }
-    // Tables: column definitions with the first event only, as upstream; a bookmark is an empty Table.
+    // Tables: column definitions with the first event only, as upstream; a bookmark is an empty
+    // Table, but the one ending a watch-list's initial events keeps its annotation, as upstream: one
+    // row whose object is its metadata, whatever includeObject says.
     const form = `json\u0000Table\u0000${metaAPIVersion}\u0000${this.includeObject}\u0000${info.apiVersion}\u0000${info.kind}\u0000`;
     let first = true;
     return {
@@ -200,8 +202,10 @@ export class ResponseWriter {
         const withColumns = first;
         first = false;
         const o = obj as ObjectWithMeta;
+        const endMark = type === 'BOOKMARK' && o.metadata.annotations?.[info.domain.initialEventsEndAnnotation] === 'true';
+        const rows = type === 'BOOKMARK' && !endMark ? [] : [o];
         return encodedOnce(obj, `${form}${withColumns ? 'columns' : 'rows'}\u0000${type}`,
-          () => line(type, this.table(info, type === 'BOOKMARK' ? [] : [o], { resourceVersion: o.metadata.resourceVersion ?? '' }, withColumns)));
+          () => line(type, this.table(info, rows, { resourceVersion: o.metadata.resourceVersion ?? '' }, withColumns, endMark ? 'Metadata' : this.includeObject)));
       },
     };
   }

@@ -1,6 +1,6 @@
 // Query parameters of API requests, checked once at the edge, converted as upstream's parameter
 // codec converts them (k8s.io/apimachinery/pkg/runtime/conversion.go).
-import { goQuote } from '../runtime/go-quote.js';
+import { goQuote } from '../util/go-quote.js';
 import { newBadRequest } from '../runtime/errors.js';
 import { invalid, tooLong, type FieldError } from '../runtime/field-errors.js';
 
@@ -59,6 +59,14 @@ export class Query {
   int(name: string): number | undefined {
     const v = this.str(name);
     return v === undefined ? undefined : parseGoInt(v, INT64_MIN, INT64_MAX);
+  }
+
+  /**
+   * The integers of ListOptions, which upstream decodes alike for a list, a watch and a
+   * deletecollection: a malformed timeoutSeconds or limit is a 400 whichever it is.
+   */
+  listIntegers(): { timeoutSeconds: number | undefined; limit: number | undefined } {
+    return { timeoutSeconds: this.int('timeoutSeconds'), limit: this.int('limit') };
   }
 
   /** A boolean parameter, converted as upstream converts query booleans (see queryBool). */

@@ -1,20 +1,20 @@
 // The verbs of one resource: each decodes and checks its input, calls the registry store and
 // writes the answer with upstream's status codes.
 import type { Request, Response } from 'express';
-import { DeleteOptions as DeleteOptionsSchema, type DeleteOptions, type Status } from '../../api/meta/v1/types.js';
+import type { DeleteOptions, Status } from '../../api/meta/v1/types.js';
 import { applyJSONPatch } from '../patch/json-patch.js';
 import { applyMergePatch } from '../patch/merge-patch.js';
 import { PatchError } from '../patch/patch-error.js';
 import { applyStrategicMergePatch, StrategicMergePatchError } from '../patch/strategic-merge-patch.js';
-import { parseBody, type ObjectDecoder, type ParsedBody } from '../runtime/decoder.js';
+import { DecodeError, parseBody, type Decoded, type ObjectDecoder, type ParsedBody } from '../runtime/decoder.js';
 import { MAX_NESTING_DEPTH, valueTooDeep, type NumberLiteral } from '../runtime/body-scan.js';
 import {
   newBadRequest, newForbidden, newInternalError, newInvalid, newNotFound, newRequestEntityTooLarge, newUnsupportedMediaType, StatusError,
 } from '../runtime/errors.js';
-import { findNumberProblem, formatPath } from '../runtime/number-check.js';
+import { formatPath } from '../runtime/number-check.js';
 import { decodeEnvelope } from '../runtime/protobuf/envelope.js';
 import { ProtobufDecodeError } from '../runtime/protobuf/errors.js';
-import { forbidden, invalid, notSupported, required, type FieldError } from '../runtime/field-errors.js';
+import { forbidden, required, type FieldError } from '../runtime/field-errors.js';
 import { pruneUnknownFields } from '../runtime/prune.js';
 import type { ResourceInfo } from '../runtime/scheme.js';
 import type { SchemaValidator } from '../runtime/schema-validator.js';
@@ -22,7 +22,10 @@ import type { Logger } from '../log/logger.js';
 import { getScale, updateScale } from '../registry/generic/scale.js';
 import type { ListParams, Store } from '../registry/generic/store.js';
 import type { StoredObject } from '../storage/interface.js';
+import { checkPatchedTypeMeta, invalidPatch, type KindRegistry } from './patched-object.js';
+import { checkDeleteOptions, decodeDeleteOptionsBody, deleteOptionsFromQuery, type MessageDecoder } from './delete-options.js';
 import { bodyFormat, patchType, type PatchType } from './negotiation.js';
+import { checkListSendsNoInitialEvents } from './list-options.js';
 import { Query } from './query.js';
 import type { RequestInfo } from './request-info.js';
 import { requestUser } from './request-user.js';
@@ -38,7 +41,7 @@ import { checkRequestManagedFields, managerOrUserAgent, RequestFieldManager } fr
 import { copyObject } from '../runtime/copy.js';
 
 /** Protobuf encoding of responses and decoding of request bodies. */
-export interface ProtobufCodecLike extends ProtobufEncoder {
+export interface ProtobufCodecLike extends ProtobufEncoder, MessageDecoder {
   decodeObject(info: ResourceInfo, bytes: Buffer): Record<string, unknown>;
 }
 
@@ -57,6 +60,8 @@ export interface HandlerContext {
   admission?: AdmissionChain;
   /** Asked whether an apply that creates its object may (it needs create besides patch). */
   authorizer?: Authorizer;
+  /** The kinds each group/version serves, which decide what a patch that changes an object's apiVersion or kind meets. */
+  scheme?: KindRegistry;
 }
 
 /** The field manager of a write of `r`'s object through `subresource`, named by fieldManager or the User-Agent. */
@@ -229,19 +234,26 @@ function checkPatchOptions(r: KindRequest, type: PatchType): void {
 /** Ignore drops unknown and duplicate fields silently, Warn adds one Warning each, Strict answers 400 naming all. */
 function applyFieldValidation(r: KindRequest, level: 'Ignore' | 'Warn' | 'Strict', parsed: ParsedBody, unknownFields: string[]): void {
   if (level === 'Ignore') return;
-  const unknown = unknownFields.map((f) => `unknown field ${JSON.stringify(f)}`);
-  if (parsed.duplicates.length === 0 && unknown.length === 0) return;
   if (level === 'Warn') {
-    addWarnings(r.res, [...parsed.duplicates, ...unknown]);
+    addWarnings(r.res, [...parsed.duplicates, ...unknownFields.map((f) => `unknown field ${JSON.stringify(f)}`)]);
     return;
   }
+  const strict = strictDecodingError(parsed, unknownFields);
+  if (strict) throw newBadRequest(strict);
+}
+
+/** Upstream's strict decoding error naming the body's duplicate and unknown fields; undefined when there are none. */
+function strictDecodingError(parsed: ParsedBody, unknownFields: string[]): string | undefined {
+  const unknown = unknownFields.map((f) => `unknown field ${JSON.stringify(f)}`);
+  if (parsed.duplicates.length === 0 && unknown.length === 0) return undefined;
   const duplicates = parsed.format === 'yaml' && parsed.duplicates.length > 0
     ? [`yaml: unmarshal errors:\n  ${parsed.duplicates.join('\n  ')}`]
     : parsed.duplicates;
-  throw newBadRequest(`strict decoding error: ${[...duplicates, ...unknown].join(', ')}`);
+  return `strict decoding error: ${[...duplicates, ...unknown].join(', ')}`;
 }
 
-function listParams(q: Query): ListParams {
+function listParams(q: Query, metaGroup: string): ListParams {
+  checkListSendsNoInitialEvents(q, metaGroup);
   const p: ListParams = {};
   const set = <K extends keyof ListParams>(k: K, v: ListParams[K] | undefined) => {
     if (v !== undefined) p[k] = v;
@@ -251,11 +263,10 @@ function listParams(q: Query): ListParams {
   set('continue', q.str('continue') || undefined);
   set('resourceVersion', q.str('resourceVersion'));
   set('resourceVersionMatch', q.str('resourceVersionMatch') || undefined);
-  const limit = q.int('limit');
+  // timeoutSeconds is part of the same ListOptions upstream decodes: a malformed one fails the list too.
+  const { limit } = q.listIntegers();
   if (limit !== undefined && limit < 0) throw newBadRequest('limit: Invalid value: must be greater than or equal to 0');
   set('limit', limit);
-  // Part of the same ListOptions upstream decodes: a malformed value fails the list too.
-  q.int('timeoutSeconds');
   return p;
 }
 
@@ -273,7 +284,7 @@ export async function getResource(r: ResourceRequest): Promise<void> {
 }
 
 export async function listResource(r: ResourceRequest): Promise<void> {
-  const list = await r.store.list(r.info.namespace, listParams(r.query));
+  const list = await r.store.list(r.info.namespace, listParams(r.query, r.resource.domain.metaGroup));
   r.out.list(200, r.resource, list);
 }
 
@@ -319,7 +330,7 @@ function readPatch(ctx: HandlerContext, r: ResourceRequest): { apply(current: St
   const type = patchType(r.req.headers['content-type']);
   checkPatchOptions(r, type);
   const level = r.query.fieldValidation();
-  if (type === 'apply') throw newUnsupportedMediaType(r.req.headers['content-type'] ?? '', ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
+  if (type === 'apply') throw newUnsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
   const raw = body(r.req);
   if (raw.length === 0) throw newBadRequest('the request body is empty: a patch is required');
   const parsed = parseBody(raw, 'json', level !== 'Ignore' && type !== 'json', 'patch');
@@ -344,10 +355,20 @@ function readPatch(ctx: HandlerContext, r: ResourceRequest): { apply(current: St
       if (valueTooDeep(patched)) {
         throw new StatusError(422, 'Invalid', `the patch could not be applied: the patched object exceeds the max depth of ${MAX_NESTING_DEPTH}`);
       }
-      const decoded = ctx.decoder.decode(r.resource, patched, literals);
+      checkPatchedTypeMeta({
+        type, patched, patch, info: r.resource, name: r.info.name, level, ...(ctx.scheme ? { kinds: ctx.scheme } : {}), warn: (texts) => addWarnings(r.res, texts),
+      });
+      // A patched object that does not decode as the kind is upstream's 422 on `patch`.
+      let decoded: Decoded;
+      try {
+        decoded = ctx.decoder.decode(r.resource, patched, literals);
+      } catch (e) {
+        throw e instanceof DecodeError ? invalidPatch(type, patched, patch, e.why) : e;
+      }
       unknownFields = decoded.unknownFields;
       // Strict must reject before the write; warnings are added once, after it.
-      if (level === 'Strict') applyFieldValidation(r, level, parsed, unknownFields);
+      const strict = level === 'Strict' ? strictDecodingError(parsed, unknownFields) : undefined;
+      if (strict) throw invalidPatch(type, patched, patch, strict);
       if (decoded.obj.metadata.name !== r.info.name) {
         throw newBadRequest(`the name of the object (${decoded.obj.metadata.name ?? ''}) does not match the name on the URL (${r.info.name})`);
       }
@@ -555,43 +576,23 @@ function applyPatch(type: PatchType, current: StoredObject, patch: unknown, reso
   }
 }
 
-/** DeleteOptions from the optional body, overridden by query parameters as upstream does. */
+/**
+ * The request's DeleteOptions (from its body in any media type a write accepts, else from its
+ * query, as upstream reads them), validated, and whether the delete is a dry run.
+ */
 function deleteOptions(ctx: HandlerContext, r: ResourceRequest): { options: DeleteOptions; dryRun: boolean } {
   const raw = body(r.req);
-  let options: DeleteOptions = {};
+  const domain = r.resource.domain;
+  let options: DeleteOptions;
   if (raw.length > 0) {
-    const format = bodyFormat(r.req.headers['content-type'], r.resource.domain);
-    if (format === 'protobuf') throw newUnsupportedMediaType(r.resource.domain.protobufMediaType, ['application/json', 'application/yaml']);
-    const parsed = parseBody(raw, format, false);
-    const data = parsed.value;
-    if (typeof data !== 'object' || data === null || Array.isArray(data)) throw newBadRequest('DeleteOptions must be a JSON object');
-    pruneUnknownFields(DeleteOptionsSchema, data);
-    const numberProblem = findNumberProblem(DeleteOptionsSchema, data, parsed.numbers);
-    if (numberProblem) throw newBadRequest(`DeleteOptions cannot be decoded: ${numberProblem}`);
-    const { decodeErrors, fieldErrors } = ctx.schemas.check(DeleteOptionsSchema, data);
-    if (decodeErrors.length > 0) throw newBadRequest(`DeleteOptions cannot be decoded: ${decodeErrors.join('; ')}`);
-    if (fieldErrors.length > 0) throw newInvalid('DeleteOptions', r.resource.domain.metaGroup, '', fieldErrors);
-    options = data as DeleteOptions;
+    const decoded = decodeDeleteOptionsBody(raw, r.req.headers['content-type'], domain, ctx.schemas, ctx.protobuf);
+    options = decoded.options;
+    auditRequestObject(r, { kind: 'DeleteOptions', apiVersion: decoded.apiVersion, ...options });
+  } else {
+    options = deleteOptionsFromQuery(r.query);
   }
-  const grace = r.query.int('gracePeriodSeconds');
-  if (grace !== undefined) options.gracePeriodSeconds = grace;
-  const policy = r.query.str('propagationPolicy');
-  if (policy !== undefined && policy !== '') {
-    if (policy !== 'Orphan' && policy !== 'Background' && policy !== 'Foreground') {
-      throw newInvalid('DeleteOptions', r.resource.domain.metaGroup, '', [notSupported('propagationPolicy', policy, ['Foreground', 'Background', 'Orphan'])]);
-    }
-    options.propagationPolicy = policy;
-  }
-  if (options.orphanDependents !== undefined && options.propagationPolicy !== undefined) {
-    throw newInvalid('DeleteOptions', r.resource.domain.metaGroup, '', [invalid('propagationPolicy', options.propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set')]);
-  }
-  let dryRun = r.query.dryRun();
-  for (const v of options.dryRun ?? []) {
-    if (v !== 'All') throw newBadRequest(`Invalid dryRun value: ${JSON.stringify(v)}: supported values: "All"`);
-    dryRun = true;
-  }
-  auditRequestObject(r, { kind: 'DeleteOptions', apiVersion: `${r.resource.domain.metaGroup}/v1`, ...options });
-  return { options, dryRun };
+  checkDeleteOptions(options, domain);
+  return { options, dryRun: options.dryRun?.includes('All') ?? false };
 }
 
 export async function deleteResource(ctx: HandlerContext, r: ResourceRequest): Promise<void> {
@@ -645,7 +646,7 @@ export async function deleteCollection(ctx: HandlerContext, r: ResourceRequest):
   const { options, dryRun } = deleteOptions(ctx, r);
   const admission = writeAdmission(ctx, r, dryRun, 'DeleteOptions', { ...options });
   await admission.mutateDelete('');
-  const list = await r.store.deleteCollection(r.info.namespace, listParams(r.query), options, { dryRun, validate: admission.validateDelete });
+  const list = await r.store.deleteCollection(r.info.namespace, listParams(r.query, r.resource.domain.metaGroup), options, { dryRun, validate: admission.validateDelete });
   r.out.list(200, r.resource, list);
 }
 

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Response } from 'express';
 import { allGroupVersions } from '../../api/index.js';
-import { defaultApiDomain } from '../../api/domain.js';
+import { apiDomain, defaultApiDomain } from '../../api/domain.js';
 import type { ListMeta, Status } from '../../api/meta/v1/types.js';
 import { Scheme, type ResourceInfo } from '../runtime/scheme.js';
 import type { OutputTarget } from './negotiation.js';
 import { ResponseWriter, type ProtobufEncoder } from './output.js';
-import { bookmarkObject, encodedOnce, ENCODING_KEEP_MS } from './watch-encoding.js';
+import { bookmarkObject, encodedOnce, ENCODING_KEEP_MS, initialEventsEndObject } from './watch-encoding.js';
 
 const scheme = new Scheme(allGroupVersions);
 const info = scheme.resources().find((r) => r.kind === 'ConfigMap' && r.group === '') as ResourceInfo;
@@ -110,4 +110,30 @@ test('an encoding is shared while watchers keep asking for it, and let go once n
   assert.equal(again.toString(), 'bytes 2');
   assert.equal(encodedOnce(obj, 'form', encode, t + 1), again);
   assert.equal(encodings, 2);
+});
+
+test('the end mark of a watch-list carries the domain\'s annotation and upstream\'s (one key under k8s.io), in every form', () => {
+  assert.deepEqual(initialEventsEndObject('ConfigMap', 'v1', '7', defaultApiDomain),
+    { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: '7', annotations: { 'orch.io/initial-events-end': 'true', 'k8s.io/initial-events-end': 'true' } } });
+  assert.deepEqual(initialEventsEndObject('ConfigMap', 'v1', '7', apiDomain('k8s.io')).metadata, { resourceVersion: '7', annotations: { 'k8s.io/initial-events-end': 'true' } });
+  const end = initialEventsEndObject('ConfigMap', 'v1', '7', defaultApiDomain);
+  const annotations = (end.metadata as { annotations: unknown }).annotations;
+  // A Table keeps the mark on the one row it has for it, as metadata whatever includeObject says; a plain bookmark has no row.
+  for (const includeObject of ['None', 'Object'] as const) {
+    const table = new ResponseWriter({} as Response, { format: 'json', as: 'Table' }, false, countingProtobuf(), defaultApiDomain, includeObject).watchEncoder(info);
+    const marked = JSON.parse(table.encode('BOOKMARK', end).toString()).object;
+    assert.deepEqual(marked.rows.map((r: { object: unknown }) => r.object), [{ kind: 'PartialObjectMetadata', apiVersion: 'meta.orch.io/v1', metadata: { resourceVersion: '7', annotations } }], includeObject);
+    assert.deepEqual(JSON.parse(table.encode('BOOKMARK', bookmarkObject('ConfigMap', 'v1', '8')).toString()).object.rows, [], includeObject);
+  }
+  const partial = JSON.parse(writer({ format: 'json', as: 'PartialObjectMetadata' }).watchEncoder(info).encode('BOOKMARK', end).toString());
+  assert.deepEqual(partial, { type: 'BOOKMARK', object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.orch.io/v1', metadata: { resourceVersion: '7', annotations } } });
+});
+
+test('every kind\'s Table encodes its end mark: the printer columns take an object with nothing but metadata', () => {
+  for (const kind of scheme.resources()) {
+    const end = initialEventsEndObject(kind.kind, kind.apiVersion, '7', defaultApiDomain);
+    const table = writer({ format: 'json', as: 'Table' }).watchEncoder(kind);
+    const row = JSON.parse(table.encode('BOOKMARK', end).toString()).object.rows[0];
+    assert.equal(row.cells.length, (kind.printerColumns ?? [1, 2]).length, `${kind.kind}: a cell per column`);
+  }
 });

@@ -8,6 +8,7 @@
 // would more than double what the cache holds for every watched resource (1 KiB ConfigMaps: about
 // 2.3 KiB of buffers and maps beside each). Every watcher of one event asks within moments; a
 // watcher that resumes from the event window later gets the bytes encoded again, once.
+import { upstreamInitialEventsEndAnnotation, type ApiDomain } from '../../api/domain.js';
 
 /**
  * How long encodings are kept after they were last asked for: at least this; they go with the first
@@ -59,4 +60,14 @@ export function bookmarkObject(kind: string, apiVersion: string, resourceVersion
   const object = Object.freeze({ kind, apiVersion, metadata: Object.freeze({ resourceVersion }) });
   bookmarks.set(key, { revision: resourceVersion, object });
   return object;
+}
+
+/**
+ * The BOOKMARK that ends a watch-list's initial events: the revision of the state they showed and
+ * the domain's initial-events-end annotation set to "true", with upstream's key beside it for
+ * stock client-go (api/domain.ts). One per watch.
+ */
+export function initialEventsEndObject(kind: string, apiVersion: string, resourceVersion: string, domain: ApiDomain): Record<string, unknown> {
+  const annotations = Object.freeze({ [domain.initialEventsEndAnnotation]: 'true', [upstreamInitialEventsEndAnnotation]: 'true' });
+  return Object.freeze({ kind, apiVersion, metadata: Object.freeze({ resourceVersion, annotations }) });
 }

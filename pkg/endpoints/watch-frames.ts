@@ -8,9 +8,10 @@
 // concatenated instead and written once per watcher (a microtask, not a timer: an event still
 // leaves in the same turn of the event loop it came in). Frames are joined whole, so every piece
 // is a run of whole events (the exact concatenation of the length-prefixed protobuf frames or
-// the JSON lines), and joined only up to a size, so a watcher handed a large backlog (the initial
-// events of resourceVersion=0) still holds references, not one huge copy, and gets it encrypted
-// only as fast as it reads.
+// the JSON lines), and joined only up to a size, so a watcher handed a large backlog (history from
+// etcd, after an old resourceVersion) still holds references, not one huge copy, and gets it
+// encrypted only as fast as it reads. (Initial events are encoded as the connection takes them:
+// watch-initial-events.ts.)
 
 /** A run of frames is joined up to this many bytes (one TLS record holds 16 KiB). */
 export const MAX_PIECE_BYTES = 64 * 1024;

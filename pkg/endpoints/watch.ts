@@ -6,8 +6,10 @@ import { qualifiedResource, type StatusError } from '../runtime/errors.js';
 import type { ResourceInfo } from '../runtime/scheme.js';
 import type { StoredObject } from '../storage/interface.js';
 import type { ResourceRequest } from './resource-handlers.js';
-import { bookmarkObject } from './watch-encoding.js';
+import { watchSendsInitialEvents } from './list-options.js';
+import { bookmarkObject, initialEventsEndObject } from './watch-encoding.js';
 import { PendingFrames, writeAtEndOfJob } from './watch-frames.js';
+import { InitialEventRuns } from './watch-initial-events.js';
 
 export interface WatchServerOptions {
   /** The default timeout is randomised between this and twice this, as upstream does. */
@@ -19,7 +21,8 @@ export interface WatchServerOptions {
   /**
    * A watcher whose events wait for its connection to drain beyond this many bytes (for more than
    * a moment) is closed (default 4 MiB): it does not keep up, and buffering for it without bound
-   * would cost the server its memory. The initial events of a resourceVersion=0 watch come on top.
+   * would cost the server its memory. The initial events do not count: they are encoded a run at
+   * a time as the connection takes them (watch-initial-events.ts).
    */
   maxBufferedBytes?: number;
   /** Likewise a watcher whose connection has not drained for this long while events wait (default 60 s). */
@@ -41,22 +44,28 @@ const OVER_BOUND_GRACE_MS = 1000;
 
 export async function serveWatch(r: ResourceRequest, opts: WatchServerOptions): Promise<void> {
   const q = r.query;
-  const timeoutSeconds = q.int('timeoutSeconds') ?? Math.floor(opts.minRequestTimeoutSeconds * (1 + Math.random()));
+  const { res, req, resource } = r;
+  // The ListOptions of a watch are decoded as a list's: a malformed limit is a 400 here too.
+  const timeoutSeconds = q.listIntegers().timeoutSeconds ?? Math.floor(opts.minRequestTimeoutSeconds * (1 + Math.random()));
+  const sendInitialEvents = watchSendsInitialEvents(q, resource.domain.metaGroup);
   const params = {
     ...(q.str('labelSelector') !== undefined ? { labelSelector: q.str('labelSelector')! } : {}),
     ...(q.str('fieldSelector') !== undefined ? { fieldSelector: q.str('fieldSelector')! } : {}),
     ...(q.str('resourceVersion') !== undefined ? { resourceVersion: q.str('resourceVersion')! } : {}),
     allowWatchBookmarks: q.bool('allowWatchBookmarks'),
+    ...(sendInitialEvents !== undefined ? { sendInitialEvents } : {}),
   };
-  const { res, req, resource } = r;
   const encoder = r.out.watchEncoder(resource);
   const tally = opts.eventTally?.(resource);
   let maxBuffered = opts.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
   const maxBlockedMs = opts.maxBlockedMs ?? DEFAULT_MAX_BLOCKED_MS;
   let ended = false;
+  /** The initial events not yet written: they go before anything else. */
+  let initial: InitialEventRuns | undefined;
   /**
-   * Events waiting for the connection: those before the headers went out (the initial ADDED
-   * events, or an early ERROR), then those that came while the socket had not drained. They are
+   * Events waiting for the connection: those before the headers went out (an early ERROR), those
+   * that came while the initial events were written, then those that came while the socket had
+   * not drained. They are
    * the encoder's shared Buffers, so a waiting watcher holds references, not copies, and TLS
    * encrypts for it only as fast as it reads.
    */
@@ -78,6 +87,7 @@ export async function serveWatch(r: ResourceRequest, opts: WatchServerOptions): 
     clearTimeout(timer);
     untrack?.();
     void stopWatch?.();
+    initial = undefined;
     queue.length = 0;
     pending.clear();
     if (!res.writableEnded) res.end();
@@ -97,8 +107,16 @@ export async function serveWatch(r: ResourceRequest, opts: WatchServerOptions): 
     cut.unref();
     res.once('close', () => clearTimeout(cut));
   };
-  /** Writes waiting events until the connection pushes back. */
+  /** Writes the initial events left, then the events waiting, until the connection pushes back. */
   const flush = () => {
+    while (initial && !ended) {
+      const run = initial.next();
+      if (!run) initial = undefined;
+      else if (!res.write(run)) {
+        blockedSince = queue.length > 0 ? performance.now() : 0;
+        return;
+      }
+    }
     let i = 0;
     while (i < queue.length && !ended) {
       const chunk = queue[i++]!;
@@ -139,21 +157,35 @@ export async function serveWatch(r: ResourceRequest, opts: WatchServerOptions): 
     if (ended || pending.empty) return;
     for (const piece of pending.take()) {
       if (ended) return;
-      if (flowing && queue.length === 0 && !res.writableNeedDrain) res.write(piece);
+      if (flowing && !initial && queue.length === 0 && !res.writableNeedDrain) res.write(piece);
       else enqueue(piece);
     }
   };
+  const encode = (type: string, object: Record<string, unknown>) => {
+    if (tally) tally.count++;
+    return encoder.encode(type, object);
+  };
   const send = (type: string, object: Record<string, unknown>) => {
     if (ended) return;
-    if (tally) tally.count++;
-    if (pending.push(encoder.encode(type, object))) writeAtEndOfJob(writePending);
+    if (pending.push(encode(type, object))) writeAtEndOfJob(writePending);
   };
   stopWatch = await r.store.watch(r.info.namespace, r.info.name || undefined, params, {
+    initial: (state) => {
+      const end = state.endBookmark ? initialEventsEndObject(resource.kind, resource.apiVersion, state.resourceVersion, resource.domain) : undefined;
+      initial = new InitialEventRuns(state.objects, end, encode);
+    },
     event: (type, obj: StoredObject) => send(type, obj),
     bookmark: (rv) => send('BOOKMARK', bookmarkObject(resource.kind, resource.apiVersion, rv)),
     error: (err: StatusError) => {
       if (ended) return;
       failed = true;
+      if (initial) {
+        // The stream ends short of the initial events: the changes after them cannot go either.
+        initial = undefined;
+        pending.clear();
+        queue.length = 0;
+        queued = 0;
+      }
       // After the events before it, which wait for the end of the job or for the connection.
       queuePending();
       queue.push(encoder.encode('ERROR', err.status as Record<string, unknown>));
@@ -166,7 +198,7 @@ export async function serveWatch(r: ResourceRequest, opts: WatchServerOptions): 
   res.setHeader('Cache-Control', 'no-cache, private');
   res.setHeader('Transfer-Encoding', 'chunked');
   res.flushHeaders();
-  // The events so far (the initial ones) wait with the others, and the bound allows for them.
+  // The events so far wait with the others, and the bound allows for them.
   queuePending();
   maxBuffered += queued;
   flowing = true;

@@ -7,7 +7,7 @@ import { rbacGroup } from '../../api/rbac/v1/register.js';
 import { newConflict, newForbidden } from '../runtime/errors.js';
 import type { StoredObject } from '../storage/interface.js';
 import type { StrategyOverrides } from './generic/strategy.js';
-import { jobLabels } from './batch/job-validation.js';
+import { batchKeys } from '../../api/batch/v1/well-known.js';
 import type { Node } from '../../api/core/v1/node.js';
 import type { Service } from '../../api/core/v1/service.js';
 import { syncPodCIDRs } from './core/node-validation.js';
@@ -19,6 +19,7 @@ import { webhookConfigurationStrategy } from './admissionregistration/webhook-co
 import { certificatesGroup } from '../../api/certificates/v1/register.js';
 import { certificateSigningRequestStrategy } from './certificates/certificate-signing-request-strategy.js';
 import { endpointSliceStrategy } from './discovery/endpoint-slice-strategy.js';
+import { daemonSetStrategy } from './apps/daemon-set-strategy.js';
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
@@ -104,6 +105,7 @@ export const strategyOverrides = (domain: ApiDomain): ReadonlyMap<string, Strate
       }
     },
   }],
+  ['apps/DaemonSet', daemonSetStrategy],
   ['/Pod', podStrategy],
   ['/Secret', { selectableFields: { type: (o) => str(o.type) } }],
   // Node agents register their node with its status in one create, as upstream allows.
@@ -177,7 +179,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 function generateJobSelector(obj: StoredObject, domain: ApiDomain): void {
   const spec = (obj as JobLike).spec;
   if (!isRecord(spec) || spec.manualSelector === true || !isRecord(spec.template)) return;
-  const names = jobLabels(domain);
+  const names = batchKeys(domain);
   const uid = obj.metadata.uid ?? '';
   const name = obj.metadata.name ?? '';
   const template = spec.template;

@@ -56,8 +56,14 @@ const noRules: KindValidation<StoredObject> = {
   validateUpdate: () => [],
 };
 
+/** What the server's flags decide about validation. */
+export interface ValidationOptions {
+  /** --allow-privileged: privileged containers pass; refused by cluster policy otherwise (upstream's default). */
+  allowPrivileged?: boolean;
+}
+
 /** The rules of every kind, with group names and domain-derived names of `domain`. */
-export function kindValidations(domain: ApiDomain): ValidationLookup {
+export function kindValidations(domain: ApiDomain, opts: ValidationOptions = {}): ValidationLookup {
   const registry = new Map<string, KindValidation<StoredObject>>();
   // The store only ever passes objects decoded and schema-checked as that kind, which is what
   // makes widening the parameter type sound.
@@ -66,8 +72,9 @@ export function kindValidations(domain: ApiDomain): ValidationLookup {
   };
   const rbac = rbacGroup(domain);
   const resourceNames = new ResourceNames(domain.keyDomain);
+  const pods = { resourceNames, allowPrivileged: opts.allowPrivileged ?? false };
   register('', 'Namespace', namespaceValidation(standardFinalizers(domain.namespaceFinalizer)));
-  register('', 'Pod', podValidation(resourceNames));
+  register('', 'Pod', podValidation(pods));
   register('', 'ConfigMap', configMapValidation);
   register('', 'Secret', secretValidation(domain));
   register('', 'ServiceAccount', serviceAccountValidation);
@@ -80,14 +87,14 @@ export function kindValidations(domain: ApiDomain): ValidationLookup {
   register('', 'PersistentVolumeClaim', persistentVolumeClaimValidation(betaStorageClassAnnotation(domain)));
   register('', 'PersistentVolume', persistentVolumeValidation);
   register(domain.group('events'), 'Event', eventsV1EventValidation('orch-system'));
-  register('', 'ReplicationController', replicationControllerValidation(resourceNames));
-  register('apps', 'StatefulSet', statefulSetValidation(resourceNames));
-  register('apps', 'Deployment', deploymentValidation(resourceNames));
-  register('apps', 'ReplicaSet', replicaSetValidation(resourceNames));
-  register('apps', 'DaemonSet', daemonSetValidation(resourceNames));
+  register('', 'ReplicationController', replicationControllerValidation(pods));
+  register('apps', 'StatefulSet', statefulSetValidation(pods));
+  register('apps', 'Deployment', deploymentValidation(pods));
+  register('apps', 'ReplicaSet', replicaSetValidation(pods));
+  register('apps', 'DaemonSet', daemonSetValidation(pods));
   register('apps', 'ControllerRevision', controllerRevisionValidation);
-  register('batch', 'Job', jobValidation(domain, resourceNames));
-  register('batch', 'CronJob', cronJobValidation(resourceNames));
+  register('batch', 'Job', jobValidation(domain, pods));
+  register('batch', 'CronJob', cronJobValidation(pods));
   register(certificatesGroup(domain), 'CertificateSigningRequest', certificateSigningRequestValidation(domain));
   register(rbac, 'ClusterRole', clusterRoleValidation);
   register(rbac, 'ClusterRoleBinding', clusterRoleBindingValidation(rbac));

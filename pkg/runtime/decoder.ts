@@ -7,7 +7,7 @@ import {
   type NumberLiteral,
 } from './body-scan.js';
 import { findDuplicateFieldMessagesJSON, findDuplicateFieldMessagesYAML } from './duplicate-fields.js';
-import { newBadRequest } from './errors.js';
+import { newBadRequest, StatusError } from './errors.js';
 import { findNumberProblem } from './number-check.js';
 import { pruneUnknownFields } from './prune.js';
 import type { ResourceInfo } from './scheme.js';
@@ -84,6 +84,16 @@ const withoutTimestamps = (tags: Tags): Tags => tags
   .filter((t) => typeof t !== 'object' || t.tag !== 'tag:yaml.org,2002:timestamp')
   .map((t) => (typeof t === 'object' && t.tag === 'tag:yaml.org,2002:float' && t.test?.test('.') ? { ...t, test: new RegExp(`^(?![-+]?\\.$)${t.test.source.slice(1)}`, t.test.flags) } : t));
 
+/**
+ * A body that cannot be read as its kind (400): `why` is the decoder's own reason, which a patch
+ * reports in its own way (upstream's 422 on the patched object).
+ */
+export class DecodeError extends StatusError {
+  constructor(info: ResourceInfo, readonly why: string) {
+    super(400, 'BadRequest', `${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: ${why}`);
+  }
+}
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -97,8 +107,7 @@ export class ObjectDecoder {
    * judged by their values.
    */
   decode(info: ResourceInfo, data: unknown, numbers: readonly NumberLiteral[] = []): Decoded {
-    const cannot = (why: string) =>
-      newBadRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: ${why}`);
+    const cannot = (why: string) => new DecodeError(info, why);
     if (!isObject(data)) throw cannot(`the body must be a JSON object, got ${Array.isArray(data) ? 'an array' : typeof data}`);
     if (data.apiVersion !== undefined && data.apiVersion !== null && data.apiVersion !== info.apiVersion) {
       throw newBadRequest(`the API version in the data (${String(data.apiVersion)}) does not match the expected API version (${info.apiVersion})`);

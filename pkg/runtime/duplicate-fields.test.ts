@@ -6,7 +6,7 @@ import {
   findDuplicateFieldMessagesYAML,
   findDuplicateFieldsJSON,
 } from './duplicate-fields.js';
-import { goQuote } from './go-quote.js';
+import { goQuote } from '../util/go-quote.js';
 
 // Bodies from upstream's test/integration/apiserver/field_validation_test.go, with the %s filled in.
 const upstreamDeploymentJSON = `

@@ -6,7 +6,7 @@
 //   YAML (go-yaml v2 UnmarshalStrict):        line 14: key "paused" already set in map
 import { parseDocument, isAlias, isMap, isPair, isScalar, isSeq, visit } from 'yaml';
 import type { Alias, Document, Node, Pair } from 'yaml';
-import { goQuote } from './go-quote.js';
+import { goQuote } from '../util/go-quote.js';
 
 /** Upstream keeps at most this many strict decoding errors per JSON body. */
 const MAX_JSON_DUPLICATES = 100;

@@ -2,7 +2,7 @@
 // and written by the handler; the constructors below follow upstream's reasons and wording.
 import type { Status, StatusCause, StatusDetails } from '../../api/meta/v1/types.js';
 import { errorBody, errorMessage, type FieldError } from './field-errors.js';
-import { goQuote } from './go-quote.js';
+import { goQuote } from '../util/go-quote.js';
 
 export type StatusReason =
   | 'BadRequest'
@@ -86,9 +86,9 @@ export const newMethodNotSupported = (gr: GroupResource, action: string) =>
 
 export const newNotAcceptable = (message: string) => new StatusError(406, 'NotAcceptable', message);
 
-export const newUnsupportedMediaType = (contentType: string, accepted: string[]) =>
-  new StatusError(415, 'UnsupportedMediaType',
-    `${contentType ? `the body of the request was in an unknown format (${contentType})` : 'the body of the request has no content type'} - accepted media types include: ${accepted.join(', ')}`);
+/** Upstream's 415: it names the media types accepted, not the one the client sent. */
+export const newUnsupportedMediaType = (accepted: readonly string[]) =>
+  new StatusError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
 
 export const newRequestEntityTooLarge = (message: string) => new StatusError(413, 'RequestEntityTooLarge', message);
 
@@ -114,8 +114,9 @@ export function newInvalid(kind: string, group: string, name: string, errs: Fiel
   const list = errs.map(errorMessage);
   const summary = list.length === 1 ? list[0] : `[${list.join(', ')}]`;
   const qualifiedKind = group ? `${kind}.${group}` : kind;
+  // Empty names are left out, as upstream's omitempty leaves them.
   return new StatusError(422, 'Invalid', `${qualifiedKind} "${name}" is invalid: ${summary}`, {
-    name, group, kind, causes,
+    ...(name ? { name } : {}), ...(group ? { group } : {}), ...(kind ? { kind } : {}), causes,
   });
 }
 

@@ -1,5 +1,6 @@
 // Field-level validation errors, the `causes` of a 422 Invalid Status. Messages follow upstream's
 // wording so clients and people see what they are used to.
+import { goQuote } from '../util/go-quote.js';
 
 export type FieldErrorType =
   | 'FieldValueRequired'
@@ -100,9 +101,18 @@ export class GoLiteral {
   }
 }
 
+/** A Go string slice as `%#v` prints it: `[]string{"a", "b"}`, `[]string(nil)` for none. */
+export class GoStrings {
+  constructor(readonly strings: readonly string[] | null) {}
+  toString(): string {
+    if (this.strings === null) return '[]string(nil)';
+    return `[]string{${this.strings.map(goQuote).join(', ')}}`;
+  }
+}
+
 function formatValue(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v);
-  if (v instanceof GoBytes || v instanceof GoLiteral) return v.toString();
+  if (v instanceof GoBytes || v instanceof GoLiteral || v instanceof GoStrings) return v.toString();
   if (v === undefined) return 'null';
   return JSON.stringify(v);
 }

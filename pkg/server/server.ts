@@ -127,7 +127,7 @@ function bodyError(err: unknown): StatusError | undefined {
       return newRequestEntityTooLarge('the request body is too large');
     case 'encoding.unsupported':
     case 'charset.unsupported':
-      return newUnsupportedMediaType(String((err as Error).message), ['application/json', 'application/yaml']);
+      return newUnsupportedMediaType(['application/json', 'application/yaml']);
     case 'request.size.invalid':
     case 'entity.verify.failed':
     case 'request.aborted':

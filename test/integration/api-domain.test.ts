@@ -8,6 +8,8 @@ import { ProtobufCodec } from '../../pkg/runtime/protobuf/codec.js';
 import { Scheme } from '../../pkg/runtime/scheme.js';
 import { startTestServer, type TestServer } from './framework/apiserver.js';
 import { assertStatus } from './framework/assertions.js';
+import { writeKubeconfig } from './framework/kubeconfig.js';
+import { Kubectl } from './framework/kubectl.js';
 
 const UPSTREAM_PROTOBUF = 'application/vnd.kubernetes.protobuf';
 
@@ -124,4 +126,39 @@ describe('the default domain understands stock clients', () => {
     assert.equal(watch.headers['content-type'], `${UPSTREAM_PROTOBUF};stream=watch`);
     assert.ok(watch.body.length > 4, 'the ADDED event came as a protobuf frame');
   });
+});
+
+// What the README says of stock kubectl and the domain: typed commands that compile in a `*.k8s.io`
+// group work against a k8s.io server and fail against the default one; discovery-driven ones work
+// against both.
+describe('stock kubectl\'s typed commands and the API domain', () => {
+  const typed: readonly (readonly string[])[] = [
+    ['create', 'role', 'reader', '--verb=get', '--resource=pods'],
+    ['create', 'clusterrolebinding', 'readers', '--clusterrole=view', '--group=readers'],
+    ['auth', 'can-i', 'list', 'pods'],
+    ['auth', 'whoami'],
+  ];
+  for (const domain of ['k8s.io', 'orch.io']) {
+    test(`--api-domain=${domain}`, async () => {
+      const t = await startTestServer({ apiDomain: domain });
+      const kc = writeKubeconfig(t);
+      try {
+        const kubectl = new Kubectl(kc);
+        for (const args of typed) {
+          const r = await kubectl.run(args);
+          if (domain === 'k8s.io') assert.equal(r.code, 0, r.describe());
+          else {
+            assert.notEqual(r.code, 0, r.describe());
+            assert.match(r.stderr, /the server could not find the requested resource|no matches for kind|API is not enabled in the cluster/, r.describe());
+          }
+        }
+        // Discovery-driven commands find the domain's groups whatever it is.
+        const roles = await kubectl.run(['get', `roles.rbac.authorization.${domain}`, '-A']);
+        assert.equal(roles.code, 0, roles.describe());
+      } finally {
+        kc.remove();
+        await t.stop();
+      }
+    });
+  }
 });

@@ -47,6 +47,13 @@ describe('the apiserver binary', () => {
     const unknown = run('--enable-admission-plugins', 'Priority,NoSuchPlugin');
     assert.equal(unknown.status, 1);
     assert.match(unknown.stderr, /enable-admission-plugins plugin "NoSuchPlugin" is unknown/);
+    // Known names the server has no code for: refused, never accepted and ignored.
+    const unrunnable = run('--enable-admission-plugins', 'Priority,ValidatingAdmissionPolicy,PersistentVolumeLabel', '--disable-admission-plugins', 'ClusterTrustBundleAttest');
+    assert.equal(unrunnable.status, 1);
+    assert.match(unrunnable.stderr, /^Error: enable-admission-plugins plugin "PersistentVolumeLabel" is not implemented by this server\nError: enable-admission-plugins plugin "ValidatingAdmissionPolicy" is not implemented by this server\n\nRun 'apiserver --help' for usage/m);
+    const unrunnableControl = run('--admission-control', 'ClusterTrustBundleAttest');
+    assert.equal(unrunnableControl.status, 1);
+    assert.match(unrunnableControl.stderr, /admission-control plugin "ClusterTrustBundleAttest" is not implemented by this server/);
     const overlap = run('--enable-admission-plugins', 'AlwaysPullImages,Priority', '--disable-admission-plugins', 'Priority');
     assert.equal(overlap.status, 1);
     assert.match(overlap.stderr, /\[Priority\] in enable-admission-plugins and disable-admission-plugins overlapped/);

@@ -1,12 +1,9 @@
-// Stock helm (3.17 and 4.1) and kubectl 1.35 through everyday workflows that install, wait and
-// remove, against the real server with upstream's group names (--api-domain k8s.io, which stock
-// clients hard-code) and the real controller manager. Nothing runs pods here, so a fake node agent
-// reports pods Ready, and only once a test lets it: each wait is seen waiting first, then seen
-// finishing once the cluster gets there.
-//
-// helm install, upgrade, rollback, uninstall and a reinstall of the same name, each with --wait;
-// kubectl 1.35 (client-go asks for watch-lists whenever it waits) `wait`, `rollout status`,
-// `delete --cascade=foreground` and `delete ns`.
+// Stock helm 3.17 and 4.1 through the everyday lifecycle of a release, against the real server with
+// upstream's group names (--api-domain k8s.io, which stock clients hard-code) and the real
+// controller manager: install, upgrade, rollback, uninstall and a reinstall of the same name, each
+// with --wait (helm 4 waits through watch-lists, as kubectl 1.35 does: clients-kubectl-waits.test.ts).
+// Nothing runs pods here, so a fake node agent reports pods Ready, and only once the test lets it:
+// the install is seen waiting first, then seen finishing once the pods are Ready.
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +14,7 @@ import { Logger } from '../../pkg/log/logger.js';
 import { startTestServer, type TestServer } from './framework/apiserver.js';
 import { pollUntil } from './framework/authentication.js';
 import { writeKubeconfig, type Kubeconfig } from './framework/kubeconfig.js';
-import { Kubectl, stockTools } from './framework/kubectl.js';
+import { stockTools } from './framework/kubectl.js';
 import { FakeNodeAgent } from './framework/node-agent.js';
 import { run, type ProcessResult } from './framework/process.js';
 
@@ -75,7 +72,7 @@ function started(p: Promise<ProcessResult>): { result: Promise<ProcessResult>; r
   return { result, running: () => !ended };
 }
 
-describe('helm 3 and 4, kubectl 1.35 (upstream group names)', () => {
+describe('helm 3 and 4 (upstream group names)', () => {
   let t: TestServer;
   let kc: Kubeconfig;
   let cm: RunningControllerManager;
@@ -165,6 +162,9 @@ describe('helm 3 and 4, kubectl 1.35 (upstream group names)', () => {
       assert.match(uninstalled.stdout, /release "demo" uninstalled/);
       assert.equal((await configMap(ns, `${release}-settings`)).status, 404);
       assert.deepEqual(await releases(ns, release), [], 'no release record is left behind, so the name can be used again');
+      const uninstalling = await helm(binary, ['list', '--uninstalling', '--short', '--namespace', ns]);
+      ok(uninstalling);
+      assert.doesNotMatch(uninstalling.stdout, /^demo$/m, 'not left uninstalling');
 
       const again = await helm(binary, ['install', release, chart, '--namespace', ns, '--wait', '--timeout', '60s']);
       ok(again);
@@ -173,73 +173,4 @@ describe('helm 3 and 4, kubectl 1.35 (upstream group names)', () => {
       ok(await helm(binary, ['uninstall', release, '--namespace', ns, '--wait', '--timeout', '60s']));
     });
   }
-
-  describe('kubectl 1.35 waits', () => {
-    let kubectl: Kubectl;
-    const ns = 'waits';
-    before(async () => {
-      kubectl = new Kubectl(kc, stockTools.kubectl135);
-      const version = await kubectl.ok(['version', '--client']);
-      assert.match(version.stdout, /Client Version: v1\.35\./);
-      await namespaceWithAccount(ns);
-    });
-
-    test('wait --for=condition=Ready returns once the pod becomes Ready', async () => {
-      await kubectl.ok(['run', 'solo', '--image=registry.example/solo:1', '-n', ns]);
-      const wait = started(kubectl.run(['wait', '--for=condition=Ready', 'pod/solo', '-n', ns, '--timeout=60s'], { timeoutMs: 90_000 }));
-      // The pod is there and not Ready: kubectl has its initial state and keeps waiting.
-      await pollUntil(() => t.client.get(`/api/v1/namespaces/${ns}/pods/solo`), (r) => r.status === 200, 'the pod');
-      if (!wait.running()) assert.fail(`kubectl wait returned before the pod was Ready:\n${(await wait.result).describe()}`);
-      agent.serve(ns);
-      const r = await wait.result;
-      assert.equal(r.code, 0, r.describe());
-      assert.match(r.stdout, /^pod\/solo condition met$/m);
-    });
-
-    test('wait --for=jsonpath and --for=delete', async () => {
-      await kubectl.ok(['create', 'configmap', 'flag', '--from-literal=state=off', '-n', ns]);
-      const wait = started(kubectl.run(['wait', '--for=jsonpath={.data.state}=on', 'configmap/flag', '-n', ns, '--timeout=60s'], { timeoutMs: 90_000 }));
-      await kubectl.ok(['patch', 'configmap', 'flag', '-n', ns, '--type=merge', '-p', '{"data":{"state":"on"}}']);
-      const met = await wait.result;
-      assert.equal(met.code, 0, met.describe());
-      assert.match(met.stdout, /^configmap\/flag condition met$/m);
-
-      const gone = started(kubectl.run(['wait', '--for=delete', 'configmap/flag', '-n', ns, '--timeout=60s'], { timeoutMs: 90_000 }));
-      await kubectl.ok(['delete', 'configmap', 'flag', '-n', ns, '--wait=false']);
-      const deleted = await gone.result;
-      assert.equal(deleted.code, 0, deleted.describe());
-      assert.match(deleted.stdout, /^configmap\/flag condition met$/m);
-    });
-
-    test('rollout status follows a Deployment to the end of its rollout', async () => {
-      agent.serve(ns);
-      await kubectl.ok(['create', 'deployment', 'shop', '--image=registry.example/shop:1', '--replicas=2', '-n', ns]);
-      const first = await kubectl.run(['rollout', 'status', 'deployment/shop', '-n', ns, '--timeout=60s'], { timeoutMs: 90_000 });
-      assert.equal(first.code, 0, first.describe());
-      assert.match(first.stdout, /deployment "shop" successfully rolled out/);
-      await kubectl.ok(['set', 'image', 'deployment/shop', 'shop=registry.example/shop:2', '-n', ns]);
-      const second = await kubectl.run(['rollout', 'status', 'deployment/shop', '-n', ns, '--timeout=60s'], { timeoutMs: 90_000 });
-      assert.equal(second.code, 0, second.describe());
-      assert.match(second.stdout, /deployment "shop" successfully rolled out/);
-    });
-
-    test('delete --cascade=foreground returns once the owner and its dependents are gone', async () => {
-      await kubectl.ok(['create', 'deployment', 'temp', '--image=registry.example/temp:1', '--replicas=1', '-n', ns]);
-      await pollUntil(() => t.client.get(`/apis/apps/v1/namespaces/${ns}/replicasets?labelSelector=app%3Dtemp`),
-        (r) => r.status === 200 && r.body.items.length === 1, 'the Deployment\'s ReplicaSet');
-      const r = await kubectl.run(['delete', 'deployment', 'temp', '-n', ns, '--cascade=foreground', '--timeout=60s'], { timeoutMs: 90_000 });
-      assert.equal(r.code, 0, r.describe());
-      assert.match(r.stdout, /deployment.apps "temp" deleted/);
-      assert.equal((await t.client.get(`/apis/apps/v1/namespaces/${ns}/deployments/temp`)).status, 404);
-      const rs = await t.client.get(`/apis/apps/v1/namespaces/${ns}/replicasets?labelSelector=app%3Dtemp`);
-      assert.deepEqual(rs.body.items, [], 'a foreground deletion ends after its dependents');
-    });
-
-    test('delete namespace returns once the namespace is gone', async () => {
-      const r = await kubectl.run(['delete', 'namespace', ns, '--timeout=60s'], { timeoutMs: 90_000 });
-      assert.equal(r.code, 0, r.describe());
-      assert.match(r.stdout, /namespace "waits" deleted/);
-      assert.equal((await t.client.get(`/api/v1/namespaces/${ns}`)).status, 404);
-    });
-  });
 });

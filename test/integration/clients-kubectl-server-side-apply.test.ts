@@ -7,7 +7,7 @@ import { KubernetesObjectApi, PatchStrategy, type KubernetesObject, type V1Confi
 import { stringify } from 'yaml';
 import { startTestServer, type TestServer } from './framework/apiserver.js';
 import { writeKubeconfig } from './framework/kubeconfig.js';
-import { Kubectl } from './framework/kubectl.js';
+import { Kubectl, stockTools } from './framework/kubectl.js';
 import { describeError, loadKubeConfig } from './framework/node-client.js';
 
 interface Entry { manager?: string; operation: string; subresource?: string }
@@ -113,6 +113,31 @@ describe('server-side apply by kubectl and @kubernetes/client-node', () => {
     await kubectl.ok(['apply', '-f', '-'], { input: back });
     assert.deepEqual((await get(`/api/v1/namespaces/${ns}/configmaps/mig`)).data, { a: '2' });
   });
+
+  for (const [version, binary] of [['on PATH', undefined], ['1.35', stockTools.kubectl135]] as const) {
+    test(`kubectl ${version}: after client-side applies, what its record holds is its own; only a field changed since conflicts`, async () => {
+      const k = binary ? new Kubectl(kubectl.kubeconfig, binary) : kubectl;
+      const name = `csa-${binary ? '135' : 'path'}`;
+      const cm = (n: string, data: Record<string, string>) => stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: n, namespace: ns }, data });
+      await k.ok(['apply', '-f', '-'], { input: cm(name, { a: '1', b: '1' }) });
+      await k.ok(['apply', '-f', '-'], { input: cm(name, { a: '2', b: '1' }) });
+      // The same manifest with one field changed: kubectl-client-side-apply owns both fields.
+      const moved = await k.ok(['apply', '--server-side', '-f', '-'], { input: cm(name, { a: '3', b: '1' }) });
+      assert.match(moved.stdout, /serverside-applied/);
+      assert.deepEqual((await get(`/api/v1/namespaces/${ns}/configmaps/${name}`)).data, { a: '3', b: '1' });
+      // A field someone else changed after the last client-side apply is not kubectl's: it alone conflicts.
+      const other = `${name}-x`;
+      await k.ok(['apply', '-f', '-'], { input: cm(other, { a: '1', b: '1' }) });
+      await k.ok(['apply', '-f', '-'], { input: cm(other, { a: '2', b: '1' }) });
+      await k.ok(['-n', ns, 'patch', 'configmap', other, '--type=merge', '-p', '{"data":{"b":"edited"}}']);
+      const conflict = await k.run(['apply', '--server-side', '-f', '-'], { input: cm(other, { a: '3', b: '2' }) });
+      assert.notEqual(conflict.code, 0);
+      assert.match(conflict.stderr, /Apply failed with 1 conflict: conflict with "kubectl-patch" using v1: \.data\.b/);
+      assert.deepEqual((await get(`/api/v1/namespaces/${ns}/configmaps/${other}`)).data, { a: '2', b: 'edited' }, 'nothing applied');
+      await k.ok(['apply', '--server-side', '--force-conflicts', '-f', '-'], { input: cm(other, { a: '3', b: '2' }) });
+      assert.deepEqual((await get(`/api/v1/namespaces/${ns}/configmaps/${other}`)).data, { a: '3', b: '2' });
+    });
+  }
 
   test('@kubernetes/client-node applies server-side, creating then updating, and gets the 409 on a conflict', async () => {
     const cm = (data: Record<string, string>): V1ConfigMap & KubernetesObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'node-ssa', namespace: ns }, data });

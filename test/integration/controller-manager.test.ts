@@ -116,7 +116,7 @@ describe('the controller manager', () => {
       await namespaces().delete(ns);
       // The pod's finalizer keeps it: the namespace says so in its conditions and stays.
       const stuck = await pollUntil(() => namespaces().get(ns), (v) => (v.status?.conditions ?? []).some((c) => c.type === 'NamespaceFinalizersRemaining' && c.status === 'True'),
-        'the finalizers-remaining condition', 20_000);
+        'the finalizers-remaining condition', 30_000);
       const cond = (type: string) => stuck.status!.conditions!.find((c) => c.type === type)!;
       assert.equal(stuck.status?.phase, 'Terminating');
       assert.deepEqual({ ...cond('NamespaceFinalizersRemaining') }, {
@@ -212,6 +212,49 @@ describe('the controller manager', () => {
       await pollUntil(() => exists(() => namespaces().get('cm-kept')), (v) => !v, 'the namespace to go once the controller runs', 30_000);
     } finally {
       await full.stop();
+    }
+  });
+
+  test('a ReplicaSet whose pods are refused for want of the default ServiceAccount gets them promptly once it appears', async () => {
+    // Without the serviceaccount controller the test plays its part, late: every pod create is
+    // refused meanwhile (ServiceAccount admission), and the ReplicaSet controller retries with its
+    // 5 ms doubling backoff, so its next try comes soon after the account appears.
+    const cm = await start({ controllers: ['*', '-serviceaccount'], leaseName: 'cm-late-account' });
+    const ns = 'cm-late-account';
+    try {
+      await pollUntil(async () => cm.isLeading(), (v) => v, 'the manager to lead', 15_000);
+      await namespaces().create({ metadata: { name: ns } });
+      const rs = await inNs('replicasets', ns, 'apps').create({
+        metadata: { name: 'web' },
+        spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'registry.example/app:1' }] } } },
+      });
+      const refusals = () => inNs('events', ns).list().then((l) => l.items.filter((e) => (e as KubeObject & { reason?: string; involvedObject?: { uid?: string } }).reason === 'FailedCreate'
+        && (e as KubeObject & { involvedObject?: { uid?: string } }).involvedObject?.uid === rs.metadata.uid) as (KubeObject & { message?: string })[]);
+      const refused = await pollUntil(refusals, (l) => l.length >= 3, 'three refused pod creates', 60_000);
+      assert.match(refused[0]!.message!, /^Error creating: pods "web-" is forbidden: error looking up service account cm-late-account\/default: serviceaccount "default" not found$/);
+      const failure = await pollUntil(() => inNs('replicasets', ns, 'apps').get('web'), (r) => ((r.status as { conditions?: Condition[] } | undefined)?.conditions ?? []).some((c) => c.type === 'ReplicaFailure'), 'the ReplicaFailure condition');
+      assert.equal((failure.status as { conditions: Condition[] }).conditions.find((c) => c.type === 'ReplicaFailure')?.reason, 'FailedCreate');
+
+      const abort = new AbortController();
+      const watch = await inNs('pods', ns).watch({}, abort.signal);
+      const firstPod = (async () => {
+        for await (const ev of watch) if (ev.type === 'ADDED') return Date.now();
+        return undefined;
+      })().catch(() => undefined);
+      const asked = Date.now();
+      await inNs('serviceaccounts', ns).create({ metadata: { name: 'default' } });
+      const accountAt = Date.now();
+      // The pod's own write takes about as long as the account's did: on a loaded machine that is most of it.
+      const writeMs = accountAt - asked;
+      const podAt = await Promise.race([firstPod, new Promise<undefined>((r) => setTimeout(() => r(undefined), 15_000))]);
+      abort.abort();
+      assert.ok(podAt !== undefined, 'a pod is made once the account exists');
+      process.stdout.write(`# the first pod was made ${podAt - accountAt} ms after the ServiceAccount (whose write took ${writeMs} ms), after ${refused.length} refusals\n`);
+      assert.ok(podAt - accountAt < 1_000 + writeMs, `the pod follows the ServiceAccount within a second (${podAt - accountAt} ms)`);
+      await pollUntil(() => inNs('replicasets', ns, 'apps').get('web'), (r) => !((r.status as { conditions?: Condition[] } | undefined)?.conditions ?? []).some((c) => c.type === 'ReplicaFailure'),
+        'the ReplicaFailure condition to clear');
+    } finally {
+      await cm.stop();
     }
   });
 

@@ -76,10 +76,19 @@ describe('errors are Status objects with the right codes', () => {
   });
 
   test('unsupported content types are 415, unsupported Accept is 406', async () => {
+    // Upstream's message names the media types accepted (here the domain's protobuf type beside
+    // upstream's, both served), never the one sent.
+    const accepted = 'application/json, application/yaml, application/vnd.orch.protobuf, application/vnd.kubernetes.protobuf';
     const r = await t.client.request('POST', '/api/v1/namespaces/default/configmaps', { raw: '<xml/>', contentType: 'application/xml' });
     assertStatus(r, 415, 'UnsupportedMediaType');
+    assert.equal(r.body.message, `the body of the request was in an unknown format - accepted media types include: ${accepted}`);
+    const d = await t.client.request('DELETE', '/api/v1/namespaces/default/configmaps/x', { raw: '{}', contentType: 'text/plain' });
+    assertStatus(d, 415, 'UnsupportedMediaType');
+    assert.equal(d.body.message, `the body of the request was in an unknown format - accepted media types include: ${accepted}`);
     const p = await t.client.request('PATCH', '/api/v1/namespaces/default/configmaps/x', { raw: '{}', contentType: 'text/plain' });
     assertStatus(p, 415, 'UnsupportedMediaType');
+    assert.equal(p.body.message, 'the body of the request was in an unknown format - accepted media types include: '
+      + 'application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml');
     const a = await t.client.get('/api/v1/namespaces', { headers: { Accept: 'text/html' } });
     assertStatus(a, 406, 'NotAcceptable');
   });

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestServer, type TestServer } from './framework/apiserver.js';
+import { assertStatus } from './framework/assertions.js';
 import { collectionPath, fixtures, itemPath } from './fixtures.js';
 
 const cms = '/api/v1/namespaces/default/configmaps';
@@ -49,7 +50,7 @@ describe('patch', () => {
     assert.deepEqual(after.body.data, { a: 'one', d: 'one', e: '3' }, 'failed patches change nothing');
   });
 
-  test('a patch that makes the object invalid is 422; one that renames it is 400; wrong types are 400', async () => {
+  test('a patch that makes the object invalid is 422; one that renames it is 400; a result of wrong types is 422', async () => {
     const c = t.client;
     await c.post(cms, { metadata: { name: 'inv' } });
     const bad = await c.patch(`${cms}/inv`, { metadata: { labels: { 'bad key!': 'x' } } }, MERGE);
@@ -57,7 +58,8 @@ describe('patch', () => {
     const renamed = await c.patch(`${cms}/inv`, { metadata: { name: 'other' } }, MERGE);
     assert.equal(renamed.status, 400, renamed.text);
     const typed = await c.patch(`${cms}/inv`, { data: { k: 5 } }, MERGE);
-    assert.equal(typed.status, 400, typed.text);
+    assertStatus(typed, 422, 'Invalid');
+    assert.equal(typed.body.details.causes[0].field, 'patch');
     const notObject = await c.patch(`${cms}/inv`, [1, 2], MERGE);
     assert.equal(notObject.status, 400, notObject.text);
     const malformed = await c.request('PATCH', `${cms}/inv`, { raw: '{"data":', contentType: MERGE });
@@ -74,12 +76,83 @@ describe('patch', () => {
     assert.match(String(unknown.headers.warning), /unknown field \\"spec\\"/);
     const before = await c.get(`${cms}/mp`);
     const strict = await c.request('PATCH', `${cms}/mp?fieldValidation=Strict`, { body: { data: { y: '2' }, spec: { nope: 1 } }, contentType: MERGE });
-    assert.equal(strict.status, 400, strict.text);
+    // Upstream: the patched object does not decode strictly, a 422 on `patch`.
+    assertStatus(strict, 422, 'Invalid');
     assert.match(strict.body.message, /strict decoding error: unknown field "spec"/);
     assert.deepEqual((await c.get(`${cms}/mp`)).body, before.body, 'a rejected patch writes nothing');
     const dup = await c.request('PATCH', `${cms}/mp`, { raw: '{"data":{"z":"1","z":"2"}}', contentType: MERGE });
     assert.equal(dup.status, 200, dup.text);
     assert.match(String(dup.headers.warning), /duplicate field \\"data.z\\"/);
+  });
+
+  test('a patched object that does not decode is 422 Invalid on `patch`, as upstream: 1.5 in an integer field', async () => {
+    const c = t.client;
+    const deploy = fixtures.find((f) => f.kind === 'Deployment')!;
+    assert.equal((await c.post(collectionPath(deploy), deploy.make('half'))).status, 201);
+    const path = itemPath(deploy, 'half');
+    const before = (await c.get(path)).body;
+    const detail = 'json: cannot unmarshal number 1.5 into Go struct field DeploymentSpec.spec.replicas of type int32';
+    for (const [type, body] of [[MERGE, { spec: { replicas: 1.5 } }], [JSON_PATCH, [{ op: 'replace', path: '/spec/replicas', value: 1.5 }]]] as const) {
+      const r = await c.patch(path, body, type);
+      assertStatus(r, 422, 'Invalid', type);
+      // The cause shows the patched object, as upstream shows it.
+      const cause = r.body.details.causes[0];
+      assert.deepEqual(Object.keys(r.body.details).sort(), ['causes'], 'no group, kind or name');
+      assert.equal(cause.reason, 'FieldValueInvalid');
+      assert.equal(cause.field, 'patch');
+      const shown = /^Invalid value: "(.*)": (json: .*)$/s.exec(cause.message);
+      assert.ok(shown, cause.message);
+      assert.equal(shown[2], detail);
+      assert.equal(JSON.parse(JSON.parse(`"${shown[1]}"`)).spec.replicas, 1.5);
+      assert.equal(r.body.message, ` "" is invalid: patch: ${cause.message}`);
+    }
+    const smp = await c.patch(path, { spec: { replicas: 1.5 } }, SMP);
+    assertStatus(smp, 422, 'Invalid');
+    assert.equal(smp.body.details.causes[0].field, 'patch');
+    assert.match(smp.body.details.causes[0].message, /^Invalid value: "map\[spec:map\[replicas:1\.5\]\]": /, 'the patch as Go prints its map');
+    assert.deepEqual((await c.get(path)).body, before, 'nothing was written');
+  });
+
+  test('a patch that removes or changes apiVersion or kind is answered as upstream answers it', async () => {
+    const c = t.client;
+    await c.post(cms, { metadata: { name: 'tm' }, data: { a: '1' } });
+    const before = (await c.get(`${cms}/tm`)).body;
+    // Without an apiVersion upstream decodes the JSON into its internal type, which takes none of
+    // the wire's fields: the name is lost, the fields are unknown.
+    for (const [type, body] of [[MERGE, { apiVersion: null }], [JSON_PATCH, [{ op: 'remove', path: '/apiVersion' }]]] as const) {
+      const r = await c.patch(`${cms}/tm`, body, type);
+      assertStatus(r, 400, 'BadRequest', type);
+      assert.equal(r.body.message, 'the name of the object (tm based on URL) was undeterminable: name must be provided');
+      assert.match(String(r.headers.warning), /unknown field \\"data\\".*unknown field \\"metadata\\"/);
+    }
+    const strict = await c.request('PATCH', `${cms}/tm?fieldValidation=Strict`, { body: { apiVersion: null }, contentType: MERGE });
+    assertStatus(strict, 422, 'Invalid');
+    assert.match(strict.body.details.causes[0].message, /": strict decoding error: unknown field "data", unknown field "metadata"$/);
+    const refused: [unknown, string][] = [
+      [{ apiVersion: 'v2' }, 'no kind "ConfigMap" is registered for version "v2"'],
+      [{ apiVersion: 'apps/v1' }, 'no kind "ConfigMap" is registered for version "apps/v1"'],
+      [{ kind: 'Secret' }, 'converting (v1.Secret) to (core.ConfigMap): unknown conversion'],
+      [{ kind: 'Widget' }, 'no kind "Widget" is registered for version "v1"'],
+      [{ apiVersion: null, kind: 'Secret' }, 'no kind "Secret" is registered for the internal version of group ""'],
+      [{ kind: 7 }, "couldn't get version/kind; json parse error: json: cannot unmarshal number into Go struct field .kind of type string"],
+    ];
+    for (const [body, why] of refused) {
+      const r = await c.patch(`${cms}/tm`, body, MERGE);
+      assertStatus(r, 422, 'Invalid', JSON.stringify(body));
+      assert.equal(r.body.details.causes[0].field, 'patch');
+      assert.ok(r.body.details.causes[0].message.endsWith(`": ${why}`), r.body.details.causes[0].message);
+    }
+    assert.deepEqual((await c.get(`${cms}/tm`)).body, before, 'nothing was written');
+    // The kind defaults to the resource's; a strategic merge patch patches a typed object, whose
+    // apiVersion and kind a patch cannot change.
+    const noKind = await c.patch(`${cms}/tm`, { kind: null, data: { b: '2' } }, MERGE);
+    assert.equal(noKind.status, 200, noKind.text);
+    assert.equal(noKind.body.kind, 'ConfigMap');
+    const smp = await c.patch(`${cms}/tm`, { apiVersion: 'v2', kind: 'Secret', data: { c: '3' } }, SMP);
+    assert.equal(smp.status, 200, smp.text);
+    assert.equal(smp.body.apiVersion, 'v1');
+    assert.equal(smp.body.kind, 'ConfigMap');
+    assert.deepEqual((await c.get(`${cms}/tm`)).body.data, { a: '1', b: '2', c: '3' });
   });
 
   test('strategic merge patch merges containers by name and honours $patch directives', async () => {

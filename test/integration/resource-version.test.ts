@@ -271,6 +271,22 @@ describe('resourceVersion semantics', () => {
     assert.equal(nsPaged.body.metadata.resourceVersion, String(nsBefore), 'limit with a non-zero version is Exact for cluster-scoped kinds too');
   });
 
+  test('a resourceVersion that is no uint64 is refused at once with the same 400 by get, list and watch', async () => {
+    const base = '/api/v1/namespaces/rv-get/configmaps';
+    for (const [rv, why] of [['99999999999999999999', 'value out of range'], ['-1', 'invalid syntax'], ['1e3', 'invalid syntax']] as const) {
+      const message = `invalid resource version: resourceVersion: Invalid value: "${rv}": strconv.ParseUint: parsing "${rv}": ${why}`;
+      const started = Date.now();
+      for (const [verb, path] of [['get', `${base}/x`], ['list', base], ['watch', `${base}?watch=true&timeoutSeconds=5`]] as const) {
+        const r = await c.get(`${path}${path.includes('?') ? '&' : '?'}resourceVersion=${rv}`);
+        assertBadRequest(r, `${verb} resourceVersion=${rv}`);
+        assert.equal(r.body.message, message, verb);
+      }
+      assert.ok(Date.now() - started < 2500, 'refused, not waited for as a version etcd has yet to reach');
+    }
+    // The largest uint64 is a well-formed version, only far ahead of etcd.
+    assertTooLarge(await c.get(`${base}?resourceVersion=18446744073709551615`), 'the largest uint64');
+  });
+
   test('a resourceVersion newer than etcd waits briefly, then answers 504 "Too large resource version" with Retry-After', async () => {
     await cm('rv-ahead', 'here');
     const far = (await currentRV()) + 1000;

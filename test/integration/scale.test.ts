@@ -85,8 +85,10 @@ describe('statefulsets/scale', () => {
     assert.equal(dry.status, 200, dry.text);
     assert.equal(dry.body.spec.replicas, 0);
     assert.equal((await t.client.get(`${base}/patched`)).body.spec.replicas, 7, 'a dry run changes nothing');
+    // A patched Scale that does not decode is upstream's 422 on `patch`.
     const bad = await t.client.patch(`${base}/patched/scale`, { spec: { replicas: 'many' } });
-    assertStatus(bad, 400, 'BadRequest');
+    assertStatus(bad, 422, 'Invalid');
+    assert.equal(bad.body.details.causes[0].field, 'patch');
   });
 
   test('protobuf clients read the Scale', async () => {

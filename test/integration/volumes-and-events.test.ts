@@ -10,6 +10,7 @@ import { Scheme } from '../../pkg/runtime/scheme.js';
 import { parseDuration } from '../../pkg/util/duration.js';
 import { startTestServer, type TestServer } from './framework/apiserver.js';
 import { assertStatus } from './framework/assertions.js';
+import { pollUntil } from './framework/authentication.js';
 
 const pvcPath = '/api/v1/namespaces/default/persistentvolumeclaims';
 const pvPath = '/api/v1/persistentvolumes';
@@ -68,7 +69,9 @@ describe('volumes and events', () => {
 
   test('a claim\'s spec is immutable but for volumeName once; a bound claim may only grow', async () => {
     const c = t.client;
-    assert.equal((await c.post(pvcPath, claim('fixed'))).status, 201);
+    // PersistentVolumeClaimResize (on by default) lets a claim grow only when its class allows expansion.
+    assert.equal((await c.post('/apis/storage.orch.io/v1/storageclasses', { metadata: { name: 'expandable' }, provisioner: 'example.com/disk', allowVolumeExpansion: true })).status, 201);
+    assert.equal((await c.post(pvcPath, claim('fixed', { storageClassName: 'expandable' }))).status, 201);
     const change = await c.patch(`${pvcPath}/fixed`, { spec: { accessModes: ['ReadWriteMany'] } });
     assertStatus(change, 422, 'Invalid');
     assert.equal(change.body.details.causes[0].field, 'spec');
@@ -80,7 +83,8 @@ describe('volumes and events', () => {
     assertStatus(await c.patch(`${pvcPath}/fixed`, { spec: { volumeName: 'pv-other' } }), 422, 'Invalid');
     const got = (await c.get(`${pvcPath}/fixed`)).body;
     assert.equal((await c.put(`${pvcPath}/fixed/status`, { ...got, status: { phase: 'Bound', capacity: { storage: '1Gi' } } })).status, 200);
-    const grow = await c.patch(`${pvcPath}/fixed`, { spec: { resources: { requests: { storage: '3Gi' } } } });
+    // The plug-in reads the class from its cache, which may not have it yet.
+    const grow = await pollUntil(() => c.patch(`${pvcPath}/fixed`, { spec: { resources: { requests: { storage: '3Gi' } } } }), (r) => r.status !== 403, 'the expandable class to be seen');
     assert.equal(grow.status, 200, grow.text);
     assert.equal(grow.body.spec.resources.requests.storage, '3Gi');
     const shrink = await c.patch(`${pvcPath}/fixed`, { spec: { resources: { requests: { storage: '2Gi' } } } });

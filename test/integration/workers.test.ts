@@ -250,11 +250,11 @@ describe('the --workers supervisor when its workers cannot start', () => {
     assert.match(r.err, /--workers must be a positive integer/);
   });
 
-  test('a flag only the workers can check (a --runtime-config key) is refused once, as a single server refuses it', async () => {
+  test('flags only the workers can check (a --runtime-config key, an admission plug-in without code) are refused once, as a single server refuses them', async () => {
     const main = new URL('../../cmd/apiserver/main.js', import.meta.url).pathname;
     const certDir = mkdtempSync(join(tmpdir(), 'orch-workers-flags-'));
     const run = (workers: string) => new Promise<{ code: number | null; err: string }>((resolve) => {
-      const p = spawn(process.execPath, [main, '--workers', workers, '--etcd-servers', 'http://127.0.0.1:1', '--cert-dir', certDir, '--runtime-config', 'apps/v1/widgets=false'], { stdio: ['ignore', 'ignore', 'pipe'] });
+      const p = spawn(process.execPath, [main, '--workers', workers, '--etcd-servers', 'http://127.0.0.1:1', '--cert-dir', certDir, '--runtime-config', 'apps/v1/widgets=false', '--enable-admission-plugins', 'ValidatingAdmissionPolicy'], { stdio: ['ignore', 'ignore', 'pipe'] });
       let err = '';
       p.stderr.on('data', (d: Buffer) => (err += d.toString()));
       p.on('exit', (code) => resolve({ code, err }));
@@ -263,7 +263,7 @@ describe('the --workers supervisor when its workers cannot start', () => {
       const [supervised, single] = await Promise.all([run('2'), run('1')]);
       assert.equal(supervised.code, 1, supervised.err);
       assert.equal(single.code, 1, single.err);
-      const refusal = /^Error: --runtime-config: unknown api groups or resources in --runtime-config: apps\/v1\/widgets .*\n\nRun 'apiserver --help' for usage\.\n/m;
+      const refusal = /^Error: enable-admission-plugins plugin "ValidatingAdmissionPolicy" is not implemented by this server\nError: --runtime-config: unknown api groups or resources in --runtime-config: apps\/v1\/widgets .*\n\nRun 'apiserver --help' for usage\.\n/m;
       assert.match(single.err, refusal);
       assert.equal(supervised.err.match(new RegExp(refusal.source, 'gm'))?.length, 1, `printed once:\n${supervised.err}`);
       assert.doesNotMatch(supervised.err, /could not start|restarting/);

@@ -269,12 +269,13 @@ export const eventColumns: PrinterColumn<Event>[] = [
     { name: 'Type', type: 'string', description: 'Type of the event: Normal or Warning.', priority: 0, cell: (ev) => ev.type ?? '' },
     { name: 'Reason', type: 'string', description: 'Short machine-readable reason for the event.', priority: 0, cell: (ev) => ev.reason ?? '' },
     { name: 'Object', type: 'string', description: 'The object the event is about, as kind/name.', priority: 0,
+      // Required, yet absent from the object of a watch-list's end mark, which is printed too.
       cell: (ev) => {
-        const kind = (ev.involvedObject.kind ?? '').toLowerCase();
-        return ev.involvedObject.name ? `${kind}/${ev.involvedObject.name}` : kind;
+        const kind = (ev.involvedObject?.kind ?? '').toLowerCase();
+        return ev.involvedObject?.name ? `${kind}/${ev.involvedObject.name}` : kind;
       } },
     { name: 'Subobject', type: 'string', description: 'The part of the object the event is about (involvedObject.fieldPath).', priority: 1,
-      cell: (ev) => ev.involvedObject.fieldPath ?? '' },
+      cell: (ev) => ev.involvedObject?.fieldPath ?? '' },
     { name: 'Source', type: 'string', description: 'The component (and host) that reported the event.', priority: 1,
       cell: (ev) => eventSource(ev.source?.component || ev.reportingComponent || '', ev.source?.host || ev.reportingInstance || '') },
     { name: 'Message', type: 'string', description: 'Human-readable description of the event.', priority: 0, cell: (ev) => (ev.message ?? '').trim() },

@@ -19,7 +19,8 @@ function subjectNames(b: RoleBinding | ClusterRoleBinding, kind: 'User' | 'Group
 const bindingColumns: PrinterColumn<RoleBinding | ClusterRoleBinding>[] = [
   nameColumn,
   { name: 'Role', type: 'string', description: 'The role bound, as Kind/name.', priority: 0,
-    cell: (b) => `${b.roleRef.kind}/${b.roleRef.name}` },
+    // Required, yet absent from the object of a watch-list's end mark, which is printed too.
+    cell: (b) => `${b.roleRef?.kind ?? ''}/${b.roleRef?.name ?? ''}` },
   ageColumn,
   { name: 'Users', type: 'string', description: 'Users the binding grants the role to.', priority: 1, cell: (b) => subjectNames(b, 'User') },
   { name: 'Groups', type: 'string', description: 'Groups the binding grants the role to.', priority: 1, cell: (b) => subjectNames(b, 'Group') },

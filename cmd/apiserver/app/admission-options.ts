@@ -52,9 +52,12 @@ export function defaultAdmissionOptions(): AdmissionOptions {
   return { plugins: {}, configFile: '', defaultNotReadyTolerationSeconds: 300, defaultUnreachableTolerationSeconds: 300 };
 }
 
-/** Problems with the admission flags, worded as kube-apiserver words them. */
-export function validateAdmissionOptions(o: AdmissionOptions, domain: string): string[] {
-  const errs = validateAdmissionPluginFlags(o.plugins);
+/**
+ * Problems with the admission flags, worded as kube-apiserver words them; with `runnable` (the
+ * registered plug-ins) a plug-in left on that the server cannot run is one.
+ */
+export function validateAdmissionOptions(o: AdmissionOptions, domain: string, runnable?: readonly string[]): string[] {
+  const errs = validateAdmissionPluginFlags(o.plugins, runnable);
   if (errs.length === 0) {
     // The file is read again when the chain is built; a broken one stops the server before anything starts.
     try {

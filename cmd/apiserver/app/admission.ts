@@ -10,7 +10,7 @@ import type { AdmissionObject, AdmissionObserver, AuthorizeFunc, ObjectLister, P
 import { schemeObjectInterfaces } from '../../../pkg/admission/object-interfaces.js';
 import type { ObjectDecoder } from '../../../pkg/runtime/decoder.js';
 import type { Scheme } from '../../../pkg/runtime/scheme.js';
-import { enabledAdmissionPlugins } from '../../../pkg/admission/plugins.js';
+import { enabledAdmissionPlugins, validateAdmissionPluginFlags } from '../../../pkg/admission/plugins.js';
 import type { Logger } from '../../../pkg/log/logger.js';
 import type { SharedCaches } from './caches.js';
 import type { Store } from '../../../pkg/registry/generic/store.js';
@@ -38,6 +38,10 @@ export interface AdmissionDeps {
 /** The chain of the enabled plug-ins, once the caches they read hold a complete list. */
 export async function buildAdmission(o: AdmissionOptions, deps: AdmissionDeps): Promise<AdmissionChain> {
   const { domain, logger, stores, caches } = deps;
+  const registry = builtinPlugins();
+  // The binary refused these before starting (validateOptions); a server started in process hears them here.
+  const refused = validateAdmissionPluginFlags(o.plugins, registry.registered());
+  if (refused.length > 0) throw new Error(refused.join('; '));
   const enabled = enabledAdmissionPlugins(o.plugins);
   const config = readAdmissionConfiguration(o.configFile, { domain: domain.name, enabledPlugins: enabled });
   const lister = (group: string, resource: string): ObjectLister => {
@@ -65,15 +69,18 @@ export async function buildAdmission(o: AdmissionOptions, deps: AdmissionDeps): 
     objects: schemeObjectInterfaces(deps.scheme, deps.decoder),
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
     ...(deps.authorize ? { authorize: deps.authorize } : {}),
+    create: async (group, resource, namespace, object) => {
+      const store = stores.get(`${group}/${resource}`);
+      if (!store) throw new Error(`the server does not serve ${resource}${group ? `.${group}` : ''}`);
+      await store.create(namespace, object);
+    },
   };
   // Upstream configures these two from flags rather than from the configuration file.
   const flagConfig: Record<string, unknown> = {
     DefaultTolerationSeconds: { notReadyTolerationSeconds: o.defaultNotReadyTolerationSeconds, unreachableTolerationSeconds: o.defaultUnreachableTolerationSeconds },
   };
-  const registry = builtinPlugins();
-  const missing = enabled.filter((n) => !registry.has(n));
-  const chain = registry.newChain(enabled, (name) => config.configFor(name) ?? flagConfig[name], pluginDeps, true);
+  const chain = registry.newChain(enabled, (name) => config.configFor(name) ?? flagConfig[name], pluginDeps);
   await caches.syncAll();
-  logger.info('admission configured', { plugins: chain.names.join(','), ...(missing.length ? { notImplemented: missing.join(',') } : {}) });
+  logger.info('admission configured', { plugins: chain.names.join(',') });
   return chain;
 }

@@ -49,6 +49,8 @@ export interface APIServerOptions {
   serviceNodePortRange: string;
   /** --advertise-address: the IP the `kubernetes` Service's endpoints point at; empty picks one from --bind-address. */
   advertiseAddress: string;
+  /** --allow-privileged: privileged containers pass validation (refused by cluster policy otherwise). */
+  allowPrivileged: boolean;
   authentication: AuthenticationOptions;
   authorization: AuthorizationOptions;
   admission: AdmissionOptions;
@@ -100,6 +102,7 @@ export function parseOptions(argv: string[]): APIServerOptions {
     .option('advertise-address', { type: 'string', default: '', describe: 'The IP address on which to advertise the apiserver to members of the cluster (the endpoints of the kubernetes Service). This address must be reachable by the rest of the cluster. If blank, the --bind-address will be used; if that is 0.0.0.0, the first non-loopback IPv4 address of the host, else 127.0.0.1.', group: 'Generic:' })
     .option('service-cluster-ip-range', { type: 'string', default: '10.0.0.0/24', describe: 'A CIDR notation IP range from which to assign service cluster IPs. This must not overlap with any IP ranges assigned to nodes or pods.', group: 'Networking:' })
     .option('service-node-port-range', { type: 'string', default: '30000-32767', describe: 'A port range to reserve for services with NodePort visibility. This must not overlap with the ephemeral port range on nodes. Example: \'30000-32767\'. Inclusive at both ends of the range.', group: 'Networking:' })
+    .option('allow-privileged', { type: 'boolean', default: false, describe: 'If true, allow privileged containers (securityContext.privileged) in pods and in the pod templates of workloads; otherwise they are refused as disallowed by cluster policy.', group: 'Misc:' })
     .option('workers', { type: 'number', default: availableParallelism(), defaultDescription: 'the number of cores', describe: 'The number of server processes sharing the secure port, each a full API server with its own caches on the same etcd; with more than 1 this process supervises them (restarting any that crash) and aggregates their health and metrics. 1 serves from this process alone.', group: 'Generic:' })
     .option('v', { type: 'number', default: 0, describe: 'Number for the log level verbosity.', group: 'Logging:' })
     .strictOptions()
@@ -144,6 +147,7 @@ export function parseOptions(argv: string[]): APIServerOptions {
     serviceClusterIPRange: parsed['service-cluster-ip-range'],
     serviceNodePortRange: parsed['service-node-port-range'],
     advertiseAddress: parsed['advertise-address'],
+    allowPrivileged: parsed['allow-privileged'],
     authentication: flagged(() => authenticationOptionsFrom(parsed)),
     authorization: flagged(() => authorizationOptionsFrom(parsed)),
     admission: admissionOptionsFrom(parsed),
@@ -154,16 +158,30 @@ export function parseOptions(argv: string[]): APIServerOptions {
   return opts;
 }
 
+/** What the server has code for, which some flags must match. */
+export interface ServerCode {
+  /** Every group, version and resource the server can serve (api/index.ts). */
+  groupVersions(domain: ApiDomain): GroupVersionRegistration[];
+  /** The admission plug-ins it can run (pkg/admission/builtin.ts). */
+  admissionPlugins: readonly string[];
+}
+
+/** Loads every kind's schema and every admission plug-in, for validateOptions. */
+export async function loadServerCode(): Promise<ServerCode> {
+  const [{ groupVersions }, { builtinPlugins }] = await Promise.all([import('../../../api/index.js'), import('../../../pkg/admission/builtin.js')]);
+  return { groupVersions, admissionPlugins: builtinPlugins().registered() };
+}
+
 /**
  * Checks the options for mistakes an operator should hear about before anything starts.
  *
- * `groupVersions` (api/index.ts) names every group, version and resource the server can serve,
- * which the keys of --runtime-config must match. Building it loads every kind's schema, so the
- * `--workers` supervisor, which serves nothing itself, passes none: it checks the syntax of
- * --runtime-config only, and each worker checks the keys (workers-link.ts), the supervisor
- * reporting a refusal exactly as it reports its own (workers.ts).
+ * `code` names what the server can serve and run, which the keys of --runtime-config and the
+ * admission plug-ins left on must match. Loading it costs every kind's schema and every plug-in,
+ * so the `--workers` supervisor, which serves nothing itself, passes none: it checks the syntax of
+ * --runtime-config and the plug-in names only, and each worker checks the rest (workers-link.ts),
+ * the supervisor reporting a refusal exactly as it reports its own (workers.ts).
  */
-export function validateOptions(o: APIServerOptions, groupVersions?: (domain: ApiDomain) => GroupVersionRegistration[]): string[] {
+export function validateOptions(o: APIServerOptions, code?: ServerCode): string[] {
   const errs: string[] = [];
   if (o.etcdServers.length === 0) errs.push('--etcd-servers must be specified');
   for (const s of o.etcdServers) if (!/^https?:\/\/[^/]+$/.test(s)) errs.push(`--etcd-servers: ${JSON.stringify(s)} is not of the form scheme://host:port`);
@@ -189,7 +207,7 @@ export function validateOptions(o: APIServerOptions, groupVersions?: (domain: Ap
   if (o.advertiseAddress && isIP(o.advertiseAddress) === 0) errs.push(`--advertise-address: ${JSON.stringify(o.advertiseAddress)} is not a valid IP address`);
   errs.push(...validateAuthenticationOptions(o.authentication));
   errs.push(...validateAuthorizationOptions(completeAuthorizationOptions(o.authorization)));
-  errs.push(...validateAdmissionOptions(o.admission, o.apiDomain));
+  errs.push(...validateAdmissionOptions(o.admission, o.apiDomain, code?.admissionPlugins));
   errs.push(...validateKubeletOptions(o.kubelet));
   errs.push(...validateAuditOptions(o.audit, o.apiDomain));
   const badDomain = invalidApiDomain(o.apiDomain);
@@ -197,7 +215,7 @@ export function validateOptions(o: APIServerOptions, groupVersions?: (domain: Ap
   try {
     if (!badDomain) {
       const entries = parseRuntimeConfig(o.runtimeConfig);
-      if (groupVersions) applyRuntimeConfig(groupVersions(apiDomain(o.apiDomain)), entries);
+      if (code) applyRuntimeConfig(code.groupVersions(apiDomain(o.apiDomain)), entries);
     }
   } catch (e) {
     errs.push(`--runtime-config: ${(e as Error).message}`);

@@ -250,7 +250,7 @@ async function serve(opts: APIServerOptions, logger: Logger, worker: WorkerRole 
     }
   });
   // Events vanish on their own --event-ttl after their last write, as upstream's do.
-  const stores = buildStores(scheme, storage, schemas, kindValidations(domain), {
+  const stores = buildStores(scheme, storage, schemas, kindValidations(domain, { allowPrivileged: opts.allowPrivileged }), {
     ttlSeconds: new Map([[storagePrefix('', 'events'), Math.max(1, Math.ceil(opts.eventTTLMs / 1000))]]),
     hooks: new Map([['/services', {
       beginCreate: (obj, dryRun) => serviceAllocator.beginCreate(obj as Service, dryRun),

@@ -131,13 +131,12 @@ export async function runWorker(): Promise<void> {
   const id = Number(process.env[workerIdEnv]);
   const count = Number(process.env[workerCountEnv]);
   const { exitOnInvalid, runProcess } = await import('../../internal/run-process.js');
-  const { parseOptions, validateOptions } = await import('./options.js');
-  const { groupVersions } = await import('../../../api/index.js');
+  const { loadServerCode, parseOptions, validateOptions } = await import('./options.js');
   // The supervisor checked the flags but for what needs every kind loaded. A refusal goes to it,
   // which prints it once (every worker refuses alike) and stops the workers; this one waits for
   // that rather than exiting, so the supervisor hears why before it sees the worker end.
   const opts = parseOptions(process.argv.slice(2));
-  const errors = validateOptions(opts, groupVersions);
+  const errors = validateOptions(opts, await loadServerCode());
   if (errors.length > 0) {
     if (!sendToSupervisor({ kind: 'orch:invalid', errors })) exitOnInvalid('apiserver', errors);
     process.once('disconnect', () => process.exit(1));

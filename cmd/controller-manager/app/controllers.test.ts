@@ -107,3 +107,37 @@ test('the endpoint slice and replication controllers: on by default, upstream 1.
     'mirroring-max-endpoints-per-subset must not be more than 1000, but got 1001',
   ]);
 });
+
+test('job, cronjob and ttl-after-finished are on by default under their upstream names, with their concurrency flags', () => {
+  for (const n of ['job', 'cronjob', 'ttl-after-finished']) assert.ok(names(['*']).includes(n), n);
+  assert.deepEqual(names(['job-controller', 'cronjob-controller', 'ttl-after-finished-controller']), ['job', 'cronjob', 'ttl-after-finished']);
+  const d = parseOptions(['--kubeconfig', '/k']);
+  assert.deepEqual([d.concurrency.job, d.concurrency['cron-job'], d.concurrency['ttl-after-finished']], [5, 5, 5]);
+  const o = parseOptions(['--kubeconfig', '/k', '--concurrent-job-syncs', '2', '--concurrent-cron-job-syncs', '3', '--concurrent-ttl-after-finished-syncs', '4']);
+  assert.deepEqual([o.concurrency.job, o.concurrency['cron-job'], o.concurrency['ttl-after-finished']], [2, 3, 4]);
+  assert.deepEqual(validateOptions({ ...o, concurrency: { ...o.concurrency, job: 0 } }), ['--concurrent-job-syncs must be a positive integer']);
+});
+
+test('daemonset, nodelifecycle, taint-eviction-controller, podgc and ttl are on by default under upstream 1.30\'s names; their flags parse with upstream\'s defaults', () => {
+  for (const n of ['daemonset', 'nodelifecycle', 'taint-eviction-controller', 'podgc', 'ttl']) assert.ok(names(['*']).includes(n), n);
+  assert.deepEqual(names(['daemonset-controller', 'node-lifecycle-controller', 'taint-eviction-controller', 'pod-garbage-collector-controller', 'ttl-controller']),
+    ['daemonset', 'nodelifecycle', 'taint-eviction-controller', 'podgc', 'ttl']);
+  const d = parseOptions(['--kubeconfig=/k']);
+  assert.equal(d.concurrency['daemonset'], 2);
+  assert.deepEqual(d.nodeLifecycle, {
+    monitorPeriodMs: 5_000, monitorGracePeriodMs: 40_000, startupGracePeriodMs: 60_000,
+    evictionRate: 0.1, secondaryEvictionRate: 0.01, largeClusterSizeThreshold: 50, unhealthyZoneThreshold: 0.55,
+  });
+  assert.deepEqual(d.podGC, { terminatedPodThreshold: 12500, checkPeriodMs: 20_000, quarantineMs: 40_000 });
+  const o = parseOptions(['--kubeconfig=/k', '--concurrent-daemonset-syncs=4', '--node-monitor-period=2s', '--node-monitor-grace-period=50s', '--node-startup-grace-period=2m',
+    '--node-eviction-rate=0.5', '--secondary-node-eviction-rate=0.05', '--large-cluster-size-threshold=20', '--unhealthy-zone-threshold=0.4', '--terminated-pod-gc-threshold=100']);
+  assert.deepEqual(validateOptions(o), []);
+  assert.equal(o.concurrency['daemonset'], 4);
+  assert.deepEqual(o.nodeLifecycle, {
+    monitorPeriodMs: 2_000, monitorGracePeriodMs: 50_000, startupGracePeriodMs: 120_000,
+    evictionRate: 0.5, secondaryEvictionRate: 0.05, largeClusterSizeThreshold: 20, unhealthyZoneThreshold: 0.4,
+  });
+  assert.equal(o.podGC.terminatedPodThreshold, 100);
+  assert.deepEqual(validateOptions(parseOptions(['--kubeconfig=/k', '--node-monitor-period=0s', '--terminated-pod-gc-threshold=1.5'])),
+    ['--node-monitor-period must be greater than 0', '--terminated-pod-gc-threshold must be an integer']);
+});

@@ -16,11 +16,19 @@ import { newResourceQuotaController } from '../../../pkg/controller/resourcequot
 import { replicasetController } from '../../../pkg/controller/replicaset/controller.js';
 import { deploymentController } from '../../../pkg/controller/deployment/controller.js';
 import { statefulsetController } from '../../../pkg/controller/statefulset/controller.js';
+import { jobController } from '../../../pkg/controller/job/controller.js';
+import { cronjobController } from '../../../pkg/controller/cronjob/controller.js';
+import { ttlAfterFinishedController } from '../../../pkg/controller/ttlafterfinished/controller.js';
 import { newCSRSigningController } from '../../../pkg/controller/csrsigning/controller.js';
 import { newCSRApprovingController } from '../../../pkg/controller/csrapproving/controller.js';
 import { newCSRCleanerController } from '../../../pkg/controller/csrcleaner/controller.js';
 import { tokenCleanerController } from '../../../pkg/controller/tokencleaner/controller.js';
 import { bootstrapSignerController } from '../../../pkg/controller/bootstrapsigner/controller.js';
+import { daemonsetController } from '../../../pkg/controller/daemonset/controller.js';
+import { newNodeLifecycleController } from '../../../pkg/controller/nodelifecycle/controller.js';
+import { newPodGCController } from '../../../pkg/controller/podgc/controller.js';
+import { taintEvictionController, taintEvictionControllerName } from '../../../pkg/controller/tainteviction/controller.js';
+import { ttlController } from '../../../pkg/controller/ttl/controller.js';
 import { signingFiles, type ControllerManagerOptions } from './options.js';
 
 /** What a registration's factory may read: the flags, and what the manager loaded from the files they name. */
@@ -36,6 +44,11 @@ export interface ControllerRegistration {
   factory: (init: ControllerInit) => Controller;
   /** Whether `*` enables it (upstream's ControllersDisabledByDefault are false here). */
   enabledByDefault: boolean;
+  /**
+   * What --kube-api-qps and --kube-api-burst are multiplied by for this controller's own client;
+   * upstream gives the chatty namespace controller 20 and 100.
+   */
+  clientRateScale?: { qps: number; burst: number };
 }
 
 /** The controllers, in the order they start. */
@@ -46,7 +59,7 @@ export const registrations: ControllerRegistration[] = [
   { name: 'endpointslice', factory: ({ options }) => endpointSliceController(options.endpointSlice)(), enabledByDefault: true },
   { name: 'endpointslicemirroring', factory: ({ options }) => endpointSliceMirroringController(options.endpointSliceMirroring)(), enabledByDefault: true },
   { name: 'replicationcontroller', factory: () => replicationcontrollerController(), enabledByDefault: true },
-  { name: 'namespace', factory: () => new NamespaceController(), enabledByDefault: true },
+  { name: 'namespace', factory: () => new NamespaceController(), enabledByDefault: true, clientRateScale: { qps: 20, burst: 100 } },
   { name: 'serviceaccount', factory: () => new ServiceAccountsController(), enabledByDefault: true },
   { name: 'root-ca-cert-publisher', factory: () => new RootCACertPublisher(), enabledByDefault: true },
   { name: 'garbagecollector', factory: () => garbagecollectorController(), enabledByDefault: true },
@@ -56,6 +69,15 @@ export const registrations: ControllerRegistration[] = [
   { name: 'replicaset', factory: () => replicasetController(), enabledByDefault: true },
   { name: 'deployment', factory: () => deploymentController(), enabledByDefault: true },
   { name: 'statefulset', factory: () => statefulsetController(), enabledByDefault: true },
+  { name: 'job', factory: () => jobController(), enabledByDefault: true },
+  { name: 'cronjob', factory: () => cronjobController(), enabledByDefault: true },
+  { name: 'ttl-after-finished', factory: () => ttlAfterFinishedController(), enabledByDefault: true },
+  { name: 'daemonset', factory: () => daemonsetController(), enabledByDefault: true },
+  { name: 'nodelifecycle', factory: ({ options }) => newNodeLifecycleController(options.nodeLifecycle)(), enabledByDefault: true },
+  // Upstream 1.29 split it out of nodelifecycle; it has only its long name.
+  { name: taintEvictionControllerName, factory: () => taintEvictionController(), enabledByDefault: true },
+  { name: 'podgc', factory: ({ options }) => newPodGCController(options.podGC)(), enabledByDefault: true },
+  { name: 'ttl', factory: () => ttlController(), enabledByDefault: true },
   // Without any --cluster-signing-* files the manager skips it (server.ts), as upstream does.
   { name: 'csrsigning', factory: ({ options }) => newCSRSigningController({ signers: signingFiles(options.csrSigning), durationMs: options.csrSigning.durationMs })(), enabledByDefault: true },
   { name: 'csrapproving', factory: () => newCSRApprovingController()(), enabledByDefault: true },
@@ -150,7 +172,11 @@ export const concurrencyFlags: ConcurrencyFlag[] = [
   { stem: 'resource-quota', default: 5, describe: 'The number of resource quotas that are allowed to sync concurrently. Larger number = more responsive quota management, but more CPU (and network) load.' },
   { stem: 'replicaset', default: 5, describe: 'The number of replica sets that are allowed to sync concurrently. Larger number = more responsive replica management, but more CPU (and network) load' },
   { stem: 'deployment', default: 5, describe: 'The number of deployment objects that are allowed to sync concurrently. Larger number = more responsive deployments, but more CPU (and network) load' },
+  { stem: 'daemonset', default: 2, describe: 'The number of daemonset objects that are allowed to sync concurrently. Larger number = more responsive daemonsets, but more CPU (and network) load' },
   { stem: 'statefulset', default: 5, describe: 'The number of statefulset objects that are allowed to sync concurrently. Larger number = more responsive statefulsets, but more CPU (and network) load' },
+  { stem: 'job', default: 5, describe: 'The number of job objects that are allowed to sync concurrently. Larger number = more responsive jobs, but more CPU (and network) load' },
+  { stem: 'cron-job', default: 5, describe: 'The number of cron job objects that are allowed to sync concurrently. Larger number = more responsive jobs, but more CPU (and network) load' },
+  { stem: 'ttl-after-finished', default: 5, describe: 'The number of ttl-after-finished-controller workers that are allowed to sync concurrently.' },
 ];
 
 /** Every name --controllers accepts: each registration's short name and, where upstream has one, its 1.30 name. */

@@ -3,6 +3,8 @@ import { isIP } from 'node:net';
 import yargs from 'yargs';
 import { invalidApiDomain } from '../../../api/domain.js';
 import { parseDuration } from '../../../pkg/util/duration.js';
+import type { NodeLifecycleOptions } from '../../../pkg/controller/nodelifecycle/controller.js';
+import type { PodGCOptions } from '../../../pkg/controller/podgc/controller.js';
 import { concurrencyFlags, knownControllerNames } from './controllers.js';
 
 export interface ControllerManagerOptions {
@@ -42,6 +44,10 @@ export interface ControllerManagerOptions {
   endpointSlice: EndpointSliceFlags;
   /** The endpointslicemirroring controller's flags. */
   endpointSliceMirroring: EndpointSliceMirroringFlags;
+  /** The flags of nodelifecycle (--node-monitor-*, --node-eviction-rate, ...), upstream 1.30's. */
+  nodeLifecycle: NodeLifecycleOptions;
+  /** --terminated-pod-gc-threshold, and podgc's timings (constants upstream, which tests shorten as upstream's NewPodGCInternal lets its tests). */
+  podGC: PodGCOptions;
   verbosity: number;
 }
 
@@ -119,6 +125,11 @@ export function defaultOptions(): ControllerManagerOptions {
     endpointUpdatesBatchPeriodMs: 0,
     endpointSlice: { maxEndpointsPerSlice: 100, batchPeriodMs: 0 },
     endpointSliceMirroring: { workers: 5, maxEndpointsPerSubset: 1000, batchPeriodMs: 0 },
+    nodeLifecycle: {
+      monitorPeriodMs: 5_000, monitorGracePeriodMs: 40_000, startupGracePeriodMs: 60_000,
+      evictionRate: 0.1, secondaryEvictionRate: 0.01, largeClusterSizeThreshold: 50, unhealthyZoneThreshold: 0.55,
+    },
+    podGC: { terminatedPodThreshold: 12500, checkPeriodMs: 20_000, quarantineMs: 40_000 },
     verbosity: 0,
   };
 }
@@ -156,6 +167,14 @@ export function parseOptions(argv: string[]): ControllerManagerOptions {
     .option('mirroring-concurrent-service-endpoint-syncs', { type: 'number', default: d.endpointSliceMirroring.workers, describe: 'The number of service endpoint syncing operations that will be done concurrently by the endpointslice-mirroring-controller. Larger number = faster endpoint slice updating, but more CPU (and network) load. Defaults to 5.', group: 'Controllers:' })
     .option('mirroring-max-endpoints-per-subset', { type: 'number', default: d.endpointSliceMirroring.maxEndpointsPerSubset, describe: 'The maximum number of endpoints that will be added to an EndpointSlice by the endpointslice-mirroring-controller. More endpoints per slice will result in less endpoint slices, but larger resources. Defaults to 100.', group: 'Controllers:' })
     .option('mirroring-endpointslice-updates-batch-period', { type: 'string', default: '0s', describe: 'The length of EndpointSlice updates batching period for endpointslice-mirroring-controller. Processing of EndpointSlice changes will be delayed by this duration to join them with potential upcoming updates and reduce the overall number of EndpointSlice updates. Larger number = higher endpoint programming latency, but lower number of endpoints revision generated', group: 'Controllers:' })
+    .option('node-monitor-period', { type: 'string', default: '5s', describe: 'The period for syncing NodeStatus in cloud-node-lifecycle-controller.', group: 'Controllers:' })
+    .option('node-monitor-grace-period', { type: 'string', default: '40s', describe: "Amount of time which we allow running Node to be unresponsive before marking it unhealthy. Must be N times more than kubelet's nodeStatusUpdateFrequency, where N means number of retries allowed for kubelet to post node status.", group: 'Controllers:' })
+    .option('node-startup-grace-period', { type: 'string', default: '1m0s', describe: 'Amount of time which we allow starting Node to be unresponsive before marking it unhealthy.', group: 'Controllers:' })
+    .option('node-eviction-rate', { type: 'number', default: d.nodeLifecycle.evictionRate, describe: 'Number of nodes per second on which pods are deleted in case of node failure when a zone is healthy (see --unhealthy-zone-threshold for definition of healthy/unhealthy). Zone refers to entire cluster in non-multizone clusters.', group: 'Controllers:' })
+    .option('secondary-node-eviction-rate', { type: 'number', default: d.nodeLifecycle.secondaryEvictionRate, describe: 'Number of nodes per second on which pods are deleted in case of node failure when a zone is unhealthy (see --unhealthy-zone-threshold for definition of healthy/unhealthy). Zone refers to entire cluster in non-multizone clusters. This value is implicitly overridden to 0 if the cluster size is smaller than --large-cluster-size-threshold.', group: 'Controllers:' })
+    .option('large-cluster-size-threshold', { type: 'number', default: d.nodeLifecycle.largeClusterSizeThreshold, describe: 'Number of nodes from which node-lifecycle-controller treats the cluster as large for the eviction logic purposes. --secondary-node-eviction-rate is implicitly overridden to 0 for clusters this size or smaller.', group: 'Controllers:' })
+    .option('unhealthy-zone-threshold', { type: 'number', default: d.nodeLifecycle.unhealthyZoneThreshold, describe: 'Fraction of Nodes in a zone which needs to be not Ready (minimum 3) for zone to be treated as unhealthy. ', group: 'Controllers:' })
+    .option('terminated-pod-gc-threshold', { type: 'number', default: d.podGC.terminatedPodThreshold, describe: 'Number of terminated pods that can exist before the terminated pod garbage collector starts deleting terminated pods. If <= 0, the terminated pod garbage collector is disabled.', group: 'Controllers:' })
     .option('leader-elect', { type: 'boolean', default: d.leaderElect, describe: 'Start a leader election client and gain leadership before executing the main loop. Enable this when running replicated components for high availability.', group: 'Leader election:' })
     .option('leader-elect-lease-duration', { type: 'string', default: '15s', describe: 'The duration that non-leader candidates will wait after observing a leadership renewal until attempting to acquire leadership of a led but unrenewed leader slot.', group: 'Leader election:' })
     .option('leader-elect-renew-deadline', { type: 'string', default: '10s', describe: 'The interval between attempts by the acting master to renew a leadership slot before it stops leading. This must be less than the lease duration.', group: 'Leader election:' })
@@ -227,6 +246,16 @@ export function parseOptions(argv: string[]): ControllerManagerOptions {
       maxEndpointsPerSubset: Number(parsed['mirroring-max-endpoints-per-subset']),
       batchPeriodMs: duration('mirroring-endpointslice-updates-batch-period'),
     },
+    nodeLifecycle: {
+      monitorPeriodMs: duration('node-monitor-period'),
+      monitorGracePeriodMs: duration('node-monitor-grace-period'),
+      startupGracePeriodMs: duration('node-startup-grace-period'),
+      evictionRate: Number(parsed['node-eviction-rate']),
+      secondaryEvictionRate: Number(parsed['secondary-node-eviction-rate']),
+      largeClusterSizeThreshold: Number(parsed['large-cluster-size-threshold']),
+      unhealthyZoneThreshold: Number(parsed['unhealthy-zone-threshold']),
+    },
+    podGC: { ...d.podGC, terminatedPodThreshold: Number(parsed['terminated-pod-gc-threshold']) },
     verbosity: Number(parsed.v),
   };
 }
@@ -270,6 +299,8 @@ export function validateOptions(o: ControllerManagerOptions): string[] {
   const badDomain = invalidApiDomain(o.apiDomain);
   if (badDomain) errs.push(`--api-domain: ${badDomain}`);
   errs.push(...validateCSRSigning(o.csrSigning));
+  errs.push(...validateNodeLifecycle(o.nodeLifecycle));
+  if (!Number.isInteger(o.podGC.terminatedPodThreshold)) errs.push('--terminated-pod-gc-threshold must be an integer');
   if (!Number.isInteger(o.verbosity) || o.verbosity < 0) errs.push('--v must be a non-negative integer');
   return errs;
 }
@@ -279,6 +310,20 @@ function inBounds(flag: string, n: number, [min, max]: readonly [number, number]
   if (!Number.isInteger(n) || n < min) return [`${flag} must not be less than ${min}, but got ${n}`];
   if (n > max) return [`${flag} must not be more than ${max}, but got ${n}`];
   return [];
+}
+
+/**
+ * What nodelifecycle cannot run with. Upstream validates none of these (a zero period panics its
+ * ticker, a NaN rate is parsed away by pflag); we refuse what would spin or never act.
+ */
+function validateNodeLifecycle(n: NodeLifecycleOptions): string[] {
+  const errs: string[] = [];
+  if (!(n.monitorPeriodMs > 0)) errs.push('--node-monitor-period must be greater than 0');
+  for (const [flag, v] of [['node-eviction-rate', n.evictionRate], ['secondary-node-eviction-rate', n.secondaryEvictionRate], ['unhealthy-zone-threshold', n.unhealthyZoneThreshold]] as const) {
+    if (!Number.isFinite(v)) errs.push(`--${flag} must be a number`);
+  }
+  if (!Number.isInteger(n.largeClusterSizeThreshold)) errs.push('--large-cluster-size-threshold must be an integer');
+  return errs;
 }
 
 /** Upstream's csrSigningFilesValid: a certificate and its key come together. */

@@ -1,6 +1,8 @@
-// Runs the controller manager: its client (own credentials, --kube-api-qps/-burst), the health and
+// Runs the controller manager: its clients (own credentials, --kube-api-qps/-burst), the health and
 // metrics endpoint, leader election, and — while leading — every enabled controller over one set
-// of shared informers. In-process callers (tests) use runControllerManager as main.ts does.
+// of shared informers. As upstream's client builder, each controller talks through a client of its
+// own (its own rate limit, its name in the user agent), so no controller's requests wait behind
+// another's. In-process callers (tests) use runControllerManager as main.ts does.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
@@ -16,7 +18,7 @@ import type { ControllerContext } from '../../../pkg/controller/controller.js';
 import { LegacyTokenGenerator } from '../../../pkg/controller/serviceaccounttoken/legacy-token.js';
 import type { Logger } from '../../../pkg/log/logger.js';
 import { Scheme } from '../../../pkg/runtime/scheme.js';
-import { enabledControllers } from './controllers.js';
+import { enabledControllers, upstreamControllerNames } from './controllers.js';
 import { LeaderElector } from './leader-election.js';
 import { loadSigningAuthority } from '../../../pkg/util/certificates/signing-authority.js';
 import { signerFlagStems, signingFiles, type ControllerManagerOptions } from './options.js';
@@ -42,14 +44,23 @@ export interface RunningControllerManager {
 
 function restConfig(o: ControllerManagerOptions): RestConfig {
   const base: RestConfig = o.kubeconfig ? loadKubeconfig(o.kubeconfig, { domain: o.apiDomain }).config : { server: o.master };
-  return { ...base, ...(o.master ? { server: o.master } : {}), qps: o.kubeAPIQPS, burst: o.kubeAPIBurst, userAgent: 'controller-manager' };
+  return { ...base, ...(o.master ? { server: o.master } : {}), qps: o.kubeAPIQPS, burst: o.kubeAPIBurst, userAgent };
 }
+
+/** The manager's user agent; each of its clients adds its name, as upstream's `kube-controller-manager/.../namespace-controller`. */
+const userAgent = 'controller-manager';
 
 /** Starts the manager; rejects when it cannot start (unreadable kubeconfig, port taken, no root CA). */
 export async function runControllerManager(o: ControllerManagerOptions, logger: Logger): Promise<RunningControllerManager> {
   const domain = apiDomain(o.apiDomain);
   const config = restConfig(o);
-  const client = new Client(config, { scheme: new Scheme(groupVersions(domain), domain) });
+  const scheme = new Scheme(groupVersions(domain), domain);
+  /** A client named `name` (in its user agent), its rate limit scaled by `scale`. */
+  const clientFor = (name: string, scale = { qps: 1, burst: 1 }) => new Client({
+    ...config, userAgent: `${userAgent}/${name}`,
+    ...(o.kubeAPIQPS > 0 ? { qps: o.kubeAPIQPS * scale.qps, burst: o.kubeAPIBurst * scale.burst } : {}),
+  }, { scheme });
+  const client = clientFor('leader-election');
   const serviceAccountPrivateKey = o.serviceAccountPrivateKeyFile ? readFileSync(o.serviceAccountPrivateKeyFile, 'utf8') : undefined;
   if (serviceAccountPrivateKey) {
     try {
@@ -124,9 +135,11 @@ export async function runControllerManager(o: ControllerManagerOptions, logger: 
     leading = true;
     // One frame up: each line names the place in the informer that reported, not this arrow.
     const informerLog = logger.withCallDepth(1);
-    const informers = new SharedInformerFactory(client, { log: (m) => informerLog.warn(m, { component: 'informer' }) });
-    const ctx: ControllerContext = {
-      client, informers, domain, logger, signal, ...(rootCA ? { rootCA } : {}),
+    const informerClient = clientFor('shared-informers');
+    const informers = new SharedInformerFactory(informerClient, { log: (m) => informerLog.warn(m, { component: 'informer' }) });
+    const clients = controllers.map((r) => clientFor(upstreamControllerNames[r.name] ?? r.name, r.clientRateScale));
+    const ctx: Omit<ControllerContext, 'client' | 'signal'> = {
+      informers, domain, logger, ...(rootCA ? { rootCA } : {}),
       concurrency: (stem) => o.concurrency[stem] ?? 1,
     };
     // Each controller stops on a signal of its own, all aborted through one listener on `signal`: a
@@ -142,7 +155,7 @@ export async function runControllerManager(o: ControllerManagerOptions, logger: 
     const running = controllers.map((r, i) => {
       logger.info('starting controller', { controller: r.name });
       runningGauge.set({ name: r.name, manager: 'controller-manager' }, 1);
-      return r.factory({ options: o, ...(serviceAccountPrivateKey ? { serviceAccountPrivateKey } : {}) }).run({ ...ctx, signal: own[i]!.signal }).catch((e: unknown) => {
+      return r.factory({ options: o, ...(serviceAccountPrivateKey ? { serviceAccountPrivateKey } : {}) }).run({ ...ctx, client: clients[i]!, signal: own[i]!.signal }).catch((e: unknown) => {
         logger.error('controller failed', { controller: r.name, err: e instanceof Error ? e.message : String(e) });
       }).finally(() => runningGauge.set({ name: r.name, manager: 'controller-manager' }, 0));
     });
@@ -150,6 +163,7 @@ export async function runControllerManager(o: ControllerManagerOptions, logger: 
     informers.start();
     await Promise.all(running);
     await informers.shutdown();
+    for (const c of [informerClient, ...clients]) c.close();
     leading = false;
   };
 

@@ -2,20 +2,14 @@
 // claim that names no class gets the default StorageClass, the one annotated
 // `storageclass.<keyDomain>/is-default-class: "true"` (or the beta annotation). Since 1.26
 // several defaults are no error: the newest (by creationTimestamp, then name) wins.
+import { className, newestDefaultClass } from '../default-class.js';
 import { newAdmissionForbidden } from '../errors.js';
 import { handlesOperations, type AdmissionObject, type Attributes, type MutationInterface, type ObjectLister, type PluginDeps } from '../interfaces.js';
 import type { PluginFactory } from '../registry.js';
 
 export const PluginName = 'DefaultStorageClass';
 
-interface Meta {
-  name?: string;
-  annotations?: Record<string, string>;
-  creationTimestamp?: string;
-}
-type ClaimLike = { metadata?: Meta; spec?: { storageClassName?: string | null } };
-
-const metaOf = (o: AdmissionObject): Meta => (typeof o['metadata'] === 'object' && o['metadata'] !== null ? o['metadata'] as Meta : {});
+type ClaimLike = { metadata?: { annotations?: Record<string, string> }; spec?: { storageClassName?: string | null } };
 
 export class DefaultStorageClass implements MutationInterface {
   readonly name = PluginName;
@@ -40,7 +34,7 @@ export class DefaultStorageClass implements MutationInterface {
     } catch (e) {
       throw newAdmissionForbidden(attrs, e instanceof Error ? e : String(e));
     }
-    const name = def && metaOf(def).name;
+    const name = def && className(def);
     if (!name) return;
     claim.spec ??= {};
     claim.spec.storageClassName = name;
@@ -56,23 +50,7 @@ export class DefaultStorageClass implements MutationInterface {
 
   /** The default class: of those annotated as default, the newest, then the first by name. */
   defaultClass(): AdmissionObject | undefined {
-    const defaults = this.classes.list().filter((c) => {
-      const ann = metaOf(c).annotations ?? {};
-      return this.defaultAnnotations.some((k) => ann[k] === 'true');
-    });
-    const created = (c: AdmissionObject) => {
-      const t = Date.parse(metaOf(c).creationTimestamp ?? '');
-      return Number.isNaN(t) ? 0 : t;
-    };
-    defaults.sort((a, b) => {
-      const ta = created(a);
-      const tb = created(b);
-      if (ta !== tb) return tb - ta;
-      const na = metaOf(a).name ?? '';
-      const nb = metaOf(b).name ?? '';
-      return na < nb ? -1 : na > nb ? 1 : 0;
-    });
-    return defaults[0];
+    return newestDefaultClass(this.classes.list(), this.defaultAnnotations);
   }
 }
 

@@ -5,7 +5,7 @@
 // with a note saying why.
 import { isStatusError, newBadRequest, newInternalError, newNotFound, type StatusError } from '../../runtime/errors.js';
 import { errorMessage } from '../../runtime/field-errors.js';
-import { goQuote } from '../../runtime/go-quote.js';
+import { goQuote } from '../../util/go-quote.js';
 import { isPlainObject } from '../../runtime/schema-node.js';
 import { aggregateMessage } from '../errors.js';
 import type { AdmissionObject, Attributes, ObjectLister } from '../interfaces.js';

@@ -6,7 +6,7 @@
 import type { AdmissionObject } from '../interfaces.js';
 import { forbiddenReason, aggregateCheckResults } from './aggregate.js';
 import type { Evaluator } from './evaluator.js';
-import { goQuote } from '../../runtime/go-quote.js';
+import { goQuote } from '../../util/go-quote.js';
 import { levelVersionString, type LevelVersion } from './level-version.js';
 import { podOf } from './pod-spec-extractor.js';
 

@@ -5,7 +5,7 @@
 // refuse; an exempt namespace is told its labels will be ignored.
 import { isDeepStrictEqual } from 'node:util';
 import { newBadRequest, newInvalid } from '../../runtime/errors.js';
-import { goQuote } from '../../runtime/go-quote.js';
+import { goQuote } from '../../util/go-quote.js';
 import { isPlainObject } from '../../runtime/schema-node.js';
 import type { AdmissionObject, Attributes } from '../interfaces.js';
 import type { PodSecurityAdmission } from './admission.js';

@@ -2,7 +2,8 @@
 // 1.30; this is its last form): refuses pod creates and updates that set supplemental groups,
 // SELinux options, a user or an fsGroup in the pod's security context, or SELinux options or a user
 // in an init or regular container's. Sub-resources and other resources pass.
-import { newBadRequest, StatusError } from '../../runtime/errors.js';
+import { newBadRequest } from '../../runtime/errors.js';
+import { newForbiddenNamed } from '../errors.js';
 import { handlesOperations, type Attributes, type ValidationInterface } from '../interfaces.js';
 import type { PluginFactory } from '../registry.js';
 
@@ -19,15 +20,6 @@ interface PodLike {
 }
 
 const set = (v: unknown) => v !== undefined && v !== null;
-
-/**
- * Upstream refuses with apierrors.NewForbidden(pods, pod.Name, ...), not admission.NewForbidden: the
- * name is the object's own (none on a generateName create), so the message may read `pods is forbidden`.
- */
-function forbidden(name: string, why: string): StatusError {
-  const message = name ? `pods ${JSON.stringify(name)} is forbidden: ${why}` : `pods is forbidden: ${why}`;
-  return new StatusError(403, 'Forbidden', message, { ...(name ? { name } : {}), group: '', kind: 'pods' });
-}
 
 /** The refusal message for the pod, or undefined when it sets none of the denied fields. */
 export function securityContextRefusal(pod: PodLike): string | undefined {
@@ -58,7 +50,8 @@ export class SecurityContextDenyPlugin implements ValidationInterface {
       throw newBadRequest('Resource was marked with kind Pod but was unable to be converted');
     }
     const why = securityContextRefusal(pod as PodLike);
-    if (why) throw forbidden((pod as PodLike).metadata?.name ?? '', why);
+    // Upstream refuses with apierrors.NewForbidden: the object's own name, none on a generateName create.
+    if (why) throw newForbiddenNamed({ group: '', resource: 'pods' }, (pod as PodLike).metadata?.name ?? '', why);
   }
 }
 

@@ -8,7 +8,7 @@
 // does not allow falls to the next authorizer (RBAC), with a reason a 403 quotes.
 import type { PolicyRule } from '../../../api/rbac/v1/policy-rule.js';
 import type { Logger } from '../../log/logger.js';
-import { goQuote } from '../../runtime/go-quote.js';
+import { goQuote } from '../../util/go-quote.js';
 import { NodeLeaseNamespace, nodeIdentity } from '../../runtime/node-identity.js';
 import type { UserInfo } from '../../runtime/user.js';
 import type { Attributes } from '../attributes.js';

@@ -54,7 +54,31 @@ test('names are unique and every binding resolves to a role of the policy', () =
     'system:controller:resourcequota-controller', 'system:controller:disruption-controller', 'system:controller:clusterrole-aggregation-controller',
     'system:controller:statefulset-controller', 'system:controller:deployment-controller', 'system:controller:replicaset-controller',
     'system:controller:certificate-controller', 'system:controller:endpoint-controller', 'system:controller:endpointslice-controller',
-    'system:controller:endpointslicemirroring-controller', 'system:controller:replication-controller']) assert.ok(crNames.includes(name), name);
+    'system:controller:endpointslicemirroring-controller', 'system:controller:replication-controller', 'system:controller:job-controller',
+    'system:controller:cronjob-controller', 'system:controller:ttl-after-finished-controller', 'system:controller:daemon-set-controller',
+    'system:controller:node-controller', 'system:controller:pod-garbage-collector', 'system:controller:ttl-controller']) assert.ok(crNames.includes(name), name);
+});
+
+test('the node and daemon controllers\' roles are upstream 1.30\'s', () => {
+  const p = bootstrapPolicy(d);
+  const rules = (name: string) => p.clusterRoles.find((r) => r.metadata!.name === `system:controller:${name}`)?.rules;
+  const r = (verbs: string[], apiGroups: string[], resources: string[]) => ({ verbs, apiGroups, resources });
+  const events = r(['create', 'update', 'patch'], ['', 'events.orch.io'], ['events']);
+  assert.deepEqual(rules('daemon-set-controller'), [
+    r(['get', 'list', 'watch'], ['apps', 'extensions'], ['daemonsets']), r(['update'], ['apps', 'extensions'], ['daemonsets/status']),
+    r(['update'], ['apps', 'extensions'], ['daemonsets/finalizers']), r(['list', 'watch'], [''], ['nodes']),
+    r(['create', 'delete', 'list', 'patch', 'watch'], [''], ['pods']), r(['create'], [''], ['pods/binding']),
+    r(['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], ['apps'], ['controllerrevisions']), events,
+  ]);
+  assert.deepEqual(rules('node-controller'), [
+    r(['delete', 'get', 'list', 'patch', 'update', 'watch'], [''], ['nodes']), r(['patch', 'update'], [''], ['nodes/status']),
+    r(['patch', 'update'], [''], ['pods/status']), r(['delete', 'get', 'list', 'watch'], [''], ['pods']), events,
+  ]);
+  assert.deepEqual(rules('pod-garbage-collector'), [r(['delete', 'list', 'watch'], [''], ['pods']), r(['get', 'list', 'watch'], [''], ['nodes']), r(['patch'], [''], ['pods/status'])]);
+  assert.deepEqual(rules('ttl-controller'), [r(['list', 'patch', 'update', 'watch'], [''], ['nodes']), events]);
+  // Bound to their service accounts and, as every controller runs as the manager, to its user.
+  const binding = p.clusterRoleBindings.find((b) => b.metadata!.name === 'system:controller:node-controller');
+  assert.deepEqual(binding?.subjects?.map((x) => x.name), ['node-controller', 'system:kube-controller-manager']);
 });
 
 test('the policy grants what upstream grants', () => {
@@ -133,6 +157,42 @@ test('the endpoint slice and replication controllers may do what upstream lets t
   assert.ok(allow(req(rc, 'update', '', 'replicationcontrollers', 'ns', 'web', 'status')));
   assert.ok(allow(req(rc, 'create', '', 'pods', 'ns')));
   assert.ok(!allow(req(rc, 'get', '', 'pods', 'ns')), 'upstream lists and watches pods but never gets one');
+});
+
+test('the batch controllers\' roles are upstream 1.30\'s, each bound to its service account and to the manager', () => {
+  const p = bootstrapPolicy(d);
+  const rules = (name: string) => p.clusterRoles.find((r) => r.metadata!.name === `system:controller:${name}`)?.rules;
+  const events = { verbs: ['create', 'update', 'patch'], apiGroups: ['', 'events.orch.io'], resources: ['events'] };
+  assert.deepEqual(rules('job-controller'), [
+    { verbs: ['get', 'list', 'patch', 'update', 'watch'], apiGroups: ['batch'], resources: ['jobs'] },
+    { verbs: ['update'], apiGroups: ['batch'], resources: ['jobs/status'] },
+    { verbs: ['update'], apiGroups: ['batch'], resources: ['jobs/finalizers'] },
+    { verbs: ['create', 'delete', 'list', 'patch', 'watch'], apiGroups: [''], resources: ['pods'] },
+    events,
+  ]);
+  assert.deepEqual(rules('cronjob-controller'), [
+    { verbs: ['get', 'list', 'update', 'watch'], apiGroups: ['batch'], resources: ['cronjobs'] },
+    { verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], apiGroups: ['batch'], resources: ['jobs'] },
+    { verbs: ['update'], apiGroups: ['batch'], resources: ['cronjobs/status'] },
+    { verbs: ['update'], apiGroups: ['batch'], resources: ['cronjobs/finalizers'] },
+    { verbs: ['delete', 'list', 'watch'], apiGroups: [''], resources: ['pods'] },
+    events,
+  ]);
+  assert.deepEqual(rules('ttl-after-finished-controller'), [{ verbs: ['delete', 'get', 'list', 'watch'], apiGroups: ['batch'], resources: ['jobs'] }, events]);
+  for (const name of ['job-controller', 'cronjob-controller', 'ttl-after-finished-controller']) {
+    const b = p.clusterRoleBindings.find((x) => x.metadata!.name === `system:controller:${name}`);
+    assert.deepEqual(b?.subjects, [{ kind: 'ServiceAccount', name, namespace: 'orch-system' }, { kind: 'User', apiGroup: G, name: 'system:kube-controller-manager' }]);
+  }
+  const { authz } = authorizerOver();
+  const sa = (name: string) => ({ name: `system:serviceaccount:orch-system:${name}`, groups: [] });
+  const allow = (u: { name: string; groups: string[] }, verb: string, group: string, resource: string) => authz.authorize(req(u, verb, group, resource, 'team')).decision === 'allow';
+  assert.ok(allow(sa('job-controller'), 'create', '', 'pods'));
+  assert.ok(allow(sa('job-controller'), 'update', 'batch', 'jobs/status'));
+  assert.ok(!allow(sa('job-controller'), 'create', 'batch', 'jobs'));
+  assert.ok(allow(sa('cronjob-controller'), 'create', 'batch', 'jobs'));
+  assert.ok(!allow(sa('cronjob-controller'), 'create', '', 'pods'));
+  assert.ok(allow(sa('ttl-after-finished-controller'), 'delete', 'batch', 'jobs'));
+  assert.ok(!allow(sa('ttl-after-finished-controller'), 'update', 'batch', 'jobs'));
 });
 
 test('aggregation: view feeds edit feeds admin, by label selectors, in users\' RoleBindings', () => {

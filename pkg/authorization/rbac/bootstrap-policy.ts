@@ -225,6 +225,24 @@ export function bootstrapPolicy(d: ApiDomain, opts: BootstrapOptions = {}): Boot
         eventsRule,
       ]),
       c('clusterrole-aggregation-controller', [rule(['escalate', 'get', 'list', 'patch', 'update', 'watch'], [rbac], ['clusterroles'])]),
+      c('cronjob-controller', [
+        rule(['get', 'list', 'update', 'watch'], ['batch'], ['cronjobs']),
+        rule(['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], ['batch'], ['jobs']),
+        rule(['update'], ['batch'], ['cronjobs/status']),
+        rule(['update'], ['batch'], ['cronjobs/finalizers']),
+        rule(['delete', 'list', 'watch'], [''], ['pods']),
+        eventsRule,
+      ]),
+      c('daemon-set-controller', [
+        rule(Read, ['apps', 'extensions'], ['daemonsets']),
+        rule(['update'], ['apps', 'extensions'], ['daemonsets/status']),
+        rule(['update'], ['apps', 'extensions'], ['daemonsets/finalizers']),
+        rule(['list', 'watch'], [''], ['nodes']),
+        rule(['create', 'delete', 'list', 'patch', 'watch'], [''], ['pods']),
+        rule(['create'], [''], ['pods/binding']),
+        rule(['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], ['apps'], ['controllerrevisions']),
+        eventsRule,
+      ]),
       c('deployment-controller', [
         rule(['get', 'list', 'update', 'watch'], ['apps', 'extensions'], ['deployments']),
         rule(['update'], ['apps', 'extensions'], ['deployments/status']),
@@ -265,10 +283,30 @@ export function bootstrapPolicy(d: ApiDomain, opts: BootstrapOptions = {}): Boot
         eventsRule,
       ]),
       c('generic-garbage-collector', [rule(['delete', 'get', 'list', 'patch', 'update', 'watch'], ['*'], ['*']), eventsRule]),
+      c('job-controller', [
+        rule(['get', 'list', 'patch', 'update', 'watch'], ['batch'], ['jobs']),
+        rule(['update'], ['batch'], ['jobs/status']),
+        rule(['update'], ['batch'], ['jobs/finalizers']),
+        rule(['create', 'delete', 'list', 'patch', 'watch'], [''], ['pods']),
+        eventsRule,
+      ]),
       c('namespace-controller', [
         rule(['delete', 'get', 'list', 'watch'], [''], ['namespaces']),
         rule(['update'], [''], ['namespaces/finalize', 'namespaces/status']),
         rule(['delete', 'deletecollection', 'get', 'list', 'watch'], ['*'], ['*']),
+      ]),
+      // The taint eviction controller runs with this role too, as upstream's does.
+      c('node-controller', [
+        rule(['delete', 'get', 'list', 'patch', 'update', 'watch'], [''], ['nodes']),
+        rule(['patch', 'update'], [''], ['nodes/status']),
+        rule(['patch', 'update'], [''], ['pods/status']),
+        rule(['delete', 'get', 'list', 'watch'], [''], ['pods']),
+        eventsRule,
+      ]),
+      c('pod-garbage-collector', [
+        rule(['delete', 'list', 'watch'], [''], ['pods']),
+        rule(Read, [''], ['nodes']),
+        rule(['patch'], [''], ['pods/status']),
       ]),
       c('replicaset-controller', [
         rule(['get', 'list', 'update', 'watch'], ['apps', 'extensions'], ['replicasets']),
@@ -300,6 +338,8 @@ export function bootstrapPolicy(d: ApiDomain, opts: BootstrapOptions = {}): Boot
         rule(['update'], [''], ['pods/finalizers']),
         eventsRule,
       ]),
+      c('ttl-after-finished-controller', [rule(['delete', 'get', 'list', 'watch'], ['batch'], ['jobs']), eventsRule]),
+      c('ttl-controller', [rule(['list', 'patch', 'update', 'watch'], [''], ['nodes']), eventsRule]),
     ];
   }
 

@@ -7,11 +7,10 @@
 // looked at again with backoff, so a binding created later still takes effect).
 import { signerNames } from '../../../api/certificates/v1/register.js';
 import { isConflict, isNotFound } from '../../client/errors.js';
-import { RateLimitingQueue } from '../../client/rate-limiting-queue.js';
 import type { KubeObject } from '../../client/resource-client.js';
 import { parseCSR, type CertificateRequest } from '../../util/certificates/csr.js';
 import { kubeletClientViolation } from '../../util/certificates/signers.js';
-import { approvalState, csrResource, isIssued, requestPem, type CSR } from '../certificate-requests.js';
+import { certificateQueue, approvalState, csrResource, isIssued, requestPem, type CSR } from '../certificate-requests.js';
 import type { Controller, ControllerContext, ControllerFactory } from '../controller.js';
 import { RetryLater, runWorkers, waitForCaches } from '../queue-workers.js';
 
@@ -48,7 +47,7 @@ class CSRApprovingController implements Controller {
     const informer = ctx.informers.forResource<CSR>(r.group, r.version, r.resource);
     const client = ctx.client.resource<CSR>(r.group, r.version, r.resource);
     const reviews = ctx.client.resource<SubjectAccessReview>(domain.group('authorization'), 'v1', 'subjectaccessreviews');
-    const queue = new RateLimitingQueue<string>();
+    const queue = certificateQueue();
     const remove = informer.addEventHandler({ onAdd: (c) => queue.add(c.metadata.name!), onUpdate: (_o, c) => queue.add(c.metadata.name!) });
 
     const authorize = async (csr: CSR, subresource: string): Promise<boolean> => {

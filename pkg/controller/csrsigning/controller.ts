@@ -6,12 +6,11 @@
 // policy (pkg/util/certificates/signing-policy.ts).
 import { signerNames } from '../../../api/certificates/v1/register.js';
 import { isConflict, isNotFound } from '../../client/errors.js';
-import { RateLimitingQueue } from '../../client/rate-limiting-queue.js';
 import { parseCSR } from '../../util/certificates/csr.js';
 import { issueCertificate, requestSubjectAndKey } from '../../util/certificates/issue.js';
 import { checkBuiltInSigner } from '../../util/certificates/signers.js';
 import { certificateLifetimeMs, certificateValidity } from '../../util/certificates/signing-policy.js';
-import { csrResource, hasTrueCondition, isApproved, isIssued, metaNow, requestPem, type CSR } from '../certificate-requests.js';
+import { certificateQueue, csrResource, hasTrueCondition, isApproved, isIssued, metaNow, requestPem, type CSR } from '../certificate-requests.js';
 import type { Controller, ControllerContext, ControllerFactory } from '../controller.js';
 import { runWorkers, waitForCaches } from '../queue-workers.js';
 import { CAProvider, type SigningFiles } from './ca-provider.js';
@@ -51,7 +50,7 @@ class CSRSigningController implements Controller {
     const r = csrResource(ctx.domain);
     const informer = ctx.informers.forResource<CSR>(r.group, r.version, r.resource);
     const client = ctx.client.resource<CSR>(r.group, r.version, r.resource);
-    const queue = new RateLimitingQueue<string>();
+    const queue = certificateQueue();
     const remove = informer.addEventHandler({ onAdd: (c) => queue.add(c.metadata.name!), onUpdate: (_o, c) => queue.add(c.metadata.name!) });
 
     const sync = async (name: string) => {

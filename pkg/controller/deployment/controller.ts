@@ -24,6 +24,8 @@ type RS = ReplicaSet & KubeObject;
 const deployApiVersion = 'apps/v1';
 const deployKind = 'Deployment';
 const hashLabel = 'pod-template-hash';
+/** Upstream's maxRetries: a Deployment whose sync keeps failing is dropped until its next event (5 ms doubling, about 82 s at the last). */
+const maxRetries = 15;
 
 const replicasOf = (rs: RS): number => rs.spec?.replicas ?? 0;
 const created = (o: KubeObject): number => Date.parse(o.metadata.creationTimestamp ?? '') || 0;
@@ -542,7 +544,7 @@ class DeploymentController implements Controller {
     if (signal.aborted) return;
     const workers = ctx.concurrency('deployment');
     logger.info('Starting deployment controller', { workers });
-    await runWorkers(this.name, queue, workers, signal, sync, logger);
+    await runWorkers(this.name, queue, workers, signal, sync, logger, { maxRetries });
   }
 }
 

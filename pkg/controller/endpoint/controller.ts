@@ -23,6 +23,8 @@ const subsetsKey = (e: Endpoints['subsets']) => JSON.stringify(e ?? [], (k, v: u
 const sameMap = (a: Record<string, string> | undefined, b: Record<string, string> | undefined) =>
   JSON.stringify(Object.entries(a ?? {}).sort()) === JSON.stringify(Object.entries(b ?? {}).sort());
 
+/** Upstream's maxRetries: a service whose sync keeps failing is dropped until its next event (5 ms doubling, about 82 s at the last). */
+const maxRetries = 15;
 
 export interface EndpointOptions {
   /** --endpoint-updates-batch-period: how long pod changes wait to be synced together. */
@@ -112,7 +114,7 @@ class EndpointController implements Controller {
       if (e.metadata.annotations?.[leaderAnnotation] === undefined) queue.add(objectKey(e));
     }
     logger.info('Starting endpoint controller');
-    await runWorkers(this.name, queue, ctx.concurrency('endpoint'), signal, sync, logger);
+    await runWorkers(this.name, queue, ctx.concurrency('endpoint'), signal, sync, logger, { maxRetries });
   }
 }
 

@@ -33,6 +33,9 @@ export interface EndpointSliceOptions {
   batchPeriodMs: number;
 }
 
+/** Upstream's maxRetries: a service whose sync keeps failing is dropped until its next event (1 s doubling to 1000 s). */
+const maxRetries = 15;
+
 /** Upstream's endpointSliceChangeMinSyncDelay: a slice changed by someone else is looked at after this at the soonest. */
 const sliceChangeMinDelayMs = 1000;
 
@@ -134,7 +137,7 @@ class EndpointSliceController implements Controller {
     if (signal.aborted) return;
     const workers = ctx.concurrency('service-endpoint');
     logger.info('Starting controller', { controller: 'endpointslice-controller', workers });
-    await runWorkers(this.name, queue, workers, signal, sync, logger);
+    await runWorkers(this.name, queue, workers, signal, sync, logger, { maxRetries });
   }
 }
 

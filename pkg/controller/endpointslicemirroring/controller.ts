@@ -30,6 +30,9 @@ export interface MirroringOptions {
   batchPeriodMs: number;
 }
 
+/** Upstream's maxRetries: an Endpoints whose mirroring keeps failing is dropped until its next event (1 s doubling to 100 s). */
+const maxRetries = 15;
+
 class EndpointSliceMirroringController implements Controller {
   readonly name = 'endpointslicemirroring';
 
@@ -136,7 +139,7 @@ class EndpointSliceMirroringController implements Controller {
     if (!synced.every(Boolean)) logger.warn('EndpointSliceMirroring controller caches have not synced; syncing anyway');
     if (signal.aborted) return;
     logger.info('Starting controller', { controller: 'endpointslice-mirroring-controller', workers: this.opts.workers });
-    await runWorkers(this.name, queue, this.opts.workers, signal, sync, logger);
+    await runWorkers(this.name, queue, this.opts.workers, signal, sync, logger, { maxRetries });
   }
 }
 

@@ -43,25 +43,45 @@ export interface RemainingContent {
 
 const rfc3339 = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
+/** Go's GroupVersionResource.String(), as upstream's messages print a resource: `apps/v1, Resource=deployments`. */
+export function gvrString(group: string, version: string, resource: string): string {
+  return `${group ? `${group}/` : '/'}${version}, Resource=${resource}`;
+}
+
+/** What client-go's ErrGroupDiscoveryFailed says of the groups (by group/version) that could not be discovered. */
+export function groupDiscoveryError(failures: ReadonlyMap<string, string>): string {
+  return `unable to retrieve the complete list of server APIs: ${[...failures].map(([gv, err]) => `${gv}: ${err}`).sort().join(', ')}`;
+}
+
 /** Collects one pass's problems, then merges them into the namespace's conditions. */
 export class ConditionUpdater {
   private readonly problems = new Map<ConditionType, { reason: string; message: string }>();
   private readonly deleteErrors: string[] = [];
 
-  discoveryFailed(failures: Map<string, string>): void {
-    const detail = [...failures].sort(([a], [b]) => a.localeCompare(b)).map(([gv, err]) => `${gv}: ${err}`).join(', ');
-    this.problems.set('NamespaceDeletionDiscoveryFailure', { reason: 'DiscoveryFailed', message: `Discovery failed for some groups, ${failures.size} failing: ${detail}` });
+  /** Some groups could not be discovered (`failures` by group/version). */
+  discoveryFailed(failures: ReadonlyMap<string, string>): void {
+    this.problems.set('NamespaceDeletionDiscoveryFailure', {
+      reason: 'DiscoveryFailed',
+      message: `Discovery failed for some groups, ${failures.size} failing: ${groupDiscoveryError(failures)}`,
+    });
+  }
+
+  /** Discovery failed as a whole: upstream reports the error as it is. */
+  discoveryError(err: string): void {
+    this.problems.set('NamespaceDeletionDiscoveryFailure', { reason: 'DiscoveryFailed', message: err });
   }
 
   groupVersionParsingFailed(err: string): void {
-    this.problems.set('NamespaceDeletionGroupVersionParsingFailure', { reason: 'GroupVersionParsingFailed', message: `Failed to parse some group versions: ${err}` });
+    this.problems.set('NamespaceDeletionGroupVersionParsingFailure', { reason: 'GroupVersionParsingFailed', message: err });
   }
 
+  /** One resource's content could not be deleted (or remains unexpectedly). */
   deleteContentFailed(err: string): void {
     this.deleteErrors.push(err);
+    const msgs = [...this.deleteErrors].sort();
     this.problems.set('NamespaceDeletionContentFailure', {
       reason: 'ContentDeletionFailed',
-      message: `Failed to delete all resource types, ${this.deleteErrors.length} remaining: ${this.deleteErrors.length === 1 ? this.deleteErrors[0] : `[${this.deleteErrors.join(', ')}]`}`,
+      message: `Failed to delete all resource types, ${msgs.length} remaining: ${msgs.join(', ')}`,
     });
   }
 
@@ -75,23 +95,28 @@ export class ConditionUpdater {
   }
 
   /**
-   * The namespace's conditions after this pass: the five deletion conditions replaced (their
-   * transition time kept while their status holds), any other condition kept; `changed` says
-   * whether anything but a time differs.
+   * The namespace's conditions after this pass, as upstream's updateConditions: each of the five
+   * is added when missing, or changed in place when its status, reason or message differs (its
+   * transition time moving only with its status); other conditions are kept. `changed` says
+   * whether a write is due.
    */
   merge(current: readonly NamespaceCondition[], now = new Date()): { conditions: NamespaceCondition[]; changed: boolean } {
-    const own = new Set<string>(conditionTypes);
-    const out = current.filter((c) => !own.has(c.type));
+    const out = current.map((c) => ({ ...c }));
     let changed = false;
     for (const type of conditionTypes) {
       const p = this.problems.get(type);
-      const want: NamespaceCondition = p
-        ? { type, status: 'True', reason: p.reason, message: p.message }
-        : { type, status: 'False', reason: okReasons[type], message: okMessages[type] };
-      const old = current.find((c) => c.type === type);
-      const sameStatus = old?.status === want.status;
-      if (!old || !sameStatus || old.reason !== want.reason || old.message !== want.message) changed = true;
-      out.push({ ...want, lastTransitionTime: sameStatus && old?.lastTransitionTime ? old.lastTransitionTime : rfc3339(now) });
+      const want = p
+        ? { status: 'True' as const, reason: p.reason, message: p.message }
+        : { status: 'False' as const, reason: okReasons[type], message: okMessages[type] };
+      const old = out.find((c) => c.type === type);
+      if (!old) {
+        out.push({ type, ...want, lastTransitionTime: rfc3339(now) });
+        changed = true;
+      } else if (old.status !== want.status || old.reason !== want.reason || old.message !== want.message) {
+        if (old.status !== want.status) old.lastTransitionTime = rfc3339(now);
+        Object.assign(old, want);
+        changed = true;
+      }
     }
     return { conditions: out, changed };
   }

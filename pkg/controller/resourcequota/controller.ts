@@ -22,6 +22,9 @@ export interface ResourceQuotaOptions {
   resyncPeriodMs?: number;
 }
 
+/** Upstream's quota monitor re-reads discovery this often. */
+const discoveryResyncMs = 30_000;
+
 class ResourceQuotaController implements Controller {
   readonly name = 'resourcequota';
   constructor(private readonly options: ResourceQuotaOptions) {}
@@ -32,6 +35,7 @@ class ResourceQuotaController implements Controller {
     const quotas = informers.forResource<Quota>('', 'v1', 'resourcequotas');
     const tracked = new Map<string, SharedIndexInformer<KubeObject>>();
     let preferred: DiscoveredResource[] | undefined;
+    let preferredAt = -Infinity;
     const evaluatorOf = (gr: GroupResource) => quotaEvaluatorFor(gr.resource, gr.group, ctx.domain);
 
     const enqueueNamespace = (ns: string) => {
@@ -49,7 +53,12 @@ class ResourceQuotaController implements Controller {
         let version = gr.group === '' ? 'v1' : undefined;
         if (!version) {
           const find = () => preferred?.find((r) => r.group === gr.group && r.name === gr.resource);
-          if (!find()) preferred = await client.discovery.serverPreferredResources();
+          // A quota naming a resource nobody serves must not re-read discovery on every sync (every
+          // pod change in its namespace): at most once per upstream's discovery resync.
+          if (!find() && Date.now() - preferredAt >= discoveryResyncMs) {
+            preferred = await client.discovery.serverPreferredResources();
+            preferredAt = Date.now();
+          }
           version = find()?.version;
           if (!version) return undefined;
         }

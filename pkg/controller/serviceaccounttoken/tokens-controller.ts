@@ -14,7 +14,7 @@ import {
   RateLimitingQueue, deletedObject, isConflict, isNotFound, type DeletedFinalStateUnknown, type KubeObject,
 } from '../../client/index.js';
 import type { Controller, ControllerContext, ControllerFactory } from '../controller.js';
-import { runWorkers, waitForCaches, type Requeue } from '../queue-workers.js';
+import { RetryLater, runWorkers, waitForCaches } from '../queue-workers.js';
 import { LegacyTokenGenerator } from './legacy-token.js';
 
 type SecretObject = Secret & KubeObject;
@@ -33,8 +33,10 @@ export interface ServiceAccountTokenOptions {
 /** Data keys of a token Secret besides `token` (upstream's ServiceAccountRootCAKey, ServiceAccountNamespaceKey). */
 const rootCAKey = 'ca.crt';
 const namespaceKey = 'namespace';
-/** A Secret changed between cache and live read: look again once the cache has caught up. */
-const staleRetry: Requeue = { requeueAfterMs: 200 };
+/** Upstream's maxRetries: a key that keeps failing is dropped until its next event. */
+const maxRetries = 10;
+/** A Secret changed between cache and live read: look again, with backoff, once the cache has caught up. */
+const staleSecret = () => new RetryLater('the token secret changed since it was cached; retrying');
 
 class TokensController implements Controller {
   readonly name = 'serviceaccount-token';
@@ -128,8 +130,8 @@ class TokensController implements Controller {
       }
     };
 
-    /** Fills what the Secret lacks; a Requeue when the live Secret is ahead of the cache or was changed meanwhile. */
-    const fillToken = async (sa: Account, cached: SecretObject): Promise<void | Requeue> => {
+    /** Fills what the Secret lacks; throws RetryLater when the live Secret is ahead of the cache or was changed meanwhile. */
+    const fillToken = async (sa: Account, cached: SecretObject): Promise<void> => {
       let live: SecretObject;
       try {
         live = await secretsClient.namespace(cached.metadata.namespace!).get(cached.metadata.name!);
@@ -137,7 +139,7 @@ class TokensController implements Controller {
         if (isNotFound(e)) return;
         throw e;
       }
-      if (live.metadata.resourceVersion !== cached.metadata.resourceVersion) return staleRetry;
+      if (live.metadata.resourceVersion !== cached.metadata.resourceVersion) throw staleSecret();
       const data = { ...(live.data ?? {}) };
       const has = (k: string) => Buffer.from(data[k] ?? '', 'base64').length > 0;
       const needsCA = !!rootCA && !Buffer.from(data[rootCAKey] ?? '', 'base64').equals(rootCA);
@@ -156,14 +158,14 @@ class TokensController implements Controller {
       try {
         await secretsClient.namespace(live.metadata.namespace!).update({ ...live, metadata: { ...live.metadata, annotations }, data });
       } catch (e) {
-        if (isConflict(e) || isNotFound(e)) return staleRetry;
+        if (isConflict(e) || isNotFound(e)) throw staleSecret();
         throw e;
       }
       const filled = [needsToken && 'token', needsCA && rootCAKey, needsNamespace && namespaceKey].filter(Boolean).join(', ');
       logger.info('filled a service account token secret', { namespace: live.metadata.namespace, secret: live.metadata.name, serviceAccount: sa.metadata.name, filled });
     };
 
-    const syncSecret = async (key: string): Promise<void | Requeue> => {
+    const syncSecret = async (key: string): Promise<void> => {
       const ref = JSON.parse(key) as SecretRef;
       const cached = secrets.indexer.get(ref.namespace, ref.name);
       const secret = cached && (!ref.uid || cached.metadata.uid === ref.uid) ? cached : undefined;
@@ -190,8 +192,8 @@ class TokensController implements Controller {
       const workers = ctx.concurrency('serviceaccount-token');
       logger.info('starting the service account token controller', { workers });
       await Promise.all([
-        runWorkers('serviceaccount-token/serviceaccounts', accountQueue, workers, signal, syncAccount, logger),
-        runWorkers('serviceaccount-token/secrets', secretQueue, workers, signal, syncSecret, logger),
+        runWorkers('serviceaccount-token/serviceaccounts', accountQueue, workers, signal, syncAccount, logger, { maxRetries }),
+        runWorkers('serviceaccount-token/secrets', secretQueue, workers, signal, syncSecret, logger, { maxRetries }),
       ]);
     } finally {
       for (const r of removers) r();

@@ -24,8 +24,8 @@ export function canonicalJSON(v: unknown): string {
   return JSON.stringify(v);
 }
 
-/** Upstream's getPatch: only the template is recorded, as a patch that replaces it wholesale. */
-export function revisionData(set: Sts): Record<string, unknown> {
+/** Upstream's getPatch (of StatefulSets and DaemonSets alike): only the template is recorded, as a patch that replaces it wholesale. */
+export function revisionData(set: { spec?: { template?: PodTemplateSpec } }): Record<string, unknown> {
   return { spec: { template: { ...(set.spec?.template ?? {}), $patch: 'replace' } } };
 }
 

@@ -2,10 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DaemonSet, defaultDaemonSet } from '../../../api/apps/v1/daemon-set.js';
 import { createErrors, defaulted, statusUpdateErrors, summary, updateErrors, type KindUnderTest } from '../testing/kind-check.js';
-import { ResourceNames } from '../core/resource-names.js';
+import { podSpecPolicy } from '../testing/pod-spec-policy.js';
 import { daemonSetValidation } from './daemon-set-validation.js';
 
-const kind: KindUnderTest<DaemonSet> = { schema: DaemonSet, validation: daemonSetValidation(new ResourceNames('orch.io')), defaulter: defaultDaemonSet };
+const kind: KindUnderTest<DaemonSet> = { schema: DaemonSet, validation: daemonSetValidation(podSpecPolicy()), defaulter: defaultDaemonSet };
 
 function ds(spec: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {
   return {

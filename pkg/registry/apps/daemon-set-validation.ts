@@ -2,7 +2,7 @@
 // strategy's immutable selector, and ValidateDaemonSetStatusUpdate).
 import type { DaemonSet, DaemonSetSpec } from '../../../api/apps/v1/daemon-set.js';
 import { invalid, Path, required, type FieldError } from '../../runtime/field-errors.js';
-import type { ResourceNames } from '../core/resource-names.js';
+import type { PodSpecPolicy } from '../core/pod-template-validation.js';
 import { validateImmutableField } from '../validation/immutable.js';
 import type { KindValidation } from '../validation/kind-validation.js';
 import { nameIsDNSSubdomain } from '../validation/names.js';
@@ -37,11 +37,11 @@ function validateUpdateStrategy(spec: DaemonSetSpec): FieldError[] {
   return errs;
 }
 
-function validateSpec(ds: DaemonSet, names: ResourceNames): FieldError[] {
+function validateSpec(ds: DaemonSet, policy: PodSpecPolicy): FieldError[] {
   const spec = ds.spec;
   if (!spec) return []; // the schema reports a missing spec's required fields
   const errs: FieldError[] = [];
-  errs.push(...validateSelectorAndTemplate(spec.selector, spec.template ?? {}, specPath, names, {
+  errs.push(...validateSelectorAndTemplate(spec.selector, spec.template ?? {}, specPath, policy, {
     emptySelectorKind: 'daemonset',
     activeDeadline: (path, value) => invalid(path, value, 'activeDeadlineSeconds must be nil for daemons'),
   }));
@@ -51,8 +51,8 @@ function validateSpec(ds: DaemonSet, names: ResourceNames): FieldError[] {
   return errs;
 }
 
-function validateUpdate(ds: DaemonSet, old: DaemonSet, names: ResourceNames): FieldError[] {
-  const errs = validateSpec(ds, names);
+function validateUpdate(ds: DaemonSet, old: DaemonSet, policy: PodSpecPolicy): FieldError[] {
+  const errs = validateSpec(ds, policy);
   errs.push(...validateImmutableField(ds.spec?.selector, old.spec?.selector, specPath.child('selector')));
   return errs;
 }
@@ -72,10 +72,10 @@ function validateStatusUpdate(ds: DaemonSet, old: DaemonSet): FieldError[] {
   return errs;
 }
 
-/** DaemonSet rules; resource names in the platform's domain are native. */
-export const daemonSetValidation = (names: ResourceNames): KindValidation<DaemonSet> => ({
+/** DaemonSet rules under the server's pod spec policy. */
+export const daemonSetValidation = (policy: PodSpecPolicy): KindValidation<DaemonSet> => ({
   name: nameIsDNSSubdomain,
-  validate: (ds) => validateSpec(ds, names),
-  validateUpdate: (ds, old) => validateUpdate(ds, old, names),
+  validate: (ds) => validateSpec(ds, policy),
+  validateUpdate: (ds, old) => validateUpdate(ds, old, policy),
   validateStatusUpdate,
 });

@@ -2,10 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Deployment, defaultDeployment } from '../../../api/apps/v1/deployment.js';
 import { createErrors, defaulted, has, statusUpdateErrors, summary, updateErrors, type KindUnderTest } from '../testing/kind-check.js';
-import { ResourceNames } from '../core/resource-names.js';
+import { podSpecPolicy } from '../testing/pod-spec-policy.js';
 import { deploymentValidation as deploymentValidationFor } from './deployment-validation.js';
 
-const deploymentValidation = deploymentValidationFor(new ResourceNames('orch.io'));
+const deploymentValidation = deploymentValidationFor(podSpecPolicy());
 const kind: KindUnderTest<Deployment> = { schema: Deployment, validation: deploymentValidation, defaulter: defaultDeployment };
 
 function deploy(spec: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {
@@ -124,4 +124,19 @@ test('status counts are consistent', () => {
 test('deployment names are DNS subdomains', () => {
   assert.deepEqual(deploymentValidation.name('api.v1', false), []);
   assert.ok(deploymentValidation.name('API', false).length > 0);
+});
+
+test('privileged containers in the template are disallowed by cluster policy unless --allow-privileged', () => {
+  const privileged = deploy({ template: { metadata: { labels: { app: 'api' } }, spec: {
+    initContainers: [{ name: 'init', image: 'busybox', securityContext: { privileged: true } }],
+    containers: [{ name: 'api', image: 'api:1', securityContext: { privileged: true } }],
+  } } });
+  const errs = createErrors(kind, privileged);
+  assert.deepEqual(summary(errs), [
+    'FieldValueForbidden spec.template.spec.containers[0].securityContext.privileged',
+    'FieldValueForbidden spec.template.spec.initContainers[0].securityContext.privileged',
+  ]);
+  assert.ok(errs.every((e) => e.detail === 'disallowed by cluster policy'));
+  assert.deepEqual(updateErrors(kind, privileged, deploy()).map((e) => e.field), errs.map((e) => e.field));
+  assert.deepEqual(createErrors({ ...kind, validation: deploymentValidationFor(podSpecPolicy({ allowPrivileged: true })) }, privileged), []);
 });

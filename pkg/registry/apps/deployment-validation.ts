@@ -2,7 +2,7 @@
 // strategy's immutable selector, and ValidateDeploymentStatusUpdate).
 import type { Deployment, DeploymentSpec } from '../../../api/apps/v1/deployment.js';
 import { forbidden, invalid, Path, required, type FieldError } from '../../runtime/field-errors.js';
-import type { ResourceNames } from '../core/resource-names.js';
+import type { PodSpecPolicy } from '../core/pod-template-validation.js';
 import { validateImmutableField } from '../validation/immutable.js';
 import type { KindValidation } from '../validation/kind-validation.js';
 import { nameIsDNSSubdomain } from '../validation/names.js';
@@ -43,12 +43,12 @@ function validateStrategy(spec: DeploymentSpec): FieldError[] {
   return errs;
 }
 
-function validateSpec(d: Deployment, names: ResourceNames): FieldError[] {
+function validateSpec(d: Deployment, policy: PodSpecPolicy): FieldError[] {
   const spec = d.spec;
   if (!spec) return []; // the schema reports a missing spec's required fields
   const errs: FieldError[] = [];
   errs.push(...validateNonnegativeField(spec.replicas, specPath.child('replicas')));
-  errs.push(...validateSelectorAndTemplate(spec.selector, spec.template ?? {}, specPath, names));
+  errs.push(...validateSelectorAndTemplate(spec.selector, spec.template ?? {}, specPath, policy));
   errs.push(...validateStrategy(spec));
   errs.push(...validateNonnegativeField(spec.minReadySeconds, specPath.child('minReadySeconds')));
   errs.push(...validateNonnegativeField(spec.revisionHistoryLimit, specPath.child('revisionHistoryLimit')));
@@ -62,8 +62,8 @@ function validateSpec(d: Deployment, names: ResourceNames): FieldError[] {
   return errs;
 }
 
-function validateUpdate(d: Deployment, old: Deployment, names: ResourceNames): FieldError[] {
-  const errs = validateSpec(d, names);
+function validateUpdate(d: Deployment, old: Deployment, policy: PodSpecPolicy): FieldError[] {
+  const errs = validateSpec(d, policy);
   errs.push(...validateImmutableField(d.spec?.selector, old.spec?.selector, specPath.child('selector')));
   return errs;
 }
@@ -83,10 +83,10 @@ function validateStatusUpdate(d: Deployment, old: Deployment): FieldError[] {
   return errs;
 }
 
-/** Deployment rules; resource names in the platform's domain are native. */
-export const deploymentValidation = (names: ResourceNames): KindValidation<Deployment> => ({
+/** Deployment rules under the server's pod spec policy. */
+export const deploymentValidation = (policy: PodSpecPolicy): KindValidation<Deployment> => ({
   name: nameIsDNSSubdomain,
-  validate: (d) => validateSpec(d, names),
-  validateUpdate: (d, old) => validateUpdate(d, old, names),
+  validate: (d) => validateSpec(d, policy),
+  validateUpdate: (d, old) => validateUpdate(d, old, policy),
   validateStatusUpdate,
 });

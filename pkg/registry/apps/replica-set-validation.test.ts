@@ -2,10 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ReplicaSet, defaultReplicaSet } from '../../../api/apps/v1/replica-set.js';
 import { createErrors, defaulted, has, statusUpdateErrors, summary, updateErrors, type KindUnderTest } from '../testing/kind-check.js';
-import { ResourceNames } from '../core/resource-names.js';
+import { podSpecPolicy } from '../testing/pod-spec-policy.js';
 import { replicaSetValidation as replicaSetValidationFor } from './replica-set-validation.js';
 
-const replicaSetValidation = replicaSetValidationFor(new ResourceNames('orch.io'));
+const replicaSetValidation = replicaSetValidationFor(podSpecPolicy());
 const kind: KindUnderTest<ReplicaSet> = { schema: ReplicaSet, validation: replicaSetValidation, defaulter: defaultReplicaSet };
 
 function rs(spec: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {

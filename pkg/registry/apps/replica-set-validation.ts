@@ -2,7 +2,7 @@
 // strategy's immutable selector, and ValidateReplicaSetStatusUpdate).
 import type { ReplicaSet } from '../../../api/apps/v1/replica-set.js';
 import { Path, type FieldError } from '../../runtime/field-errors.js';
-import type { ResourceNames } from '../core/resource-names.js';
+import type { PodSpecPolicy } from '../core/pod-template-validation.js';
 import { validateImmutableField } from '../validation/immutable.js';
 import type { KindValidation } from '../validation/kind-validation.js';
 import { nameIsDNSSubdomain } from '../validation/names.js';
@@ -12,19 +12,19 @@ import { validateReplicaCounts } from './status-counts.js';
 
 const specPath = Path.root('spec');
 
-function validateSpec(rs: ReplicaSet, names: ResourceNames): FieldError[] {
+function validateSpec(rs: ReplicaSet, policy: PodSpecPolicy): FieldError[] {
   const spec = rs.spec;
   if (!spec) return []; // the schema reports a missing spec's required fields
   const errs: FieldError[] = [];
   errs.push(...validateNonnegativeField(spec.replicas, specPath.child('replicas')));
   errs.push(...validateNonnegativeField(spec.minReadySeconds, specPath.child('minReadySeconds')));
   // A missing template is validated as the empty one upstream's non-pointer field holds.
-  errs.push(...validateSelectorAndTemplate(spec.selector, spec.template ?? {}, specPath, names));
+  errs.push(...validateSelectorAndTemplate(spec.selector, spec.template ?? {}, specPath, policy));
   return errs;
 }
 
-function validateUpdate(rs: ReplicaSet, old: ReplicaSet, names: ResourceNames): FieldError[] {
-  const errs = validateSpec(rs, names);
+function validateUpdate(rs: ReplicaSet, old: ReplicaSet, policy: PodSpecPolicy): FieldError[] {
+  const errs = validateSpec(rs, policy);
   errs.push(...validateImmutableField(rs.spec?.selector, old.spec?.selector, specPath.child('selector')));
   return errs;
 }
@@ -37,10 +37,10 @@ function validateStatusUpdate(rs: ReplicaSet): FieldError[] {
     ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas'], 'readyReplicas');
 }
 
-/** ReplicaSet rules; resource names in the platform's domain are native. */
-export const replicaSetValidation = (names: ResourceNames): KindValidation<ReplicaSet> => ({
+/** ReplicaSet rules under the server's pod spec policy. */
+export const replicaSetValidation = (policy: PodSpecPolicy): KindValidation<ReplicaSet> => ({
   name: nameIsDNSSubdomain,
-  validate: (rs) => validateSpec(rs, names),
-  validateUpdate: (rs, old) => validateUpdate(rs, old, names),
+  validate: (rs) => validateSpec(rs, policy),
+  validateUpdate: (rs, old) => validateUpdate(rs, old, policy),
   validateStatusUpdate,
 });

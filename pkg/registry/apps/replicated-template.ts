@@ -3,7 +3,7 @@
 import type { LabelSelector } from '../../../api/meta/v1/types.js';
 import type { PodTemplateSpec } from '../../../api/core/v1/pod-template.js';
 import { forbidden, invalid, notSupported, type FieldError, type Path } from '../../runtime/field-errors.js';
-import type { ResourceNames } from '../core/resource-names.js';
+import type { PodSpecPolicy } from '../core/pod-template-validation.js';
 import { validatePodTemplateSpec } from '../core/pod-template-validation.js';
 import { validateLabelSelector } from '../validation/label-selector.js';
 import { isEmptySelector, selectorMatches } from '../../runtime/label-selector-match.js';
@@ -23,7 +23,7 @@ const replicaSetDeadline = (path: Path): FieldError => forbidden(path, 'activeDe
  * it. A malformed selector is reported once, by the selector rules, and then not matched.
  */
 export function validateSelectorAndTemplate(
-  selector: LabelSelector | undefined, template: PodTemplateSpec, specPath: Path, names: ResourceNames,
+  selector: LabelSelector | undefined, template: PodTemplateSpec, specPath: Path, policy: PodSpecPolicy,
   wording: ReplicatedTemplateWording = {},
 ): FieldError[] {
   const errs: FieldError[] = [];
@@ -39,7 +39,7 @@ export function validateSelectorAndTemplate(
         '`selector` does not match template `labels`'));
     }
   }
-  errs.push(...validateRestartingTemplate(template, templatePath, names, wording.activeDeadline ?? replicaSetDeadline));
+  errs.push(...validateRestartingTemplate(template, templatePath, policy, wording.activeDeadline ?? replicaSetDeadline));
   return errs;
 }
 
@@ -48,9 +48,9 @@ export function validateSelectorAndTemplate(
  * activeDeadlineSeconds (reported by `activeDeadline`).
  */
 export function validateRestartingTemplate(
-  template: PodTemplateSpec, templatePath: Path, names: ResourceNames, activeDeadline: (path: Path, value: number) => FieldError,
+  template: PodTemplateSpec, templatePath: Path, policy: PodSpecPolicy, activeDeadline: (path: Path, value: number) => FieldError,
 ): FieldError[] {
-  const errs = validatePodTemplateSpec(template, templatePath, { resourceNames: names });
+  const errs = validatePodTemplateSpec(template, templatePath, policy);
   const podSpec = template.spec;
   const restartPolicy = podSpec?.restartPolicy ?? 'Always';
   // Other unknown values are already reported by the template's own rules.

@@ -2,10 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { StatefulSet, defaultStatefulSet } from '../../../api/apps/v1/stateful-set.js';
 import { createErrors, defaulted, has, statusUpdateErrors, summary, updateErrors, type KindUnderTest } from '../testing/kind-check.js';
-import { ResourceNames } from '../core/resource-names.js';
+import { podSpecPolicy } from '../testing/pod-spec-policy.js';
 import { statefulSetValidation as statefulSetValidationFor } from './stateful-set-validation.js';
 
-const statefulSetValidation = statefulSetValidationFor(new ResourceNames('orch.io'));
+const statefulSetValidation = statefulSetValidationFor(podSpecPolicy());
 
 const kind: KindUnderTest<StatefulSet> = { schema: StatefulSet, validation: statefulSetValidation, defaulter: defaultStatefulSet };
 

@@ -6,7 +6,7 @@ import { StatefulSetSpec, type StatefulSet } from '../../../api/apps/v1/stateful
 import { forbidden, invalid, notSupported, Path, type FieldError } from '../../runtime/field-errors.js';
 import { validatePersistentVolumeClaimTemplate } from '../core/persistent-volume-claim-validation.js';
 import { validatePodTemplateSpec } from '../core/pod-template-validation.js';
-import type { ResourceNames } from '../core/resource-names.js';
+import type { PodSpecPolicy } from '../core/pod-template-validation.js';
 import { shapedCopy } from '../../runtime/wire-shape.js';
 import { normalized } from '../validation/immutable.js';
 import type { KindValidation } from '../validation/kind-validation.js';
@@ -50,13 +50,13 @@ function mountedVolumeNames(spec: StatefulSetSpec): Set<string> {
   return names;
 }
 
-function validateTemplates(spec: StatefulSetSpec, resourceNames: ResourceNames): FieldError[] {
+function validateTemplates(spec: StatefulSetSpec, policy: PodSpecPolicy): FieldError[] {
   const errs: FieldError[] = [];
   const claims = spec.volumeClaimTemplates ?? [];
   const claimNames = new Set(claims.map((c) => c.metadata?.name).filter((n): n is string => !!n));
   const templatePath = specPath.child('template');
   if (spec.template) {
-    errs.push(...validatePodTemplateSpec(spec.template, templatePath, { extraVolumeNames: claimNames, resourceNames }));
+    errs.push(...validatePodTemplateSpec(spec.template, templatePath, { ...policy, extraVolumeNames: claimNames }));
     const podSpec = spec.template.spec;
     const restartPolicy = podSpec?.restartPolicy ?? 'Always';
     if (restartPolicy !== 'Always') {
@@ -78,7 +78,7 @@ function validateTemplates(spec: StatefulSetSpec, resourceNames: ResourceNames):
   return errs;
 }
 
-function validateSpec(sts: StatefulSet, names: ResourceNames): FieldError[] {
+function validateSpec(sts: StatefulSet, policy: PodSpecPolicy): FieldError[] {
   const spec = sts.spec;
   if (!spec) return []; // the schema reports a missing spec's required fields
   const errs: FieldError[] = [];
@@ -96,15 +96,15 @@ function validateSpec(sts: StatefulSet, names: ResourceNames): FieldError[] {
         '`selector` does not match template `labels`'));
     }
   }
-  errs.push(...validateTemplates(spec, names));
+  errs.push(...validateTemplates(spec, policy));
   return errs;
 }
 
 /** Fields of the spec a client may change after creation. */
 const mutableSpecFields = ['replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds'] as const;
 
-function validateUpdate(sts: StatefulSet, old: StatefulSet, names: ResourceNames): FieldError[] {
-  const errs = validateSpec(sts, names);
+function validateUpdate(sts: StatefulSet, old: StatefulSet, policy: PodSpecPolicy): FieldError[] {
+  const errs = validateSpec(sts, policy);
   const frozen = (s: StatefulSetSpec | undefined): Record<string, unknown> => {
     const copy: Record<string, unknown> = { ...(s ?? {}) };
     for (const f of mutableSpecFields) delete copy[f];
@@ -134,10 +134,10 @@ function validateStatusUpdate(sts: StatefulSet, old: StatefulSet): FieldError[] 
   return errs;
 }
 
-/** StatefulSet rules; resource names in the platform's domain are native. */
-export const statefulSetValidation = (names: ResourceNames): KindValidation<StatefulSet> => ({
+/** StatefulSet rules under the server's pod spec policy. */
+export const statefulSetValidation = (policy: PodSpecPolicy): KindValidation<StatefulSet> => ({
   name: nameIsDNSLabel,
-  validate: (sts) => validateSpec(sts, names),
-  validateUpdate: (sts, old) => validateUpdate(sts, old, names),
+  validate: (sts) => validateSpec(sts, policy),
+  validateUpdate: (sts, old) => validateUpdate(sts, old, policy),
   validateStatusUpdate,
 });

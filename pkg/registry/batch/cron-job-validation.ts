@@ -3,12 +3,13 @@
 import type { CronJob, CronJobSpec } from '../../../api/batch/v1/cron-job.js';
 import type { JobSpec } from '../../../api/batch/v1/job.js';
 import { invalid, notSupported, Path, required, type FieldError } from '../../runtime/field-errors.js';
-import type { ResourceNames } from '../core/resource-names.js';
+import type { PodSpecPolicy } from '../core/pod-template-validation.js';
 import type { KindValidation } from '../validation/kind-validation.js';
 import { validateLabelSelector } from '../validation/label-selector.js';
 import { nameIsDNSSubdomain } from '../validation/names.js';
 import { validateNonnegativeField } from '../validation/numeric.js';
-import { cronScheduleError, knownTimeZone } from './cron-schedule.js';
+import { cronScheduleError } from '../../util/cron/parse.js';
+import { knownTimeZone } from '../../util/cron/zone.js';
 import { validateJobSpecCommon } from './job-validation.js';
 
 const specPath = Path.root('spec');
@@ -44,16 +45,16 @@ function validateTimeZone(timeZone: string | undefined): FieldError[] {
 }
 
 /** Upstream ValidateJobTemplateSpec: the job spec rules, an optional valid selector, no manualSelector. */
-function validateJobTemplate(spec: CronJobSpec, names: ResourceNames): FieldError[] {
+function validateJobTemplate(spec: CronJobSpec, policy: PodSpecPolicy): FieldError[] {
   const path = specPath.child('jobTemplate', 'spec');
   const jobSpec = spec.jobTemplate?.spec ?? ({} as JobSpec);
-  const errs = validateJobSpecCommon(jobSpec, path, names);
+  const errs = validateJobSpecCommon(jobSpec, path, policy);
   if (jobSpec.selector) errs.push(...validateLabelSelector(jobSpec.selector, path.child('selector')));
   if (jobSpec.manualSelector === true) errs.push(notSupported(path.child('manualSelector'), true, ['nil', 'false']));
   return errs;
 }
 
-function validateSpec(cj: CronJob, old: CronJob | undefined, names: ResourceNames): FieldError[] {
+function validateSpec(cj: CronJob, old: CronJob | undefined, policy: PodSpecPolicy): FieldError[] {
   const spec = cj.spec;
   if (!spec) return [];
   const errs: FieldError[] = [];
@@ -61,25 +62,25 @@ function validateSpec(cj: CronJob, old: CronJob | undefined, names: ResourceName
   else errs.push(...validateSchedule(spec.schedule, (old?.spec?.schedule ?? '').includes('TZ'), spec.timeZone));
   errs.push(...validateNonnegativeField(spec.startingDeadlineSeconds, specPath.child('startingDeadlineSeconds')));
   if (!old || old.spec?.timeZone !== spec.timeZone) errs.push(...validateTimeZone(spec.timeZone));
-  errs.push(...validateJobTemplate(spec, names));
+  errs.push(...validateJobTemplate(spec, policy));
   errs.push(...validateNonnegativeField(spec.successfulJobsHistoryLimit, specPath.child('successfulJobsHistoryLimit')));
   errs.push(...validateNonnegativeField(spec.failedJobsHistoryLimit, specPath.child('failedJobsHistoryLimit')));
   return errs;
 }
 
-function validateCreate(cj: CronJob, names: ResourceNames): FieldError[] {
+function validateCreate(cj: CronJob, policy: PodSpecPolicy): FieldError[] {
   const errs: FieldError[] = [];
   const name = cj.metadata?.name ?? '';
   if (name.length > maxCronJobNameLength) {
     errs.push(invalid(Path.root('metadata').child('name'), name, `must be no more than ${maxCronJobNameLength} characters`));
   }
-  errs.push(...validateSpec(cj, undefined, names));
+  errs.push(...validateSpec(cj, undefined, policy));
   return errs;
 }
 
 /** CronJob rules. */
-export const cronJobValidation = (names: ResourceNames): KindValidation<CronJob> => ({
+export const cronJobValidation = (policy: PodSpecPolicy): KindValidation<CronJob> => ({
   name: nameIsDNSSubdomain,
-  validate: (cj) => validateCreate(cj, names),
-  validateUpdate: (cj, old) => validateSpec(cj, old, names),
+  validate: (cj) => validateCreate(cj, policy),
+  validateUpdate: (cj, old) => validateSpec(cj, old, policy),
 });

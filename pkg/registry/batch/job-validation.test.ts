@@ -4,14 +4,13 @@ import { defaultApiDomain } from '../../../api/domain.js';
 import { Job, defaultJob } from '../../../api/batch/v1/job.js';
 import { CronJob, defaultCronJob } from '../../../api/batch/v1/cron-job.js';
 import { createErrors, defaulted, has, summary, updateErrors, type KindUnderTest } from '../testing/kind-check.js';
-import { ResourceNames } from '../core/resource-names.js';
+import { podSpecPolicy } from '../testing/pod-spec-policy.js';
 import { cronJobValidation } from './cron-job-validation.js';
-import { cronScheduleError } from './cron-schedule.js';
 import { jobValidation } from './job-validation.js';
 
-const names = new ResourceNames('orch.io');
-const job: KindUnderTest<Job> = { schema: Job, validation: jobValidation(defaultApiDomain, names), defaulter: defaultJob };
-const cron: KindUnderTest<CronJob> = { schema: CronJob, validation: cronJobValidation(names), defaulter: defaultCronJob };
+const policy = podSpecPolicy();
+const job: KindUnderTest<Job> = { schema: Job, validation: jobValidation(defaultApiDomain, policy), defaulter: defaultJob };
+const cron: KindUnderTest<CronJob> = { schema: CronJob, validation: cronJobValidation(policy), defaulter: defaultCronJob };
 
 const uid = '0b7c';
 const generated = { 'batch.orch.io/controller-uid': uid, 'batch.orch.io/job-name': 'pi', 'controller-uid': uid, 'job-name': 'pi' };
@@ -104,13 +103,7 @@ test('cron job defaults and rules', () => {
     ['FieldValueNotSupported spec.jobTemplate.spec.template.spec.restartPolicy', 'FieldValueNotSupported spec.jobTemplate.spec.manualSelector']);
 });
 
-test('schedules parse as robfig/cron standard specs; TZ in the schedule is refused', () => {
-  for (const ok of ['*/5 * * * *', '0 3 * * 1-5', '15,45 */2 1 jan-jun SUN', '@hourly', '@every 1h30m', '0 0 ? * *']) assert.equal(cronScheduleError(ok), undefined, ok);
-  assert.equal(cronScheduleError('* * * *'), 'expected exactly 5 fields, found 4: [* * * *]');
-  assert.equal(cronScheduleError('61 * * * *'), 'end of range (61) above maximum (59): 61');
-  assert.equal(cronScheduleError('* * 0 * *'), 'beginning of range (0) below minimum (1): 0');
-  assert.equal(cronScheduleError('x * * * *'), 'failed to parse int from x: strconv.Atoi: parsing "x": invalid syntax');
-  assert.equal(cronScheduleError('@fortnightly'), 'unrecognized descriptor: @fortnightly');
+test('a schedule that does not parse is refused with the parser\'s error; TZ in the schedule is refused', () => {
   const bad = createErrors(cron, cj({ schedule: 'often' }));
   assert.deepEqual(summary(bad), ['FieldValueInvalid spec.schedule']);
   assert.equal(bad[0]!.detail, 'expected exactly 5 fields, found 1: [often]');
@@ -121,4 +114,12 @@ test('schedules parse as robfig/cron standard specs; TZ in the schedule is refus
   assert.deepEqual(updateErrors(cron, cj({ schedule: 'TZ=UTC 0 4 * * *' }), cj({ schedule: 'TZ=UTC 0 3 * * *' })), []);
   assert.equal(updateErrors(cron, cj({ schedule: 'TZ=UTC 0 4 * * *', timeZone: 'UTC' }), cj({ schedule: 'TZ=UTC 0 3 * * *' }))[0]!.detail,
     'cannot use both timeZone field and TZ or CRON_TZ in schedule');
+});
+
+test('a privileged container in a cron job\'s pod template is disallowed by cluster policy unless --allow-privileged', () => {
+  const privileged = cj({ jobTemplate: { spec: { template: { spec: { containers: [{ name: 'c', image: 'i', securityContext: { privileged: true } }], restartPolicy: 'OnFailure' } } } } });
+  const errs = createErrors(cron, privileged);
+  assert.deepEqual(summary(errs), ['FieldValueForbidden spec.jobTemplate.spec.template.spec.containers[0].securityContext.privileged']);
+  assert.equal(errs[0]!.detail, 'disallowed by cluster policy');
+  assert.deepEqual(createErrors({ ...cron, validation: cronJobValidation(podSpecPolicy({ allowPrivileged: true })) }, privileged), []);
 });

@@ -4,9 +4,9 @@ import { isDeepStrictEqual } from 'node:util';
 import type { ApiDomain } from '../../../api/domain.js';
 import { MaxIndexedJobCompletions, type Job, type JobSpec } from '../../../api/batch/v1/job.js';
 import { PodTemplateSpec } from '../../../api/core/v1/pod-template.js';
+import { batchKeys, type BatchKeys } from '../../../api/batch/v1/well-known.js';
 import { forbidden, invalid, notSupported, Path, required, tooLong, tooMany, type FieldError } from '../../runtime/field-errors.js';
-import type { ResourceNames } from '../core/resource-names.js';
-import { validatePodTemplateSpec } from '../core/pod-template-validation.js';
+import { validatePodTemplateSpec, type PodSpecPolicy } from '../core/pod-template-validation.js';
 import { validateDomainPrefixedPath } from '../validation/domain-prefixed-path.js';
 import { validateImmutableField, validateImmutableShaped } from '../validation/immutable.js';
 import type { KindValidation } from '../validation/kind-validation.js';
@@ -14,23 +14,6 @@ import { validateLabelSelector } from '../validation/label-selector.js';
 import { nameIsDNSSubdomain } from '../validation/names.js';
 import { validateNonnegativeField } from '../validation/numeric.js';
 import { selectorMatches } from '../../runtime/label-selector-match.js';
-
-/** The labels upstream's job strategy puts on a job's pods, spelled in the platform's domain. */
-export interface JobLabels {
-  /** batch.<keyDomain>/controller-uid: the label the generated selector selects. */
-  controllerUid: string;
-  /** batch.<keyDomain>/job-name. */
-  jobName: string;
-  legacyControllerUid: 'controller-uid';
-  legacyJobName: 'job-name';
-}
-
-export const jobLabels = (d: ApiDomain): JobLabels => ({
-  controllerUid: d.key('controller-uid', 'batch'),
-  jobName: d.key('job-name', 'batch'),
-  legacyControllerUid: 'controller-uid',
-  legacyJobName: 'job-name',
-});
 
 const maxRules = 20;
 const maxExitCodeValues = 255;
@@ -111,7 +94,7 @@ function validateSuccessPolicy(spec: JobSpec, path: Path, specPath: Path): Field
  * Upstream validateJobSpec: the rules a Job's spec and a CronJob's job template share (not the
  * selector's presence). `path` points at the spec.
  */
-export function validateJobSpecCommon(spec: JobSpec, path: Path, names: ResourceNames): FieldError[] {
+export function validateJobSpecCommon(spec: JobSpec, path: Path, policy: PodSpecPolicy): FieldError[] {
   const errs: FieldError[] = [];
   errs.push(...validateNonnegativeField(spec.parallelism, path.child('parallelism')));
   errs.push(...validateNonnegativeField(spec.completions, path.child('completions')));
@@ -160,7 +143,7 @@ export function validateJobSpecCommon(spec: JobSpec, path: Path, names: Resource
   errs.push(...validateSuccessPolicy(spec, path.child('successPolicy'), path));
   const templatePath = path.child('template');
   const template: PodTemplateSpec = spec.template ?? {};
-  errs.push(...validatePodTemplateSpec(template, templatePath, { resourceNames: names }));
+  errs.push(...validatePodTemplateSpec(template, templatePath, policy));
   const restartPolicy = template.spec?.restartPolicy;
   // Other unknown values are reported by the template's own rules.
   if (restartPolicy === 'Always') {
@@ -172,8 +155,8 @@ export function validateJobSpecCommon(spec: JobSpec, path: Path, names: Resource
 const specPath = Path.root('spec');
 
 /** Upstream ValidateJobSpec: the shared rules plus a selector that exists and matches the template. */
-function validateJobSpec(spec: JobSpec, names: ResourceNames): FieldError[] {
-  const errs = validateJobSpecCommon(spec, specPath, names);
+function validateJobSpec(spec: JobSpec, policy: PodSpecPolicy): FieldError[] {
+  const errs = validateJobSpecCommon(spec, specPath, policy);
   if (!spec.selector) {
     errs.push(required(specPath.child('selector'), ''));
     return errs;
@@ -196,7 +179,7 @@ function hasLabel(labels: Record<string, string> | undefined, path: Path, key: s
 }
 
 /** Upstream ValidateGeneratedSelector: without manualSelector the selector is the generated one. */
-function validateGeneratedSelector(job: Job, labels: JobLabels): FieldError[] {
+function validateGeneratedSelector(job: Job, labels: BatchKeys): FieldError[] {
   const spec = job.spec;
   if (!spec || spec.manualSelector === true) return [];
   const errs: FieldError[] = [];
@@ -225,10 +208,10 @@ function withoutSchedulingDirectives(t: PodTemplateSpec | undefined): PodTemplat
   return { metadata: meta, spec } as PodTemplateSpec;
 }
 
-function validateUpdate(job: Job, old: Job, names: ResourceNames): FieldError[] {
+function validateUpdate(job: Job, old: Job, policy: PodSpecPolicy): FieldError[] {
   const spec = job.spec ?? ({} as JobSpec);
   const oldSpec = old.spec ?? ({} as JobSpec);
-  const errs = validateJobSpec(spec, names);
+  const errs = validateJobSpec(spec, policy);
   errs.push(...validateImmutableField(spec.selector, oldSpec.selector, specPath.child('selector')));
   const mutableScheduling = oldSpec.suspend === true && !old.status?.startTime;
   const comparable = mutableScheduling ? withoutSchedulingDirectives : (t: PodTemplateSpec | undefined) => t;
@@ -262,12 +245,12 @@ function validateStatusUpdate(job: Job): FieldError[] {
 }
 
 /** Job rules; the generated selector's labels are spelled in the platform's domain. */
-export const jobValidation = (domain: ApiDomain, names: ResourceNames): KindValidation<Job> => {
-  const labels = jobLabels(domain);
+export const jobValidation = (domain: ApiDomain, policy: PodSpecPolicy): KindValidation<Job> => {
+  const labels = batchKeys(domain);
   return {
     name: nameIsDNSSubdomain,
-    validate: (job) => [...validateGeneratedSelector(job, labels), ...validateJobSpec(job.spec ?? ({} as JobSpec), names)],
-    validateUpdate: (job, old) => validateUpdate(job, old, names),
+    validate: (job) => [...validateGeneratedSelector(job, labels), ...validateJobSpec(job.spec ?? ({} as JobSpec), policy)],
+    validateUpdate: (job, old) => validateUpdate(job, old, policy),
     validateStatusUpdate,
   };
 };

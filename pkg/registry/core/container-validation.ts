@@ -42,6 +42,8 @@ export interface ContainerContext {
   /** spec.hostUsers, true unless set to false. */
   hostUsers: boolean;
   resourceNames: ResourceNames;
+  /** --allow-privileged */
+  allowPrivileged: boolean;
 }
 
 /** The rules common to regular and init containers. */
@@ -66,7 +68,7 @@ export function validateContainerCommon(c: Container, path: Path, ctx: Container
   errs.push(...validatePullPolicy(c.imagePullPolicy, path.child('imagePullPolicy')));
   errs.push(...validateResourceRequirements(c.resources ?? {}, ctx.podClaimNames, path.child('resources'), ctx.resourceNames));
   errs.push(...validateResizePolicy(c, ctx.podRestartPolicy, path.child('resizePolicy')));
-  errs.push(...validateSecurityContext(c.securityContext, path.child('securityContext'), ctx.hostUsers));
+  errs.push(...validateSecurityContext(c.securityContext, path.child('securityContext'), ctx));
   return errs;
 }
 
@@ -421,9 +423,11 @@ export function validateAppArmorProfile(ap: AppArmorProfile | undefined, path: P
   return errs;
 }
 
-function validateSecurityContext(sc: SecurityContext | undefined, path: Path, hostUsers: boolean): FieldError[] {
+function validateSecurityContext(sc: SecurityContext | undefined, path: Path, { hostUsers, allowPrivileged }: ContainerContext): FieldError[] {
   if (!sc) return [];
   const errs: FieldError[] = [];
+  // Upstream's capabilities.AllowPrivileged, set by kube-apiserver's --allow-privileged.
+  if (sc.privileged === true && !allowPrivileged) errs.push(forbidden(path.child('privileged'), 'disallowed by cluster policy'));
   errs.push(...validateID(sc.runAsUser, path.child('runAsUser')));
   errs.push(...validateID(sc.runAsGroup, path.child('runAsGroup')));
   const procMount: string | undefined = sc.procMount;

@@ -6,9 +6,9 @@ import { errorMessage, Path } from '../../runtime/field-errors.js';
 import { pruneUnknownFields } from '../../runtime/prune.js';
 import { SchemaValidator } from '../../runtime/schema-validator.js';
 import { validatePodTemplateSpec } from './pod-template-validation.js';
-import { ResourceNames } from './resource-names.js';
+import { podSpecPolicy } from '../testing/pod-spec-policy.js';
 
-const resourceNames = new ResourceNames('orch.io');
+const policy = podSpecPolicy();
 
 const schemas = new SchemaValidator();
 const templatePath = Path.root('spec').child('template');
@@ -29,7 +29,7 @@ const dnsLabelMsg = "a lowercase RFC 1123 label must consist of lower case alpha
   "and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 
 const validate = (t: PodTemplateSpec, extra: string[] = []) =>
-  validatePodTemplateSpec(t, templatePath, { extraVolumeNames: new Set(extra), resourceNames }).map(errorMessage);
+  validatePodTemplateSpec(t, templatePath, { ...policy, extraVolumeNames: new Set(extra) }).map(errorMessage);
 
 const postgres = `
 metadata:
@@ -610,13 +610,14 @@ test('template labels are checked at upstream paths and ephemeral containers are
   ]);
 });
 
-test('security contexts: IDs in range, seccomp localhost profiles, privilege escalation', () => {
+test('security contexts: IDs in range, seccomp localhost profiles, privilege escalation, privileged disallowed by cluster policy', () => {
   expectErrors((t) => {
     t.spec!.securityContext = { runAsUser: -1, seccompProfile: { type: 'Localhost' } };
     t.spec!.containers[0]!.securityContext = {
       privileged: true, allowPrivilegeEscalation: false, seccompProfile: { type: 'RuntimeDefault', localhostProfile: 'x.json' },
     };
   }, [
+    'spec.template.spec.containers[0].securityContext.privileged: Forbidden: disallowed by cluster policy',
     'spec.template.spec.containers[0].securityContext.seccompProfile.localhostProfile: Invalid value: {"type":"RuntimeDefault","localhostProfile":"x.json"}: can only be set when seccomp type is Localhost',
     'spec.template.spec.containers[0].securityContext: Invalid value: {"privileged":true,"allowPrivilegeEscalation":false,"seccompProfile":{"type":"RuntimeDefault","localhostProfile":"x.json"}}: cannot set `allowPrivilegeEscalation` to false and `privileged` to true',
     'spec.template.spec.securityContext.runAsUser: Invalid value: -1: must be between 0 and 2147483647, inclusive',
@@ -634,6 +635,6 @@ test('an ephemeral volume claim template is validated as a claim', () => {
 });
 
 test('a template without spec reports its missing containers', () => {
-  assert.deepEqual(validatePodTemplateSpec({}, templatePath, { resourceNames }).map(errorMessage),
+  assert.deepEqual(validatePodTemplateSpec({}, templatePath, policy).map(errorMessage),
     ['spec.template.spec.containers: Required value']);
 });

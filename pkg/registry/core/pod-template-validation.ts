@@ -22,14 +22,20 @@ import { validateContainerOnlyForPod, validateEphemeralContainers } from './ephe
 import type { ResourceNames } from './resource-names.js';
 import { inclusiveRangeError, validateVolumes } from './volume-validation.js';
 
-export interface PodTemplateValidationOptions {
+/** What the server's configuration decides for every pod spec it validates, in pods and in templates alike. */
+export interface PodSpecPolicy {
+  /** Resource-name rules of the platform's domain. */
+  resourceNames: ResourceNames;
+  /** --allow-privileged: whether a container may run privileged. */
+  allowPrivileged: boolean;
+}
+
+export interface PodTemplateValidationOptions extends PodSpecPolicy {
   /**
    * Volume names that containers may mount although spec.volumes does not declare them: the
    * claims of a StatefulSet's volumeClaimTemplates.
    */
   extraVolumeNames?: Set<string>;
-  /** Resource-name rules of the platform's domain. */
-  resourceNames: ResourceNames;
   /** A pod's own spec: ephemeral containers and the pod-only container rules are checked too. */
   pod?: boolean;
 }
@@ -79,6 +85,7 @@ export function validatePodSpec(spec: PodSpec, path: Path, opts: PodTemplateVali
     gracePeriod: grace,
     hostUsers: spec.hostUsers !== false,
     resourceNames: opts.resourceNames,
+    allowPrivileged: opts.allowPrivileged,
   };
   errs.push(...validateContainers(spec.containers ?? [], path.child('containers'), ctx));
   errs.push(...validateInitContainers(spec.initContainers ?? [], spec.containers ?? [], path.child('initContainers'), ctx));

@@ -5,9 +5,9 @@ import { defaultPod } from '../../../api/core/v1/pod.js';
 import { summarizePod } from '../../../api/core/v1/pod-printer.js';
 import { podQOSClass } from './pod-qos.js';
 import { podValidation } from './pod-validation.js';
-import { ResourceNames } from './resource-names.js';
+import { podSpecPolicy } from '../testing/pod-spec-policy.js';
 
-const v = podValidation(new ResourceNames('orch.io'));
+const v = podValidation(podSpecPolicy());
 const fields = (errs: { field: string }[]) => errs.map((e) => e.field).sort();
 
 function pod(spec: Record<string, unknown> = {}): Pod {
@@ -51,6 +51,32 @@ test('ephemeralcontainers update: existing ones may be neither removed nor chang
   const changed = structuredClone(old);
   changed.spec!.ephemeralContainers![0]!.image = 'alpine';
   assert.deepEqual(detail(update(changed, old)), ['existing ephemeral containers "d" may not be changed\n']);
+});
+
+test('privileged containers of every kind are disallowed by cluster policy unless --allow-privileged, on create and update', () => {
+  const privileged = { privileged: true };
+  const p = pod({
+    initContainers: [{ name: 'init', image: 'busybox', terminationMessagePolicy: 'File', securityContext: privileged }],
+    containers: [{ name: 'app', image: 'nginx', terminationMessagePolicy: 'File', securityContext: privileged }, { name: 'side', image: 'nginx', terminationMessagePolicy: 'File', securityContext: { privileged: false } }],
+  });
+  const refused = (errs: { type: string; field: string; detail: string }[]) => errs.filter((e) => e.detail === 'disallowed by cluster policy').map((e) => `${e.type} ${e.field}`);
+  assert.deepEqual(refused(v.validate(p)), [
+    'FieldValueForbidden spec.containers[0].securityContext.privileged',
+    'FieldValueForbidden spec.initContainers[0].securityContext.privileged',
+  ]);
+  assert.deepEqual(refused(v.validateUpdate(p, p)), [
+    'FieldValueForbidden spec.containers[0].securityContext.privileged',
+    'FieldValueForbidden spec.initContainers[0].securityContext.privileged',
+  ]);
+  const withDebug = structuredClone(p);
+  withDebug.spec!.initContainers = [];
+  withDebug.spec!.containers = [withDebug.spec!.containers[1]!];
+  const debugging = structuredClone(withDebug);
+  debugging.spec!.ephemeralContainers = [{ name: 'debug', image: 'busybox', imagePullPolicy: 'Always', terminationMessagePolicy: 'File', securityContext: privileged }];
+  assert.deepEqual(refused(v.validateSubresourceUpdate!.ephemeralcontainers!(debugging, withDebug)), ['FieldValueForbidden spec.ephemeralContainers[0].securityContext.privileged']);
+  const allowing = podValidation(podSpecPolicy({ allowPrivileged: true }));
+  assert.deepEqual(allowing.validate(p), []);
+  assert.deepEqual(allowing.validateSubresourceUpdate!.ephemeralcontainers!(debugging, withDebug), []);
 });
 
 test('QoS class: BestEffort, Burstable, Guaranteed', () => {

@@ -9,8 +9,7 @@ import { forbidden, invalid, Path, required, type FieldError } from '../../runti
 import { sameOnWire } from '../../runtime/wire-shape.js';
 import type { KindValidation } from '../validation/kind-validation.js';
 import { nameIsDNSSubdomain } from '../validation/names.js';
-import { validatePodSpec, validateTolerations } from './pod-template-validation.js';
-import type { ResourceNames } from './resource-names.js';
+import { validatePodSpec, validateTolerations, type PodSpecPolicy } from './pod-template-validation.js';
 import { inclusiveRangeError } from './volume-validation.js';
 
 const specPath = Path.root('spec');
@@ -21,13 +20,13 @@ export const podUpdateForbiddenMessage = 'pod updates may not change fields othe
   '`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),' +
   '`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
 
-function validateSpec(pod: Pod, names: ResourceNames): FieldError[] {
+function validateSpec(pod: Pod, policy: PodSpecPolicy): FieldError[] {
   if (!pod.spec) return []; // the schema reports a missing spec's required fields
-  return validatePodSpec(pod.spec, specPath, { resourceNames: names, pod: true });
+  return validatePodSpec(pod.spec, specPath, { ...policy, pod: true });
 }
 
-function validateCreate(pod: Pod, names: ResourceNames): FieldError[] {
-  const errs = validateSpec(pod, names);
+function validateCreate(pod: Pod, policy: PodSpecPolicy): FieldError[] {
+  const errs = validateSpec(pod, policy);
   if ((pod.spec?.ephemeralContainers ?? []).length > 0) {
     errs.push(forbidden(specPath.child('ephemeralContainers'), 'cannot be set on create'));
   }
@@ -80,8 +79,8 @@ function specDiff(old: Record<string, unknown>, next: Record<string, unknown>): 
   return lines.join('\n');
 }
 
-function validateUpdate(pod: Pod, old: Pod, names: ResourceNames): FieldError[] {
-  const errs = validateSpec(pod, names);
+function validateUpdate(pod: Pod, old: Pod, policy: PodSpecPolicy): FieldError[] {
+  const errs = validateSpec(pod, policy);
   const next = pod.spec;
   const prev = old.spec;
   if (!next || !prev) return errs;
@@ -127,8 +126,8 @@ function setOrDelete(o: Record<string, unknown>, key: string, value: unknown): v
 }
 
 /** Upstream ValidatePodEphemeralContainersUpdate: the spec stays valid; existing ephemeral containers stay as they are. */
-function validateEphemeralContainersUpdate(pod: Pod, old: Pod, names: ResourceNames): FieldError[] {
-  const errs = validateSpec(pod, names);
+function validateEphemeralContainersUpdate(pod: Pod, old: Pod, policy: PodSpecPolicy): FieldError[] {
+  const errs = validateSpec(pod, policy);
   if (old.metadata?.annotations?.['kubernetes.io/config.mirror'] !== undefined) {
     return [forbidden('', 'static pods do not support ephemeral containers')];
   }
@@ -144,13 +143,13 @@ function validateEphemeralContainersUpdate(pod: Pod, old: Pod, names: ResourceNa
   return errs;
 }
 
-/** Pod rules; resource names in the platform's domain are native. */
-export const podValidation = (names: ResourceNames): KindValidation<Pod> => ({
+/** Pod rules under the server's pod spec policy. */
+export const podValidation = (policy: PodSpecPolicy): KindValidation<Pod> => ({
   name: nameIsDNSSubdomain,
-  validate: (pod) => validateCreate(pod, names),
-  validateUpdate: (pod, old) => validateUpdate(pod, old, names),
+  validate: (pod) => validateCreate(pod, policy),
+  validateUpdate: (pod, old) => validateUpdate(pod, old, policy),
   validateStatusUpdate: () => [],
   validateSubresourceUpdate: {
-    ephemeralcontainers: (pod, old) => validateEphemeralContainersUpdate(pod, old, names),
+    ephemeralcontainers: (pod, old) => validateEphemeralContainersUpdate(pod, old, policy),
   },
 });

@@ -2,11 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ReplicationController, defaultReplicationController } from '../../../api/core/v1/replication-controller.js';
 import { createErrors, defaulted, statusUpdateErrors, summary, updateErrors, type KindUnderTest } from '../testing/kind-check.js';
-import { ResourceNames } from './resource-names.js';
+import { podSpecPolicy } from '../testing/pod-spec-policy.js';
 import { replicationControllerValidation } from './replication-controller-validation.js';
 
 const kind: KindUnderTest<ReplicationController> = {
-  schema: ReplicationController, validation: replicationControllerValidation(new ResourceNames('orch.io')), defaulter: defaultReplicationController,
+  schema: ReplicationController, validation: replicationControllerValidation(podSpecPolicy()), defaulter: defaultReplicationController,
 };
 
 function rc(spec: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {

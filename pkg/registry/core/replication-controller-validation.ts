@@ -9,13 +9,13 @@ import type { KindValidation } from '../validation/kind-validation.js';
 import { nameIsDNSSubdomain } from '../validation/names.js';
 import { validateNonnegativeField } from '../validation/numeric.js';
 import { selectorMatches } from '../../runtime/label-selector-match.js';
-import type { ResourceNames } from './resource-names.js';
+import type { PodSpecPolicy } from './pod-template-validation.js';
 
 const specPath = Path.root('spec');
 
 const rcDeadline = (path: Path): FieldError => forbidden(path, 'activeDeadlineSeconds in ReplicationController is not Supported');
 
-function validateSpec(rc: ReplicationController, names: ResourceNames): FieldError[] {
+function validateSpec(rc: ReplicationController, policy: PodSpecPolicy): FieldError[] {
   const spec = rc.spec ?? {};
   const errs: FieldError[] = [];
   errs.push(...validateNonnegativeField(spec.minReadySeconds, specPath.child('minReadySeconds')));
@@ -35,7 +35,7 @@ function validateSpec(rc: ReplicationController, names: ResourceNames): FieldErr
   if (!emptySelector && selectorErrs.length === 0 && !selectorMatches({ matchLabels: selector }, template.metadata?.labels)) {
     errs.push(invalid(templatePath.child('metadata', 'labels'), template.metadata?.labels ?? null, '`selector` does not match template `labels`'));
   }
-  errs.push(...validateRestartingTemplate(template, templatePath, names, rcDeadline));
+  errs.push(...validateRestartingTemplate(template, templatePath, policy, rcDeadline));
   return errs;
 }
 
@@ -47,10 +47,10 @@ function validateStatusUpdate(rc: ReplicationController): FieldError[] {
     ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas'], 'readyReplicas');
 }
 
-/** ReplicationController rules; resource names in the platform's domain are native. */
-export const replicationControllerValidation = (names: ResourceNames): KindValidation<ReplicationController> => ({
+/** ReplicationController rules under the server's pod spec policy. */
+export const replicationControllerValidation = (policy: PodSpecPolicy): KindValidation<ReplicationController> => ({
   name: nameIsDNSSubdomain,
-  validate: (rc) => validateSpec(rc, names),
-  validateUpdate: (rc) => validateSpec(rc, names),
+  validate: (rc) => validateSpec(rc, policy),
+  validateUpdate: (rc) => validateSpec(rc, policy),
   validateStatusUpdate,
 });

@@ -102,6 +102,9 @@ export class ObjectCache {
     try {
       if (relist || !this.resourceVersion) await this.relist();
       const sink: WatchSink = {
+        initial: (state) => {
+          for (let r = state.objects.next(); !r.done; r = state.objects.next()) this.apply('ADDED', r.value);
+        },
         event: (type, obj) => this.apply(type, obj),
         bookmark: (rv) => {
           this.resourceVersion = rv;

@@ -21,6 +21,7 @@ import {
   type GroupResource,
 } from '../../runtime/errors.js';
 import { invalid } from '../../runtime/field-errors.js';
+import { goQuote } from '../../util/go-quote.js';
 import { matchesFields, parseFieldSelector } from '../../runtime/field-selector.js';
 import { matchesLabels, parseLabelSelector } from '../../runtime/label-selector.js';
 import { storagePrefix, type ResourceInfo } from '../../runtime/scheme.js';
@@ -55,11 +56,27 @@ export interface WatchParams {
   fieldSelector?: string;
   resourceVersion?: string;
   allowWatchBookmarks?: boolean;
+  /**
+   * Begin with the state (true: a watch-list), or with the changes only (false); undefined keeps
+   * the legacy rule: the state first when resourceVersion is unset or "0".
+   */
+  sendInitialEvents?: boolean;
+}
+
+/** The state a watch begins with, handed to its sink once, before any change. */
+export interface InitialEvents {
+  /** The objects of the state, with kind and apiVersion, each to be sent as an ADDED event; made as they are taken. */
+  objects: Iterator<StoredObject>;
+  /** The revision of the state: the changes after it follow. */
+  resourceVersion: string;
+  /** A BOOKMARK at `resourceVersion` marking the end of the initial events follows them (a watch-list with bookmarks allowed). */
+  endBookmark: boolean;
 }
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
 export interface WatchSink {
+  initial(state: InitialEvents): void;
   event(type: Exclude<WatchEventType, 'BOOKMARK' | 'ERROR'>, obj: StoredObject): void;
   bookmark(resourceVersion: string): void;
   /** The watch cannot go on; the Status is sent as an ERROR event and the stream ends. */
@@ -159,10 +176,19 @@ const GUARDED_WRITE_ATTEMPTS = 100;
 /** The random part of a generated name (upstream's five characters). */
 const randomSuffix = () => randomString(5);
 
-/** Parses a client's resourceVersion; 0 for unset. */
+const UINT64_MAX = 2n ** 64n - 1n;
+
+/**
+ * Parses a client's resourceVersion (0 for unset) as upstream's versioner does, with Go's
+ * strconv.ParseUint: anything but a decimal uint64 is a 400 in upstream's words, the same for a
+ * get, a list and a watch (a number beyond 2^64 is malformed, not a revision to wait for).
+ */
 export function parseResourceVersion(rv: string | undefined): number {
   if (rv === undefined || rv === '') return 0;
-  if (!/^\d+$/.test(rv)) throw newBadRequest(`invalid resource version: ${JSON.stringify(rv)}`);
+  const why = !/^[0-9]+$/.test(rv) ? 'invalid syntax' : BigInt(rv) > UINT64_MAX ? 'value out of range' : undefined;
+  if (why) {
+    throw newBadRequest(`invalid resource version: resourceVersion: Invalid value: ${goQuote(rv)}: strconv.ParseUint: parsing ${goQuote(rv)}: ${why}`);
+  }
   return Number(rv);
 }
 
@@ -269,12 +295,15 @@ export class Store {
       matchesLabels(labels, obj.metadata.labels) && (fields.length === 0 || matchesFields(fields, this.strategy.selectableFields(obj)));
   }
 
+  /** The equality terms of a field selector, which a cache's field index (pods by spec.nodeName) can use. */
+  private fieldEquals(fieldSelector: string | undefined): { field: string; value: string }[] {
+    if (!fieldSelector) return [];
+    return parseFieldSelector(fieldSelector, this.strategy.selectableFieldNames).filter((r) => r.op === '=').map(({ field, value }) => ({ field, value }));
+  }
+
   async list(namespace: string, p: ListParams): Promise<ListObject> {
     const predicate = this.predicate(p.labelSelector, p.fieldSelector);
-    // The selector's equality terms, which a cache's field index (pods by spec.nodeName) can use.
-    const fieldEquals = predicate && p.fieldSelector
-      ? parseFieldSelector(p.fieldSelector, this.strategy.selectableFieldNames).filter((r) => r.op === '=').map(({ field, value }) => ({ field, value }))
-      : [];
+    const fieldEquals = this.fieldEquals(p.fieldSelector);
     const limit = p.limit && p.limit > 0 ? p.limit : 0;
     const rv = parseResourceVersion(p.resourceVersion);
     const match = p.resourceVersionMatch ?? '';
@@ -585,8 +614,11 @@ export class Store {
   }
 
   /**
-   * Watches the collection (or one object when `name` is set). Without a resourceVersion (or
-   * with "0") the current objects are sent first as synthetic ADDED events.
+   * Watches the collection (or one object when `name` is set). With initial events (a watch-list,
+   * or resourceVersion unset or "0") the sink is first handed the state: with resourceVersion unset
+   * the latest (a consistent read), with "0" any the storage has, with N one not older than N;
+   * the changes after that state follow. A watch-list for a version etcd has not reached ends with
+   * an ERROR (504 "Too large resource version"), as upstream's.
    */
   async watch(namespace: string, name: string | undefined, p: WatchParams, sink: WatchSink): Promise<() => Promise<void>> {
     let fieldSelector = p.fieldSelector;
@@ -597,12 +629,26 @@ export class Store {
     const rv = parseResourceVersion(p.resourceVersion);
     let from = rv;
     const prefix = name ? this.key(namespace, name) : this.collectionPrefix(namespace);
-    if (rv === 0) {
-      const initial = name
-        ? await this.storage.list(prefix, {}).then((r) => ({ ...r, items: r.items.filter((o) => o.metadata.name === name) }))
-        : await this.storage.list(prefix, predicate ? { predicate } : {});
-      from = initial.revision;
-      for (const item of initial.items) if (filter.matches(item)) sink.event('ADDED', this.withTypeMeta(item));
+    if (p.sendInitialEvents ?? rv === 0) {
+      if (rv > 0) {
+        try {
+          await this.waitForRevision(rv);
+        } catch (e) {
+          if (!(e instanceof StatusError) || e.code !== 504) throw e;
+          sink.error(e);
+          return async () => undefined;
+        }
+      }
+      // With a resourceVersion (even "0") any state not older than it will do: a cache may answer.
+      const fresh = p.resourceVersion ? { consistency: 'notOlderThan' as const, minRevision: rv } : {};
+      const fieldEquals = this.fieldEquals(fieldSelector);
+      const state = await this.storage.list(prefix, { ...fresh, ...(predicate ? { predicate } : {}), ...(fieldEquals.length ? { fieldEquals } : {}) })
+        .catch((e: unknown) => this.interpret(e, name ?? ''));
+      from = state.revision;
+      sink.initial({ objects: this.typed(state.items), resourceVersion: String(from), endBookmark: p.sendInitialEvents === true && !!p.allowWatchBookmarks });
+    } else if (rv === 0) {
+      // Changes only, from now (resourceVersion unset: the most recent; "0": any, and now is one).
+      from = await this.storage.currentRevision().catch((e: unknown) => this.interpret(e, name ?? ''));
     }
     let lastRV = from;
     const w = await this.storage.watch(prefix, { afterRevision: from, recursive: !name }, {
@@ -627,6 +673,11 @@ export class Store {
       },
     }).catch((e: unknown) => this.interpret(e, name ?? ''));
     return () => w.stop();
+  }
+
+  /** The items with kind and apiVersion, each made as it is taken. */
+  private *typed(items: StoredObject[]): Generator<StoredObject> {
+    for (const item of items) yield this.withTypeMeta(item);
   }
 }
 

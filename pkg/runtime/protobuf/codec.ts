@@ -31,6 +31,7 @@ export class ProtobufCodec {
   private readonly kindPlans = new Map<string, MessagePlan>();
   private readonly listPlans = new Map<string, MessagePlan>();
   private statusPlan: MessagePlan | undefined;
+  private readonly messagePlans = new WeakMap<object, MessagePlan>();
 
   /** Message types are built lazily, once per kind, from the schemas the scheme holds. */
   constructor(private readonly scheme: Scheme) {}
@@ -148,6 +149,26 @@ export class ProtobufCodec {
    */
   decodeObject(info: ResourceInfo, bytes: Buffer): Record<string, unknown> {
     return this.decode(this.kindPlan(info), { apiVersion: info.apiVersion, kind: info.kind }, bytes);
+  }
+
+  /**
+   * A bare message of `schema`, named `kind`, in the JSON shape: the raw bytes of an envelope whose
+   * type the caller judged itself (DeleteOptions, taken under any group). Throws ProtobufDecodeError
+   * for malformed bytes.
+   */
+  decodeMessage(schema: object, kind: string, raw: Uint8Array): Record<string, unknown> {
+    let plan = this.messagePlans.get(schema);
+    if (!plan) {
+      plan = this.types.plan(schema, kind);
+      this.messagePlans.set(schema, plan);
+    }
+    try {
+      checkWire(shapeOf(plan), raw);
+      return fromProtoMessage(plan, plan.type.decode(raw) as unknown as Record<string, unknown>);
+    } catch (e) {
+      if (e instanceof ProtobufDecodeError) throw e;
+      throw new ProtobufDecodeError(`malformed protobuf ${kind}: ${errorMessage(e)}`);
+    }
   }
 
   /** Decodes a `<Kind>List` (as a client reads encodeList's output); items carry no apiVersion/kind, as upstream's. */

@@ -53,6 +53,8 @@ export function testOptions(etcd: TestEtcd, certDir: string, overrides: Partial<
     serviceClusterIPRange: '10.0.0.0/24',
     serviceNodePortRange: '30000-32767',
     advertiseAddress: '',
+    // kube-apiserver's default: a test that creates privileged pods passes allowPrivileged, as upstream's pass --allow-privileged.
+    allowPrivileged: false,
     authentication: defaultAuthenticationOptions(),
     authorization: defaultAuthorizationOptions(),
     admission: defaultAdmissionOptions(),
@@ -85,6 +87,7 @@ const asFlags: { [K in keyof APIServerOptions]?: (v: APIServerOptions[K]) => str
   runtimeConfig: (v) => ['--runtime-config', v],
   serviceClusterIPRange: (v) => ['--service-cluster-ip-range', v],
   serviceNodePortRange: (v) => ['--service-node-port-range', v],
+  allowPrivileged: (v) => [`--allow-privileged=${v}`],
 };
 
 function flagsFor(overrides: Partial<APIServerOptions>): string[] | undefined {

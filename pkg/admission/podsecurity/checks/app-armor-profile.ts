@@ -2,7 +2,7 @@
 // set in a security context (appArmorProfile.type RuntimeDefault or Localhost) or in the older
 // per-container annotations `container.apparmor.security.beta.<keyDomain>/<container>`
 // (`runtime/default`, `localhost/<name>` or empty).
-import { goQuote } from '../../../runtime/go-quote.js';
+import { goQuote } from '../../../util/go-quote.js';
 import { allContainers, allowed, containersNamed, forbidden, joinQuote, pluralize, sortedSet, type Check } from '../check.js';
 
 const allowedTypes = new Set(['RuntimeDefault', 'Localhost']);

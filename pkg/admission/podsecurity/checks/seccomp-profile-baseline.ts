@@ -3,7 +3,7 @@
 // `container.seccomp.security.alpha.<keyDomain>/<container>`); from v1.19 the securityContext
 // fields.
 import type { PodSpec } from '../../../../api/core/v1/pod-template.js';
-import { goQuote } from '../../../runtime/go-quote.js';
+import { goQuote } from '../../../util/go-quote.js';
 import { allContainers, allowed, containersNamed, forbidden, joinQuote, pluralize, sortedSet, type Check, type CheckResult, type PodMetadata } from '../check.js';
 
 export const seccompBaselineID = 'seccompProfile_baseline';
