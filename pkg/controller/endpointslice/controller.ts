@@ -17,6 +17,7 @@ import { RetryLater, runWorkers } from '../queue-workers.js';
 import { selectedPods, serviceSelector, servicesSelecting, servicesToSyncOnPodChange } from '../service-pods.js';
 import { managedBy, notDeleting, type SliceObject } from './endpoint-set.js';
 import { planSlices } from './reconciler.js';
+import { sliceEventHandler } from './slice-events.js';
 import { applySlicePlan } from './slice-writer.js';
 import { sliceNames } from './slice-names.js';
 import { EndpointSliceTracker } from './slice-tracker.js';
@@ -47,7 +48,6 @@ class EndpointSliceController implements Controller {
   async run(ctx: ControllerContext): Promise<void> {
     const { client, informers, logger, signal, domain } = ctx;
     const names = sliceNames(domain);
-    const controllerName = names.sliceController;
     // Upstream backs off from 1s (not 5ms) up to 1000s: a sync may rewrite many slices.
     const queue = new RateLimitingQueue<string>(new MaxOfRateLimiter(new ItemExponentialFailureRateLimiter(1000, 1_000_000), new BucketRateLimiter(10, 100)));
     const services = informers.forResource<ServiceObject>('', 'v1', 'services');
@@ -59,7 +59,7 @@ class EndpointSliceController implements Controller {
     const tracker = new EndpointSliceTracker(names.serviceName);
     const triggerTimes = new TriggerTimeTracker();
     const zoneLabel = domain.key('zone', 'topology');
-    const mine = (s: SliceObject) => managedBy(s, names.managedBy, controllerName);
+    const mine = (s: SliceObject) => managedBy(s, names.managedBy, names.sliceController);
 
     services.addEventHandler({
       onAdd: (s) => queue.add(objectKey(s)),
@@ -81,24 +81,7 @@ class EndpointSliceController implements Controller {
       if (!service) return;
       queue.addAfter(`${s.metadata.namespace ?? ''}/${service}`, Math.max(sliceChangeMinDelayMs, this.opts.batchPeriodMs));
     };
-    slices.addEventHandler({
-      onAdd: (s) => {
-        if (mine(s) && tracker.shouldSync(s)) queueServiceOf(s);
-      },
-      onUpdate: (old, s) => {
-        if (old.metadata.labels?.[names.serviceName] !== s.metadata.labels?.[names.serviceName]) {
-          queueServiceOf(s);
-          queueServiceOf(old);
-        } else if (mine(old) !== mine(s) || (mine(s) && tracker.shouldSync(s))) {
-          queueServiceOf(s);
-        }
-      },
-      onDelete: (o) => {
-        const s = deletedObject(o);
-        // A deletion not made by this controller (a user's) wants the slice back.
-        if (mine(s) && tracker.has(s) && !tracker.handleDeletion(s)) queueServiceOf(s);
-      },
-    });
+    slices.addEventHandler(sliceEventHandler(names.serviceName, mine, tracker, queueServiceOf));
 
     const sync = async (key: string): Promise<void> => {
       const { namespace, name } = splitKey(key);

@@ -13,6 +13,7 @@ import {
 import type { Controller, ControllerContext, ControllerFactory } from '../controller.js';
 import { managedBy, notDeleting, type SliceObject } from '../endpointslice/endpoint-set.js';
 import { sliceNames } from '../endpointslice/slice-names.js';
+import { sliceEventHandler } from '../endpointslice/slice-events.js';
 import { EndpointSliceTracker } from '../endpointslice/slice-tracker.js';
 import { applySlicePlan } from '../endpointslice/slice-writer.js';
 import { RetryLater, runWorkers } from '../queue-workers.js';
@@ -74,21 +75,7 @@ class EndpointSliceMirroringController implements Controller {
       const name = s.metadata.labels?.[names.serviceName];
       if (name) queue.addAfter(`${s.metadata.namespace ?? ''}/${name}`, this.opts.batchPeriodMs);
     };
-    slices.addEventHandler({
-      onAdd: (s) => { if (mine(s) && tracker.shouldSync(s)) queueEndpointsOf(s); },
-      onUpdate: (old, s) => {
-        if (old.metadata.labels?.[names.serviceName] !== s.metadata.labels?.[names.serviceName]) {
-          queueEndpointsOf(s);
-          queueEndpointsOf(old);
-        } else if (mine(old) !== mine(s) || (mine(s) && tracker.shouldSync(s))) {
-          queueEndpointsOf(s);
-        }
-      },
-      onDelete: (o) => {
-        const s = deletedObject(o);
-        if (mine(s) && tracker.has(s) && !tracker.handleDeletion(s)) queueEndpointsOf(s);
-      },
-    });
+    slices.addEventHandler(sliceEventHandler(names.serviceName, mine, tracker, queueEndpointsOf));
 
     const mirrored = (namespace: string, name: string) =>
       slices.indexer.byNamespace(namespace).filter((s) => mine(s) && s.metadata.labels?.[names.serviceName] === name);
