@@ -9,13 +9,12 @@
 // node agent would (the fake node agent, for the ReplicationController's pods).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { defaultOptions } from '../../cmd/controller-manager/app/options.js';
-import { runControllerManager, type RunningControllerManager } from '../../cmd/controller-manager/app/server.js';
-import { Logger } from '../../pkg/log/logger.js';
+import type { RunningControllerManager } from '../../cmd/controller-manager/app/server.js';
 import { startTestServer, type TestServer } from './framework/apiserver.js';
 import { assertStatus } from './framework/assertions.js';
 import { pollUntil } from './framework/authentication.js';
 import type { Response } from './framework/client.js';
+import { startControllerManager } from './framework/controller-manager.js';
 import { writeKubeconfig, type Kubeconfig } from './framework/kubeconfig.js';
 import { Kubectl, stockTools } from './framework/kubectl.js';
 import { FakeNodeAgent } from './framework/node-agent.js';
@@ -34,18 +33,11 @@ describe('endpoint slices and replication controllers, through the controller ma
   let kc: Kubeconfig;
   let cm: RunningControllerManager;
   let agent: FakeNodeAgent;
-  const logs: string[] = [];
 
   before(async () => {
     t = await startTestServer({ apiDomain: domain });
     kc = writeKubeconfig(t);
-    cm = await runControllerManager({
-      ...defaultOptions(), kubeconfig: kc.path, securePort: 0, bindAddress: '127.0.0.1', apiDomain: domain,
-      endpointSlice: { maxEndpointsPerSlice, batchPeriodMs: 0 },
-    }, new Logger(4, (l) => {
-      logs.push(l);
-      if (process.env.ORCH_TEST_LOG) process.stderr.write(l);
-    }));
+    cm = await startControllerManager(kc, { apiDomain: domain, endpointSlice: { maxEndpointsPerSlice, batchPeriodMs: 0 } });
     agent = new FakeNodeAgent(kc, domain);
     assert.equal((await t.client.post('/api/v1/namespaces', { metadata: { name: ns } })).status, 201);
     await pollUntil(() => t.client.get(`${core}/serviceaccounts/default`), (r) => r.status === 200, 'the default ServiceAccount', 30_000);
@@ -88,7 +80,7 @@ describe('endpoint slices and replication controllers, through the controller ma
       spec: { selector: { app: 'web' }, ports: [{ name: 'http', port: 80, targetPort: 'http' }] },
     });
     assert.equal(svc.status, 201, svc.text);
-    const [placeholder] = await pollUntil(() => slicesOf('web'), (s) => s.length === 1, 'the placeholder slice');
+    const [placeholder] = await pollUntil(() => slicesOf('web'), (s) => s.length === 1, 'the placeholder slice', 30_000);
     assert.match(placeholder!.metadata.name, /^web-[a-z0-9]{5}$/);
     assert.equal(placeholder!.metadata.generateName, 'web-');
     assert.deepEqual(placeholder!.metadata.labels, {
@@ -100,7 +92,7 @@ describe('endpoint slices and replication controllers, through the controller ma
 
     const pod = await makePod('web-1', { app: 'web' }, ['example.com/hold']);
     await report('web-1', '10.1.0.1', true);
-    const ready = await pollUntil(() => slicesOf('web'), (s) => endpointsOf(s).length === 1, 'the ready pod in the slice');
+    const ready = await pollUntil(() => slicesOf('web'), (s) => endpointsOf(s).length === 1, 'the ready pod in the slice', 30_000);
     assert.equal(ready[0]!.metadata.name, placeholder!.metadata.name, 'the placeholder is filled in place');
     assert.deepEqual(ready[0]!.ports, [{ name: 'http', protocol: 'TCP', port: 8080 }]);
     assert.deepEqual(endpointsOf(ready), [{
@@ -109,17 +101,17 @@ describe('endpoint slices and replication controllers, through the controller ma
     }]);
 
     await report('web-1', '10.1.0.1', false);
-    await pollUntil(() => slicesOf('web'), (s) => endpointsOf(s)[0]?.conditions.ready === false, 'the pod not ready');
+    await pollUntil(() => slicesOf('web'), (s) => endpointsOf(s)[0]?.conditions.ready === false, 'the pod not ready', 30_000);
     assert.deepEqual(endpointsOf(await slicesOf('web'))[0]!.conditions, { ready: false, serving: false, terminating: false });
 
     await report('web-1', '10.1.0.1', true);
     // A finalizer holds the deleted pod: it is terminating, still serving, no longer ready.
     assert.equal((await t.client.delete(`${core}/pods/web-1`)).status, 200);
-    await pollUntil(() => slicesOf('web'), (s) => endpointsOf(s)[0]?.conditions.terminating === true, 'the pod terminating');
+    await pollUntil(() => slicesOf('web'), (s) => endpointsOf(s)[0]?.conditions.terminating === true, 'the pod terminating', 30_000);
     assert.deepEqual(endpointsOf(await slicesOf('web'))[0]!.conditions, { ready: false, serving: true, terminating: true });
 
     assert.equal((await t.client.patch(`${core}/pods/web-1`, { metadata: { finalizers: null } })).status, 200);
-    const gone = await pollUntil(() => slicesOf('web'), (s) => s.length === 1 && endpointsOf(s).length === 0, 'the pod gone from the slices');
+    const gone = await pollUntil(() => slicesOf('web'), (s) => s.length === 1 && endpointsOf(s).length === 0, 'the pod gone from the slices', 30_000);
     assert.equal(gone[0]!.metadata.name, placeholder!.metadata.name, 'back to the placeholder, kept in place');
 
     assert.equal((await t.client.delete(`${core}/services/web`)).status, 200);
@@ -132,12 +124,12 @@ describe('endpoint slices and replication controllers, through the controller ma
       await makePod(`many-${i}`, { app: 'many' });
       await report(`many-${i}`, `10.2.0.${i}`, true);
     }
-    const slices = await pollUntil(() => slicesOf('many'), (s) => endpointsOf(s).length === 5, 'every pod in a slice');
+    const slices = await pollUntil(() => slicesOf('many'), (s) => endpointsOf(s).length === 5, 'every pod in a slice', 30_000);
     assert.deepEqual(slices.map((s) => (s.endpoints ?? []).length).sort(), [1, 2, 2]);
     assert.deepEqual(endpointsOf(slices).flatMap((e) => e.addresses).sort(), ['10.2.0.1', '10.2.0.2', '10.2.0.3', '10.2.0.4', '10.2.0.5']);
     // A user's deletion of a controller's slice is undone.
     assert.equal((await t.client.delete(`${discovery}/${slices[0]!.metadata.name}`)).status, 200);
-    await pollUntil(() => slicesOf('many'), (s) => endpointsOf(s).length === 5 && !s.some((x) => x.metadata.name === slices[0]!.metadata.name), 'the slice made again');
+    await pollUntil(() => slicesOf('many'), (s) => endpointsOf(s).length === 5 && !s.some((x) => x.metadata.name === slices[0]!.metadata.name), 'the slice made again', 30_000);
   });
 
   test('a selector-less Service\'s Endpoints are mirrored into a slice, updated with them, and dropped on skip-mirror', async () => {
@@ -147,7 +139,7 @@ describe('endpoint slices and replication controllers, through the controller ma
       subsets: [{ addresses: [{ ip: '192.0.2.10' }], notReadyAddresses: [{ ip: '192.0.2.11' }], ports: [{ name: 'db', port: 5432 }] }],
     });
     assert.equal(ep.status, 201, ep.text);
-    const [mirror] = await pollUntil(() => slicesOf('ext'), (s) => s.length === 1, 'the mirrored slice');
+    const [mirror] = await pollUntil(() => slicesOf('ext'), (s) => s.length === 1, 'the mirrored slice', 30_000);
     assert.deepEqual(mirror!.metadata.labels, {
       team: 'data', 'kubernetes.io/service-name': 'ext', 'endpointslice.kubernetes.io/managed-by': 'endpointslicemirroring-controller.k8s.io',
     });
@@ -157,11 +149,11 @@ describe('endpoint slices and replication controllers, through the controller ma
     assert.deepEqual(mirror!.ports, [{ name: 'db', protocol: 'TCP', port: 5432 }]);
 
     assert.equal((await t.client.patch(`${core}/endpoints/ext`, { subsets: [{ addresses: [{ ip: '192.0.2.12' }], ports: [{ name: 'db', port: 5432 }] }] })).status, 200);
-    const updated = await pollUntil(() => slicesOf('ext'), (s) => endpointsOf(s)[0]?.addresses[0] === '192.0.2.12', 'the mirror updated');
+    const updated = await pollUntil(() => slicesOf('ext'), (s) => endpointsOf(s)[0]?.addresses[0] === '192.0.2.12', 'the mirror updated', 30_000);
     assert.equal(updated[0]!.metadata.name, mirror!.metadata.name, 'updated in place');
 
     assert.equal((await t.client.patch(`${core}/endpoints/ext`, { metadata: { labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } } })).status, 200);
-    await pollUntil(() => slicesOf('ext'), (s) => s.length === 0, 'the mirror deleted on skip-mirror');
+    await pollUntil(() => slicesOf('ext'), (s) => s.length === 0, 'the mirror deleted on skip-mirror', 30_000);
     // The server's own kubernetes Endpoints is never mirrored: its slice is the server's alone.
     const kubernetes = await t.client.get(`/apis/discovery.k8s.io/v1/namespaces/default/endpointslices?labelSelector=${encodeURIComponent('kubernetes.io/service-name=kubernetes')}`);
     assert.deepEqual(kubernetes.body.items.map((s: Slice) => s.metadata.name), ['kubernetes']);
@@ -187,7 +179,7 @@ describe('endpoint slices and replication controllers, through the controller ma
       assert.deepEqual(p.metadata.ownerReferences, [{ apiVersion: 'v1', kind: 'ReplicationController', name: 'legacy', uid: rc.body.metadata.uid, controller: true, blockOwnerDeletion: true }]);
     }
     const events = await pollUntil(() => t.client.get(`${legacy}/events?fieldSelector=${encodeURIComponent('involvedObject.name=legacy')}`),
-      (r) => r.body.items.filter((e: { reason: string }) => e.reason === 'SuccessfulCreate').length === 2, 'two SuccessfulCreate events');
+      (r) => r.body.items.filter((e: { reason: string }) => e.reason === 'SuccessfulCreate').length === 2, 'two SuccessfulCreate events', 30_000);
     for (const e of events.body.items) {
       assert.equal(e.source.component, 'replication-controller');
       assert.equal(e.involvedObject.kind, 'ReplicationController');
@@ -196,7 +188,7 @@ describe('endpoint slices and replication controllers, through the controller ma
 
     // A quota of two pods: the third cannot be made.
     assert.equal((await t.client.post(`${legacy}/resourcequotas`, { metadata: { name: 'two-pods' }, spec: { hard: { pods: '2' } } })).status, 201);
-    await pollUntil(() => t.client.get(`${legacy}/resourcequotas/two-pods`), (r) => r.body.status?.used?.pods === '2', 'the quota counted');
+    await pollUntil(() => t.client.get(`${legacy}/resourcequotas/two-pods`), (r) => r.body.status?.used?.pods === '2', 'the quota counted', 30_000);
     assert.equal((await t.client.patch(`${legacy}/replicationcontrollers/legacy`, { spec: { replicas: 3 } })).status, 200);
     const failing = await pollUntil(() => t.client.get(`${legacy}/replicationcontrollers/legacy`),
       (r) => (status(r).conditions ?? []).some((c) => c.type === 'ReplicaFailure'), 'the ReplicaFailure condition', 30_000);
@@ -204,7 +196,7 @@ describe('endpoint slices and replication controllers, through the controller ma
     assert.deepEqual([failure.status, failure.reason], ['True', 'FailedCreate']);
     assert.match(failure.message!, /exceeded quota: two-pods/);
     await pollUntil(() => t.client.get(`${legacy}/events?fieldSelector=${encodeURIComponent('involvedObject.name=legacy,reason=FailedCreate')}`),
-      (r) => r.body.items.some((e: { message: string; type: string }) => e.type === 'Warning' && /^Error creating: .*exceeded quota: two-pods/.test(e.message)), 'the FailedCreate event');
+      (r) => r.body.items.some((e: { message: string; type: string }) => e.type === 'Warning' && /^Error creating: .*exceeded quota: two-pods/.test(e.message)), 'the FailedCreate event', 30_000);
 
     // Scaled down, the surplus goes and the failure clears.
     assert.equal((await t.client.patch(`${legacy}/replicationcontrollers/legacy`, { spec: { replicas: 1 } })).status, 200);
@@ -212,14 +204,14 @@ describe('endpoint slices and replication controllers, through the controller ma
       (r) => status(r).replicas === 1 && status(r).observedGeneration === 3 && !status(r).conditions, 'one replica, no failure', 30_000);
     assert.equal(status(scaled).readyReplicas, 1);
     await pollUntil(() => t.client.get(`${legacy}/events?fieldSelector=${encodeURIComponent('involvedObject.name=legacy,reason=SuccessfulDelete')}`),
-      (r) => r.body.items.length === 1 && /^Deleted pod: legacy-[a-z0-9]{5}$/.test(r.body.items[0].message), 'the SuccessfulDelete event');
+      (r) => r.body.items.length === 1 && /^Deleted pod: legacy-[a-z0-9]{5}$/.test(r.body.items[0].message), 'the SuccessfulDelete event', 30_000);
   });
 
   test('stock kubectl lists the slices and describes the service and an ingress from them', async () => {
     assert.equal((await t.client.post(`${core}/services`, { metadata: { name: 'shop' }, spec: { selector: { app: 'shop' }, ports: [{ name: 'http', port: 80, targetPort: 'http' }] } })).status, 201);
     await makePod('shop-1', { app: 'shop' });
     await report('shop-1', '10.3.0.1', true);
-    await pollUntil(() => slicesOf('shop'), (s) => endpointsOf(s).length === 1, 'the shop pod in its slice');
+    await pollUntil(() => slicesOf('shop'), (s) => endpointsOf(s).length === 1, 'the shop pod in its slice', 30_000);
     const kubectl = new Kubectl(kc);
     const get = (await kubectl.ok(['get', 'endpointslices', '-n', ns, '-l', 'kubernetes.io/service-name=shop'])).stdout;
     assert.match(get, /^NAME\s+ADDRESSTYPE\s+PORTS\s+ENDPOINTS\s+AGE$/m);
