@@ -18,7 +18,6 @@ import { runWorkers } from '../queue-workers.js';
 import { isPodActive, isPodAvailable, isPodReady, rankPodsForDeletion, type PodObject } from './pod-ranking.js';
 
 export type ReplicaSetObject = ReplicaSet & KubeObject;
-type Status = ReplicaSetStatus;
 
 /** What the controller reads and writes of its objects: a ReplicaSet's fields but the selector, which ReplicationControllers share. */
 export type ReplicatedObject = KubeObject & { spec?: Omit<ReplicaSetSpec, 'selector'>; status?: ReplicaSetStatus };
@@ -220,11 +219,11 @@ export class ReplicaSetController<T extends ReplicatedObject> implements Control
       return undefined;
     };
 
-    const calculateStatus = (rs: T, pods: PodObject[], failure: { reason: string; message: string } | undefined): Status => {
+    const calculateStatus = (rs: T, pods: PodObject[], failure: { reason: string; message: string } | undefined): ReplicaSetStatus => {
       const now = Date.now();
       const minReady = rs.spec?.minReadySeconds ?? 0;
       const templateLabels = rs.spec?.template?.metadata?.labels ?? {};
-      const status: Status = {
+      const status: ReplicaSetStatus = {
         replicas: pods.length,
         fullyLabeledReplicas: pods.filter((p) => fullyLabeled(p, templateLabels)).length,
         readyReplicas: pods.filter(isPodReady).length,
