@@ -4,6 +4,7 @@
 // services a pod change concerns.
 import type { Pod } from '../../api/core/v1/pod.js';
 import type { Service } from '../../api/core/v1/service.js';
+import { sameStringMap } from '../util/string-map.js';
 
 export type ServicePort = NonNullable<NonNullable<Service['spec']>['ports']>[number];
 
@@ -14,7 +15,7 @@ export function serviceSelector(svc: Service): Record<string, string> | undefine
 }
 
 /** Whether every key of a map selector is among the labels with its value. */
-export const selects = (sel: Record<string, string>, labels: Record<string, string> | undefined): boolean =>
+const selects = (sel: Record<string, string>, labels: Record<string, string> | undefined): boolean =>
   Object.entries(sel).every(([k, v]) => labels?.[k] === v);
 
 /** The pods (of the service's namespace) the service's selector picks; none without a selector. */
@@ -64,8 +65,8 @@ export function servicesSelecting<S extends Service>(services: readonly S[], ...
  * deletion, readiness or IPs), and whether it can change which services select it (labels, host
  * name or subdomain).
  */
-export function podEndpointsChanged(old: Pod, cur: Pod): { podChanged: boolean; labelsChanged: boolean } {
-  const labelsChanged = JSON.stringify(Object.entries(old.metadata?.labels ?? {}).sort()) !== JSON.stringify(Object.entries(cur.metadata?.labels ?? {}).sort()) ||
+function podEndpointsChanged(old: Pod, cur: Pod): { podChanged: boolean; labelsChanged: boolean } {
+  const labelsChanged = !sameStringMap(old.metadata?.labels, cur.metadata?.labels) ||
     old.spec?.hostname !== cur.spec?.hostname || old.spec?.subdomain !== cur.spec?.subdomain;
   const ips = (p: Pod) => (p.status?.podIPs ?? []).map((i) => i.ip).join(',');
   const podChanged = old.metadata?.deletionTimestamp !== cur.metadata?.deletionTimestamp || isPodReady(old) !== isPodReady(cur) || ips(old) !== ips(cur);

@@ -32,8 +32,12 @@ export function ipBytes(ip: string): number[] | null {
  */
 export function canonicalIP(ip: string): { family: 4 | 6; text: string } | undefined {
   const b = ipBytes(ip);
-  if (!b) return undefined;
-  if (b.length === 4) return { family: 4, text: b.join('.') };
+  return b ? { family: b.length === 4 ? 4 : 6, text: formatIPBytes(b) } : undefined;
+}
+
+/** Go's printing of an address's bytes: 4 as dotted decimal, 16 as RFC 5952 IPv6 (no IPv4-mapped form). */
+export function formatIPBytes(b: ArrayLike<number>): string {
+  if (b.length === 4) return Array.from(b).join('.');
   const groups = Array.from({ length: 8 }, (_, i) => (b[2 * i]! << 8) | b[2 * i + 1]!);
   // RFC 5952, as Go: the longest run of at least two zero groups (the first of equals) becomes '::'.
   let best = -1;
@@ -46,6 +50,5 @@ export function canonicalIP(ip: string): { family: 4 | 6; text: string } | undef
     i = j;
   }
   const hex = (gs: number[]) => gs.map((g) => g.toString(16)).join(':');
-  const text = best < 0 ? hex(groups) : `${hex(groups.slice(0, best))}::${hex(groups.slice(best + bestLen))}`;
-  return { family: 6, text };
+  return best < 0 ? hex(groups) : `${hex(groups.slice(0, best))}::${hex(groups.slice(best + bestLen))}`;
 }

@@ -10,6 +10,7 @@ import type { Pod } from '../../../api/core/v1/pod.js';
 import type { Service } from '../../../api/core/v1/service.js';
 import { EventRecorder, RateLimitingQueue, deletedObject, hasStatusCause, isForbidden, isNotFound, objectKey, splitKey, type KubeObject } from '../../client/index.js';
 import type { Controller, ControllerContext, ControllerFactory } from '../controller.js';
+import { sameStringMap } from '../../util/string-map.js';
 import { runWorkers } from '../queue-workers.js';
 import { selectedPods, serviceSelector, servicesSelecting, servicesToSyncOnPodChange } from '../service-pods.js';
 import { MAX_ENDPOINT_ADDRESSES, serviceSubsets, truncateSubsets } from './endpoint-subsets.js';
@@ -20,8 +21,6 @@ type EndpointsObject = Endpoints & KubeObject;
 
 /** Subsets compared without the pods' resourceVersions, which change with every pod update. */
 const subsetsKey = (e: Endpoints['subsets']) => JSON.stringify(e ?? [], (k, v: unknown) => (k === 'resourceVersion' ? undefined : v));
-const sameMap = (a: Record<string, string> | undefined, b: Record<string, string> | undefined) =>
-  JSON.stringify(Object.entries(a ?? {}).sort()) === JSON.stringify(Object.entries(b ?? {}).sort());
 
 /** Upstream's maxRetries: a service whose sync keeps failing is dropped until its next event (5 ms doubling, about 82 s at the last). */
 const maxRetries = 15;
@@ -81,7 +80,7 @@ class EndpointController implements Controller {
       const { [headlessLabel]: _headless, ...currentLabels } = current?.metadata.labels ?? {};
       const addressCount = subsets.reduce((n, s) => n + (s.addresses ?? []).length + (s.notReadyAddresses ?? []).length, 0);
       const capacityNoted = current?.metadata.annotations?.[overCapacity] !== undefined;
-      if (current && subsetsKey(current.subsets) === subsetsKey(subsets) && sameMap(currentLabels, svc.metadata.labels) &&
+      if (current && subsetsKey(current.subsets) === subsetsKey(subsets) && sameStringMap(currentLabels, svc.metadata.labels) &&
         addressCount <= MAX_ENDPOINT_ADDRESSES && !capacityNoted) return;
 
       const annotations = { ...(current?.metadata.annotations ?? {}) };

@@ -12,6 +12,7 @@ import type { Service } from '../../../api/core/v1/service.js';
 import type { AddressType, Endpoint, EndpointPort } from '../../../api/discovery/v1/endpoint-slice.js';
 import type { KubeObject } from '../../client/index.js';
 import { canonicalIP } from '../../util/ip.js';
+import { sameStringMap } from '../../util/string-map.js';
 import { newControllerRef } from '../controller-ref.js';
 import { findPort, isPodReady, shouldPodBeInEndpoints, shouldSetHostname } from '../service-pods.js';
 import { EndpointSet, endpointsEqualBeyondKey, portMapKey, slicePrefix, type SliceObject } from './endpoint-set.js';
@@ -58,12 +59,11 @@ export function sliceLabels(slice: SliceObject | undefined, svc: Service, names:
   const own = (labels: Record<string, string> | undefined) => Object.fromEntries(Object.entries(labels ?? {}).filter(([k]) => !reserved.has(k)));
   const fromService = own(svc.metadata?.labels);
   const fromSlice = own(slice?.metadata.labels);
-  const sorted = (m: Record<string, string>) => JSON.stringify(Object.entries(m).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   const labels: Record<string, string> = { ...fromService };
   if (!isServiceIPSet(svc)) labels[names.headless] = '';
   labels[names.serviceName] = svc.metadata?.name ?? '';
   labels[names.managedBy] = controller;
-  return { labels, changed: sorted(fromService) !== sorted(fromSlice) };
+  return { labels, changed: !sameStringMap(fromService, fromSlice) };
 }
 
 /** Upstream's getEndpointPorts: each service port the pod offers (headless services may have none). */
@@ -120,10 +120,9 @@ function newSlice(input: ReconcileInput, ports: EndpointPort[], addressType: Add
 
 /** Upstream's placeholderSliceCompare: the same namespace, labels, owners, address type, and nothing in it. */
 function isPlaceholder(s: SliceObject, placeholder: SliceObject): boolean {
-  const labels = (m: Record<string, string> | undefined) => JSON.stringify(Object.entries(m ?? {}).sort());
   const owners = (o: SliceObject) => JSON.stringify((o.metadata.ownerReferences ?? []).map((r) =>
     [r.apiVersion, r.kind, r.name, r.uid, r.controller ?? null, r.blockOwnerDeletion ?? null]));
-  return s.metadata.namespace === placeholder.metadata.namespace && labels(s.metadata.labels) === labels(placeholder.metadata.labels) &&
+  return s.metadata.namespace === placeholder.metadata.namespace && sameStringMap(s.metadata.labels, placeholder.metadata.labels) &&
     owners(s) === owners(placeholder) && s.addressType === placeholder.addressType && (s.endpoints ?? []).length === 0 && (s.ports ?? []).length === 0;
 }
 

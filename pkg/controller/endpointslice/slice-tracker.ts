@@ -48,20 +48,21 @@ export class EndpointSliceTracker {
     return false;
   }
 
-  /** Records a slice the controller just created or updated. */
-  update(s: SliceObject): void {
+  private record(s: SliceObject, generation: number): void {
     const key = this.serviceKey(s);
     let gens = this.byService.get(key);
     if (!gens) this.byService.set(key, (gens = new Map()));
-    gens.set(s.metadata.uid ?? '', s.metadata.generation ?? 0);
+    gens.set(s.metadata.uid ?? '', generation);
+  }
+
+  /** Records a slice the controller just created or updated. */
+  update(s: SliceObject): void {
+    this.record(s, s.metadata.generation ?? 0);
   }
 
   /** Records a slice the controller just deleted. */
   expectDeletion(s: SliceObject): void {
-    const key = this.serviceKey(s);
-    let gens = this.byService.get(key);
-    if (!gens) this.byService.set(key, (gens = new Map()));
-    gens.set(s.metadata.uid ?? '', deletionExpected);
+    this.record(s, deletionExpected);
   }
 
   /** Forgets a deleted slice; false when the deletion was not the controller's (the service should sync). */

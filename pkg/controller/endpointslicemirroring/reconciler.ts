@@ -8,6 +8,7 @@ import type { EndpointAddress, EndpointPort as CorePort, Endpoints } from '../..
 import type { AddressType, Endpoint, EndpointPort } from '../../../api/discovery/v1/endpoint-slice.js';
 import type { KubeObject } from '../../client/index.js';
 import { canonicalIP } from '../../util/ip.js';
+import { sameStringMap } from '../../util/string-map.js';
 import { newControllerRef } from '../controller-ref.js';
 import { EndpointSet, endpointsEqualBeyondKey, portMapKey, slicePrefix, type SliceObject } from '../endpointslice/endpoint-set.js';
 import type { SliceChanges } from '../endpointslice/slice-writer.js';
@@ -48,8 +49,6 @@ function addressToEndpoint(a: EndpointAddress, ready: boolean): { ep: Endpoint; 
   return { ep, addressType: ip.family === 6 ? 'IPv6' : 'IPv4' };
 }
 
-const sortedEntries = (m: Record<string, string> | undefined) => JSON.stringify(Object.entries(m ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-
 function mirroredAnnotations(input: MirrorInput): Record<string, string> {
   return Object.fromEntries(Object.entries(input.endpoints.metadata.annotations ?? {}).filter(([k]) => !input.droppedAnnotations.has(k)));
 }
@@ -83,8 +82,7 @@ function upToDate(input: MirrorInput, slice: SliceObject, desired: EndpointSet):
   }
   if (matched !== desired.size) return false;
   const { [input.names.serviceName]: _s, [input.names.managedBy]: _m, ...labels } = slice.metadata.labels ?? {};
-  return sortedEntries(labels) === sortedEntries(input.endpoints.metadata.labels) &&
-    sortedEntries(slice.metadata.annotations) === sortedEntries(mirroredAnnotations(input));
+  return sameStringMap(labels, input.endpoints.metadata.labels) && sameStringMap(slice.metadata.annotations, mirroredAnnotations(input));
 }
 
 /** The slices to create, update and delete so the Endpoints is mirrored. */
