@@ -210,6 +210,7 @@ const expected: Record<string, Expected> = {
   },
   Lease: { columns: ['Name', 'Holder', 'Age'], cells: ['x', 'node-1', '3h10m'] },
   RuntimeClass: { columns: ['Name', 'Handler', 'Age'], cells: ['x', 'runsc', '3h10m'] },
+  EndpointSlice: { columns: ['Name', 'AddressType', 'Ports', 'Endpoints', 'Age'], cells: ['x', 'IPv4', '8080', '10.1.2.3', '3h10m'] },
   ValidatingWebhookConfiguration: { columns: ['Name', 'Webhooks', 'Age'], cells: ['x', 2, '3h10m'], change: (o) => { o.webhooks.push({ ...o.webhooks[0], name: 'b.example.com' }); } },
   MutatingWebhookConfiguration: { columns: ['Name', 'Webhooks', 'Age'], cells: ['x', 0, '3h10m'], change: (o) => { delete o.webhooks; } },
   PodDisruptionBudget: {
