@@ -3,11 +3,11 @@
 // manager with the credentials of the plug-in's configuration, and the metrics.
 import type { ApiDomain } from '../../../api/domain.js';
 import type { Logger } from '../../log/logger.js';
-import type { AdmissionObserver, Attributes, ObjectInterfaces, ObjectLister, PluginDeps } from '../interfaces.js';
+import type { AdmissionObserver, Attributes, AuthorizeFunc, ObjectInterfaces, ObjectLister, PluginDeps } from '../interfaces.js';
 import { AuthenticationInfoResolver, webhookKubeconfigFile } from './authentication-info.js';
 import type { CallContext } from './call.js';
 import { WebhookClientManager } from './client.js';
-import { isExemptAdmissionConfigurationResource } from './match.js';
+import { isExemptAdmissionConfigurationResource, type MatchDeps } from './match.js';
 import { ServiceResolver } from './service-resolver.js';
 import { WebhookSource } from './source.js';
 import type { WebhookAccessor, WebhookType } from './types.js';
@@ -20,6 +20,7 @@ export class WebhookCore {
   readonly metrics: AdmissionObserver | undefined;
   readonly namespaces: ObjectLister | undefined;
   readonly logger: Logger | undefined;
+  readonly authorize: AuthorizeFunc | undefined;
   readonly call: CallContext;
   private readonly source: WebhookSource;
 
@@ -29,12 +30,18 @@ export class WebhookCore {
     this.objects = deps.objects;
     this.metrics = deps.metrics;
     this.logger = deps.logger;
+    this.authorize = deps.authorize;
     const auth = AuthenticationInfoResolver.fromFile(webhookKubeconfigFile(configuration, deps.domain.name));
     // An unserved configuration kind (--runtime-config) has an always-empty cache: no webhooks.
     this.source = new WebhookSource(deps.lister(deps.domain.group('admissionregistration'), resources[type]), type);
     this.namespaces = deps.lister('', 'namespaces');
     const services = new ServiceResolver(deps.lister('', 'services'), deps.lister('', 'endpoints'));
     this.call = { domain: deps.domain, clients: new WebhookClientManager(auth, services) };
+  }
+
+  /** What matching a webhook to a request reads. */
+  get matchDeps(): MatchDeps {
+    return { objects: this.objects, namespaces: this.namespaces, authorize: this.authorize, logger: this.logger };
   }
 
   /** The webhooks to dispatch the request to, or none when the request is exempt. */

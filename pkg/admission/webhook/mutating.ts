@@ -74,7 +74,7 @@ export class MutatingWebhookPlugin implements MutationInterface {
     if (rc.isReinvoke() && wrc.isOutputChangedSinceLastWebhookInvocation(attrs.object)) wrc.requireReinvokingPreviouslyInvokedPlugins();
     try {
       for (const [i, hook] of hooks.entries()) {
-        const invocation = await shouldCallHook(hook, attrs, this.core.objects, this.core.namespaces);
+        const invocation = await shouldCallHook(hook, attrs, this.core.matchDeps);
         if (!invocation) continue;
         // A second pass calls only webhooks due again; one skipped in the first pass is never called first now.
         if (rc.isReinvoke() && !wrc.shouldReinvokeWebhook(hook.uid)) continue;

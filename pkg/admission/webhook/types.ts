@@ -3,6 +3,7 @@
 // come from the server's cache, already validated and defaulted by their registry, so only the
 // fields admission acts on are named.
 import type { LabelSelector } from '../../../api/meta/v1/types.js';
+import { MatchConditionMatcher, type MatchCondition } from '../cel/match-conditions.js';
 
 export type RuleOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT' | '*';
 export type RuleScope = 'Cluster' | 'Namespaced' | '*';
@@ -47,6 +48,7 @@ export interface Webhook {
   timeoutSeconds?: number;
   admissionReviewVersions?: string[];
   reinvocationPolicy?: ReinvocationPolicy;
+  matchConditions?: MatchCondition[];
 }
 
 export interface WebhookConfiguration {
@@ -68,17 +70,22 @@ export interface WebhookAccessor {
   readonly matchPolicy: MatchPolicy;
   readonly timeoutSeconds: number;
   readonly reinvocationPolicy: ReinvocationPolicy;
+  /** The webhook's compiled matchConditions (compiled on first use, once per configuration version). */
+  matcher(): MatchConditionMatcher;
 }
 
 /** Upstream's defaults, for objects that somehow lack them (the registry normally fills them in). */
 export function webhookAccessor(configurationName: string, index: number, type: WebhookType, webhook: Webhook): WebhookAccessor {
+  let matcher: MatchConditionMatcher | undefined;
+  const failurePolicy = webhook.failurePolicy ?? 'Fail';
   return {
+    matcher: () => (matcher ??= new MatchConditionMatcher(webhook.matchConditions ?? [], failurePolicy)),
     uid: `${configurationName}/${webhook.name}/${index}`,
     configurationName,
     name: webhook.name,
     type,
     webhook,
-    failurePolicy: webhook.failurePolicy ?? 'Fail',
+    failurePolicy,
     matchPolicy: webhook.matchPolicy ?? 'Equivalent',
     timeoutSeconds: webhook.timeoutSeconds ?? 10,
     reinvocationPolicy: webhook.reinvocationPolicy ?? 'Never',

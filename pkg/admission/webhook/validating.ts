@@ -27,7 +27,7 @@ export class ValidatingWebhookPlugin implements ValidationInterface {
     // The objects are converted once per kind, whichever webhooks are sent that kind.
     const versioned = new Map<string, VersionedObjects>();
     for (const hook of this.core.hooksFor(attrs)) {
-      const invocation = await shouldCallHook(hook, attrs, this.core.objects, this.core.namespaces);
+      const invocation = await shouldCallHook(hook, attrs, this.core.matchDeps);
       if (!invocation) continue;
       relevant.push(invocation);
       const key = gvkString(invocation.kind);

@@ -200,10 +200,20 @@ test('match conditions: required, qualified and unique names, non-empty well-for
   assert.equal(bad.length, 1);
   assert.match(bad[0]!, /^webhooks\[0\]\.matchConditions\[0\]\.name: Invalid value: "no spaces": name part must consist of/);
   assert.deepEqual(mc({ name: 'a', expression: 'size(object.x' }), [
-    `${p}[0].expression: Invalid value: "size(object.x": compilation failed: ERROR: <input>:1:13: Syntax error: missing ')' at '<EOF>'`,
+    `${p}[0].expression: Invalid value: "size(object.x": compilation failed: ERROR: <input>:1:14: Syntax error: missing ')' at '<EOF>'\n | size(object.x\n | .............^`,
   ]);
   assert.deepEqual(mc({ name: 'a', expression: '"open' }), [
-    `${p}[0].expression: Invalid value: "\\"open": compilation failed: ERROR: <input>:1:0: Syntax error: token recognition error: unterminated string literal`,
+    `${p}[0].expression: Invalid value: "\\"open": compilation failed: ERROR: <input>:1:1: Syntax error: token recognition error at: '"open'\n | "open\n | ^`,
+  ]);
+  // Expressions are compiled, not only parsed: unknown names, fields and types are refused.
+  assert.deepEqual(mc({ name: 'a', expression: 'nope == 1' }), [
+    `${p}[0].expression: Invalid value: "nope == 1": compilation failed: ERROR: <input>:1:1: undeclared reference to 'nope' (in container '')\n | nope == 1\n | ^`,
+  ]);
+  assert.deepEqual(mc({ name: 'a', expression: 'request.nope' }), [
+    `${p}[0].expression: Invalid value: "request.nope": compilation failed: ERROR: <input>:1:9: undefined field 'nope'\n | request.nope\n | ........^`,
+  ]);
+  assert.deepEqual(mc({ name: 'a', expression: '1 + 1' }), [`${p}[0].expression: Invalid value: "1 + 1": must evaluate to bool`]);
+  assert.deepEqual(mc({ name: 'a', expression: 'authorizer.group("").resource("pods").check("get").allowed() && request.userInfo.username != ""' }), [
   ]);
   const many = Array.from({ length: 65 }, (_, i) => ({ name: `c${i}`, expression: 'true' }));
   assert.deepEqual(mc(...many), [`${p}: Too many: 65: must have at most 64 items`]);

@@ -17,7 +17,7 @@ import { isDNS1035Label } from '../core/service-validation.js';
 import type { KindValidation } from '../validation/kind-validation.js';
 import { validateLabelSelector } from '../validation/label-selector.js';
 import { isDNS1123Subdomain, isQualifiedName, isValidPortNum, nameIsDNSSubdomain } from '../validation/names.js';
-import { celSyntaxProblem } from './cel-syntax.js';
+import { matchConditionCompileError } from '../../admission/cel/match-conditions.js';
 
 /** AdmissionReview versions this server can send, preferred first. */
 export const acceptedAdmissionReviewVersions = ['v1', 'v1beta1'] as const;
@@ -164,8 +164,7 @@ function validateMatchConditions(conditions: readonly MatchCondition[], path: Pa
     if (expression === '') {
       errs.push(required(p.child('expression')));
     } else {
-      // The server does not evaluate CEL; it refuses only what cannot be an expression.
-      const problem = celSyntaxProblem(expression);
+      const problem = matchConditionCompileError(expression);
       if (problem) errs.push(invalid(p.child('expression'), c.expression, problem));
     }
     const name = c.name ?? '';

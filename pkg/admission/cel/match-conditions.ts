@@ -1,0 +1,86 @@
+// matchConditions (upstream's webhook/matchconditions matcher, also used by policies): every
+// condition is evaluated; one false means no match; evaluation errors with no false follow the
+// failure policy (Fail: the request fails; Ignore: no match). All conditions share the match
+// conditions' runtime cost budget.
+import { compile, EvalError, type Program } from '../../cel/compile.js';
+import { estimateCost, valueSizes } from '../../cel/cost.js';
+import { admissionEnvironment } from './environment.js';
+
+/** The per-call cost limit of every Kubernetes CEL program (celconfig.PerCallLimit). */
+export const perCallLimit = 1_000_000;
+/** The runtime budget of one object's match conditions (celconfig.RuntimeCELCostBudgetMatchConditions). */
+export const matchConditionsBudget = 2_500_000;
+
+export interface MatchCondition {
+  name: string;
+  expression: string;
+}
+
+export type MatchResult = { matches: true } | { matches: false; failedCondition?: string } | { error: string };
+
+interface Compiled {
+  name: string;
+  expression: string;
+  program?: Program;
+  error?: string;
+}
+
+/** Compiles every condition's expression once; compilation errors surface when evaluated. */
+export class MatchConditionMatcher {
+  private readonly conditions: Compiled[];
+
+  constructor(conditions: readonly MatchCondition[], private readonly failurePolicy: 'Fail' | 'Ignore', opts: { params?: boolean } = {}) {
+    const env = admissionEnvironment({ authorizer: true, params: opts.params ?? false });
+    this.conditions = conditions.map((c) => {
+      const r = compile(env, c.expression);
+      return { name: c.name, expression: c.expression, ...(r.error !== undefined ? { error: `compilation failed: ${r.error}` } : { program: r.program }) };
+    });
+  }
+
+  get empty(): boolean {
+    return this.conditions.length === 0;
+  }
+
+  /** Whether the request matches, given the activation of admission's variables. */
+  async match(vars: Record<string, unknown>): Promise<MatchResult> {
+    const errors: string[] = [];
+    let remaining = matchConditionsBudget;
+    for (const c of this.conditions) {
+      if (!c.program) {
+        errors.push(c.error ?? 'unexpected internal error compiling expression');
+        continue;
+      }
+      // The runtime cost is bounded by the estimate over the actual sizes of the values.
+      const cost = estimateCost(c.program.ast, valueSizes(vars)).max;
+      if (cost > perCallLimit) {
+        errors.push(`expression '${c.expression}' resulted in error: operation cancelled: actual cost limit exceeded`);
+        continue;
+      }
+      if (cost > remaining) return this.onError('validation failed due to running out of cost budget, no further validation rules will be run');
+      remaining -= cost;
+      let result: unknown;
+      try {
+        result = await c.program.evaluate(vars);
+      } catch (e) {
+        errors.push(`expression '${c.expression}' resulted in error: ${e instanceof EvalError ? e.message : String(e)}`);
+        continue;
+      }
+      if (result === false) return { matches: false, failedCondition: c.name };
+      if (result !== true) errors.push(`expression '${c.expression}' resulted in error: no such overload`);
+    }
+    if (errors.length > 0) return this.onError(errors.length === 1 ? errors[0]! : `[${errors.join(', ')}]`);
+    return { matches: true };
+  }
+
+  private onError(message: string): MatchResult {
+    return this.failurePolicy === 'Fail' ? { error: message } : { matches: false };
+  }
+}
+
+/** Why each expression cannot be a match condition (compiled as the webhook configuration is written). */
+export function matchConditionCompileError(expression: string): string | undefined {
+  const r = compile(admissionEnvironment({ authorizer: true }), expression);
+  if (r.error !== undefined) return `compilation failed: ${r.error}`;
+  if (r.program.outputType !== 'bool' && r.program.outputType !== 'dyn') return 'must evaluate to bool';
+  return undefined;
+}
