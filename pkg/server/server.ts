@@ -81,8 +81,8 @@ export interface ServerConfig {
   /** The audit policy and log (--audit-policy-file, --audit-log-path); without it nothing is audited. */
   audit?: AuditServerConfig;
   /**
-   * Checks added to every health endpoint beside this server's own: with --workers, one per worker
-   * thread, so any thread answers for the whole server.
+   * Checks added to /readyz beside this server's own: with --workers, one per worker
+   * thread, so any thread answers whether the whole server can take requests.
    */
   peerHealthChecks?: () => HealthCheck[];
   /** What /metrics serves instead of this server's registry (the sum over worker threads). */
@@ -242,10 +242,11 @@ export class APIServer {
       await cfg.api(req, res, requestInfoOf(res));
     });
     app.use(inOrder(chain));
-    const peers = () => cfg.peerHealthChecks?.() ?? [];
-    const livez = () => [...this.localChecks('livez'), ...peers()];
-    const readyz = () => [...this.localChecks('readyz'), ...peers()];
-    const healthz = () => [...this.localChecks('healthz'), ...peers()];
+    // The other threads' checks say whether the server can take every request, not whether it
+    // lives: /livez and /healthz (often a liveness probe too) stay 200 while one thread serves.
+    const livez = () => this.localChecks('livez');
+    const readyz = () => [...this.localChecks('readyz'), ...(cfg.peerHealthChecks?.() ?? [])];
+    const healthz = () => this.localChecks('healthz');
     app.get(['/healthz', '/healthz/*check'], healthHandler('healthz', healthz));
     app.get(['/livez', '/livez/*check'], healthHandler('livez', livez));
     app.get(['/readyz', '/readyz/*check'], healthHandler('readyz', readyz));

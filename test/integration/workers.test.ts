@@ -3,7 +3,8 @@
 // the other thread, paging and optimistic concurrency hold across connections, /metrics speaks
 // for both threads, one audit log file holds every thread's events, a token webhook is asked once
 // per token within its cache TTL whichever thread serves, a thread that dies is replaced while
-// health stays green and writes go on, SIGTERM stops them all, and kubectl works against it.
+// health stays green and writes go on, a stuck thread fails /readyz but not /livez, SIGTERM stops
+// them all, and kubectl works against it.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -351,6 +352,49 @@ describe('--workers 2 shares what an operator sees as one', () => {
       await s.waitForLog((l) => l.includes('"the thread that replaced one that ended is serving" slot=2'), 90_000, 'thread 2 replaced');
       await pollUntil(() => s.client.get('/readyz'), (r) => r.status === 200, 'readyz', 10_000);
     } finally {
+      await s.stop();
+    }
+  });
+});
+
+/** A keep-alive connection served by thread `id`: its requests never wait for another thread. */
+async function connectionTo(s: BinaryServer, id: string): Promise<{ get(path: string): Promise<{ status: number; text: string }>; close(): void }> {
+  for (let i = 0; i < 50; i++) {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1, ca: s.server.cert.cert });
+    const get = (path: string) => new Promise<{ status: number; text: string; worker: string }>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: s.server.port, path, agent }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text, worker: String(res.headers['x-orch-worker']) }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    if ((await get('/livez')).worker === id) return { get, close: () => agent.destroy() };
+    agent.destroy();
+  }
+  assert.fail(`no connection was served by thread ${id}`);
+}
+
+describe('--workers 2 with a thread whose event loop is stuck', () => {
+  test('/readyz fails naming the thread while /livez and /healthz stay 200; all pass again once it runs', async () => {
+    const s = await startBinaryServer({ workers: 2, env: { ORCH_TEST_THREAD_CRASH: 'stall' } });
+    const one = await connectionTo(s, '1');
+    try {
+      assert.equal((await one.get('/readyz')).status, 200);
+      // The test trigger: thread 2's event loop blocked for 20 s.
+      s.signal('SIGUSR2');
+      const ready = await pollUntil(() => one.get('/readyz?verbose'), (r) => r.status !== 200, 'readyz failing', 15_000);
+      assert.equal(ready.status, 500, ready.text);
+      assert.match(ready.text, /^\[-\]worker-2 failed: reason withheld$/m);
+      assert.match(ready.text, /^\[\+\]worker-1 ok$/m);
+      assert.equal((await one.get('/livez')).status, 200, 'the server lives: a thread serves');
+      assert.equal((await one.get('/healthz')).status, 200);
+      assert.match(s.log(), /"threads not heard from; \/readyz fails until they are" workers="2"/);
+      await pollUntil(() => one.get('/readyz'), (r) => r.status === 200, 'readyz passing once thread 2 runs again', 30_000);
+    } finally {
+      one.close();
       await s.stop();
     }
   });

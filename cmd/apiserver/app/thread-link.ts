@@ -9,7 +9,7 @@ import { SharedAnswerCaches } from '../../../pkg/util/cache/shared-answer-cache.
 import type { AnswerCacheFactory } from '../../../pkg/util/cache/answer-cache.js';
 import type { APIServerOptions } from './options.js';
 import type { ThreadRole } from './server.js';
-import { heartbeatMs, type CrashKind, type MainMessage, type ThreadData, type ThreadMessage } from './threads-protocol.js';
+import { heartbeatMs, stallMs, type CrashKind, type MainMessage, type ThreadData, type ThreadMessage } from './threads-protocol.js';
 
 /** How long a thread waits for the main thread's sum of the metrics before serving its own. */
 const metricsWaitMs = 10_000;
@@ -100,7 +100,11 @@ export class ThreadLink implements ThreadRole {
     tellMain({ kind: 'listening', port });
   }
 
-  /** One check per thread, named worker-<id>: failing while that thread's event loop is stuck. */
+  /**
+   * One /readyz check per thread, named worker-<id>: failing while that thread's event loop is
+   * stuck, since the connections the kernel hands it then wait. A thread that ended is not checked:
+   * its socket closed with it, and the others take every connection until it is replaced.
+   */
   peerHealthChecks(): HealthCheck[] {
     return Array.from({ length: this.count }, (_, i) => ({
       name: `worker-${i + 1}`,
@@ -137,8 +141,13 @@ export class ThreadLink implements ThreadRole {
   }
 }
 
-/** The test trigger's crash: an exception nothing catches, or a heap that grows until the isolate's limit. */
+/** The test trigger: an exception nothing catches, a heap that grows until the isolate's limit, or an event loop blocked a while. */
 function crash(how: CrashKind): void {
+  if (how === 'stall') {
+    // Blocked without spinning: the machine's other work goes on.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, stallMs);
+    return;
+  }
   if (how === 'exception') {
     setImmediate(() => {
       throw new Error('this thread was told to crash (ORCH_TEST_THREAD_CRASH)');

@@ -22,8 +22,13 @@ export interface ThreadData {
   auditFile: SharedArrayBuffer;
 }
 
-/** How a test makes a worker thread die (ORCH_TEST_THREAD_CRASH, on SIGUSR2): as an uncaught exception or out of memory. */
-export type CrashKind = 'exception' | 'oom';
+/**
+ * How a test makes a worker thread fail (ORCH_TEST_THREAD_CRASH, on SIGUSR2): die of an uncaught
+ * exception or out of memory, or stall (its event loop blocked for stallMs).
+ */
+export type CrashKind = 'exception' | 'oom' | 'stall';
+export const crashKinds: readonly CrashKind[] = ['exception', 'oom', 'stall'];
+export const stallMs = 20_000;
 
 export type ThreadMessage =
   /** About to listen: which port? */

@@ -20,7 +20,7 @@ import { SharedAnswerStore } from '../../../pkg/util/cache/shared-answer-cache.j
 import { ThreadMutex } from '../../../pkg/util/thread-mutex.js';
 import type { APIServerOptions } from './options.js';
 import { servingCertificate } from './serving.js';
-import { stuckMs, type CrashKind, type MainMessage, type ThreadData, type ThreadMessage } from './threads-protocol.js';
+import { crashKinds, stuckMs, type CrashKind, type MainMessage, type ThreadData, type ThreadMessage } from './threads-protocol.js';
 
 const firstBackoffMs = 1_000;
 const maxBackoffMs = 30_000;
@@ -86,7 +86,7 @@ export function runThreads(opts: APIServerOptions, argv: string[]): void {
     const ids = slots.filter((s) => s.worker && s.startedAt !== undefined && now - s.heardAt > stuckMs).map((s) => s.id);
     if (JSON.stringify(ids) === stuck) return;
     stuck = JSON.stringify(ids);
-    if (ids.length > 0) logger.error('threads not heard from; their health checks fail', { workers: ids.join(','), for: `${stuckMs / 1000}s` });
+    if (ids.length > 0) logger.error('threads not heard from; /readyz fails until they are', { workers: ids.join(','), for: `${stuckMs / 1000}s` });
     for (const w of running()) send(w, { kind: 'stuck', ids });
   }, 1000);
   checkStuck.unref();
@@ -261,8 +261,8 @@ export function runThreads(opts: APIServerOptions, argv: string[]): void {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
-  // A test's way to make a thread die (the last one serving), as a bug or an oversized heap would.
-  if (crashKind === 'exception' || crashKind === 'oom') {
+  // A test's way to make a thread (the last one serving) fail, as a bug, an oversized heap or a long synchronous task would.
+  if (crashKind && crashKinds.includes(crashKind)) {
     process.on('SIGUSR2', () => {
       const victim = [...slots].reverse().find((s) => s.worker && s.startedAt !== undefined);
       if (victim?.worker) send(victim.worker, { kind: 'crash', how: crashKind });
