@@ -20,6 +20,14 @@ async function main(): Promise<void> {
   const logger = new Logger(opts.verbosity, undefined, { worker: data.id });
   process.on('unhandledRejection', (err) => logger.error('unhandled rejection', { err: err instanceof Error ? err.stack ?? err.message : String(err) }));
   const link = new ThreadLink(data, threadId, logger);
+  // A stop (SIGTERM) that comes while this thread starts waits for the start: the thread may be
+  // serving already, and drains as a started one does.
+  let stop = () => {
+    stop = () => undefined;
+    stopAsked = true;
+  };
+  let stopAsked = false;
+  link.onStop(() => stop());
   const { runAPIServer } = await import('./app/server.js');
   let server;
   try {
@@ -29,14 +37,16 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const running = server;
-  link.onStop(() => {
+  stop = () => {
+    stop = () => undefined;
     logger.info('shutting down');
     running.stop().then(() => process.exit(0), (e: unknown) => {
       logger.error('shutdown failed', { err: String(e) });
       process.exit(1);
     });
-  });
-  tellMain({ kind: 'started' });
+  };
+  if (stopAsked) stop();
+  else tellMain({ kind: 'started' });
 }
 
 void main();

@@ -147,7 +147,7 @@ export function runThreads(opts: APIServerOptions, argv: string[]): void {
         phase = 'failing';
         exitCode = 1;
         process.stderr.write(invalidFlagsText('apiserver', m.errors));
-        stopAll();
+        stopAll(false);
         return;
       case 'started':
         s.startedAt = Date.now();
@@ -190,13 +190,13 @@ export function runThreads(opts: APIServerOptions, argv: string[]): void {
     w.on('exit', (code) => ended(s, w, code));
   };
 
-  const stopAll = () => {
+  /** Stops every thread: draining (SIGTERM, each thread as one server stops), or at once (the server could not start). */
+  const stopAll = (drain: boolean) => {
     for (const s of slots) {
       clearTimeout(s.restart);
       s.restart = undefined;
       if (!s.worker) continue;
-      // A thread still starting has nothing to drain.
-      if (s.startedAt !== undefined) send(s.worker, { kind: 'stop' });
+      if (drain) send(s.worker, { kind: 'stop' });
       else void s.worker.terminate();
     }
     // Threads that outlast their drain are stopped hard; the server then did not stop cleanly.
@@ -239,7 +239,7 @@ export function runThreads(opts: APIServerOptions, argv: string[]): void {
         logger.error('the API server could not start', { slot: s.id, err: s.failure ?? `the thread ended (exit code ${code}) while starting` });
         phase = 'failing';
         exitCode = 1;
-        stopAll();
+        stopAll(false);
         return;
       case 'running': {
         const served = s.startedAt !== undefined ? Date.now() - s.startedAt : 0;
@@ -257,7 +257,7 @@ export function runThreads(opts: APIServerOptions, argv: string[]): void {
     if (phase === 'stopping') return;
     logger.info('shutting down', { signal, workers: running().length });
     phase = 'stopping';
-    stopAll();
+    stopAll(true);
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
