@@ -245,10 +245,10 @@ describe('--workers 2 shares what an operator sees as one', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  test('one --audit-log-path file, rotated by size, holds every event of both threads, each whole', async () => {
-    const logDir = join(dir, 'audit');
+  for (const mode of ['blocking', 'batch']) test(`one --audit-log-path file, rotated by size, holds every event of both threads, each whole (--audit-log-mode ${mode})`, async () => {
+    const logDir = join(dir, `audit-${mode}`);
     writeFileSync(join(dir, 'policy.yaml'), 'apiVersion: audit.orch.io/v1\nkind: Policy\nomitStages: [RequestReceived]\nrules:\n- level: RequestResponse\n  resources:\n  - group: ""\n    resources: [configmaps]\n- level: None\n');
-    const s = await startBinaryServer({ workers: 2, args: ['--audit-policy-file', join(dir, 'policy.yaml'), '--audit-log-path', join(logDir, 'audit.log'), '--audit-log-maxsize', '1'] });
+    const s = await startBinaryServer({ workers: 2, args: ['--audit-policy-file', join(dir, 'policy.yaml'), '--audit-log-path', join(logDir, 'audit.log'), '--audit-log-maxsize', '1', '--audit-log-mode', mode] });
     try {
       // About 64 KiB per event (request and response bodies): 48 creates take the log past 1 MiB more than twice.
       const payload = 'x'.repeat(32 * 1024);
@@ -259,6 +259,8 @@ describe('--workers 2 shares what an operator sees as one', () => {
         created.set(`audited-${i}`, workerOf(r));
       }
       assert.deepEqual(new Set(created.values()), new Set(['1', '2']), 'both threads served creates');
+      // In batch mode events are written in the background, after the answers.
+      await pollUntil(async () => readdirSync(logDir).map((f) => readFileSync(join(logDir, f), 'utf8')).join(''), (text) => (text.match(/"stage":"ResponseComplete"/g) ?? []).length >= 48, 'every event written', 15_000);
       const files = readdirSync(logDir).sort();
       assert.ok(files.length >= 3, `the log was rotated at 1 MiB: ${files.join(', ')}`);
       assert.ok(files.every((f) => f === 'audit.log' || /^audit-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}\.log$/.test(f)), `one log and its backups, no file per thread: ${files.join(', ')}`);
