@@ -106,14 +106,16 @@ describe('the API server with --workers 2', () => {
     assert.equal((await client.post('/api/v1/namespaces', { metadata: { name: ns } })).status, 201);
     for (let i = 0; i < 25; i++) assert.equal((await client.post(`/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: `cm-${String(i).padStart(2, '0')}` } })).status, 201);
     const names: string[] = [];
-    const servedBy = new Set<string>();
     let rv = '';
     let next = '';
+    let last = '';
     let pages = 0;
     do {
-      const r = await client.get(`/api/v1/namespaces/${ns}/configmaps?limit=5${next ? `&continue=${encodeURIComponent(next)}` : ''}`);
+      const page = () => client.get(`/api/v1/namespaces/${ns}/configmaps?limit=5${next ? `&continue=${encodeURIComponent(next)}` : ''}`);
+      // Each page from the thread that did not serve the one before (reading a page again is harmless).
+      const r = last === '' ? await page() : await throughOtherWorker(last, page);
       assert.equal(r.status, 200, r.text);
-      servedBy.add(workerOf(r));
+      last = workerOf(r);
       rv ||= r.body.metadata.resourceVersion;
       assert.equal(r.body.metadata.resourceVersion, rv, 'every page is read at the first page\'s revision');
       names.push(...r.body.items.map((o: { metadata: { name: string } }) => o.metadata.name));
@@ -122,7 +124,6 @@ describe('the API server with --workers 2', () => {
       if (pages++ === 0) assert.equal((await client.post(`/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'cm-late' } })).status, 201);
     } while (next);
     assert.deepEqual(names, Array.from({ length: 25 }, (_, i) => `cm-${String(i).padStart(2, '0')}`));
-    assert.ok(servedBy.size === 2, `pages were served by threads ${[...servedBy].join(',')}`);
   });
 
   test('an update with a stale resourceVersion is a conflict whichever thread serves it', async () => {
