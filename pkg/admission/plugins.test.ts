@@ -41,7 +41,7 @@ test('a plug-in left on that the server cannot run is refused, named as the flag
     'default admission plugin "LimitRanger" is not implemented by this server',
   ]);
   assert.deepEqual(validateAdmissionPluginFlags({ disable: recommended.filter((p) => !only.includes(p)) }, only), []);
-  // Without the server's code (the --workers supervisor) only the names are checked; unknown names are reported alone.
+  // Without the server's code (the main thread of --workers) only the names are checked; unknown names are reported alone.
   assert.deepEqual(validateAdmissionPluginFlags({ enable: ['ValidatingAdmissionPolicy'] }), []);
   assert.deepEqual(validateAdmissionPluginFlags({ enable: ['Bogus', 'PersistentVolumeLabel'] }, runnable), ['enable-admission-plugins plugin "Bogus" is unknown']);
 });

@@ -22,6 +22,7 @@ import { aggregateAll, reconcileBinding, reconcileRole, type ReconcileResult } f
 import type { ClusterRole } from '../../../api/rbac/v1/cluster-role.js';
 import { webhookAuthorizerFromOptions } from '../../../pkg/authorization/webhook/authorizer.js';
 import type { Logger } from '../../../pkg/log/logger.js';
+import type { AnswerCacheFactory } from '../../../pkg/util/cache/answer-cache.js';
 import { ObjectCache } from '../../../pkg/registry/generic/object-cache.js';
 import type { Store } from '../../../pkg/registry/generic/store.js';
 import type { StoredObject } from '../../../pkg/storage/interface.js';
@@ -45,6 +46,8 @@ export interface AuthorizationDeps {
   stores: ReadonlyMap<string, Store>;
   /** The shared pod and PersistentVolume caches the Node authorizer's graph is fed from. */
   caches: SharedCaches;
+  /** Where the Webhook mode keeps its answers (with --workers, the cache every thread shares). */
+  answerCaches: AnswerCacheFactory;
   logger: Logger;
 }
 
@@ -86,7 +89,7 @@ export async function buildAuthorization(options: AuthorizationOptions, deps: Au
     });
     constructors[ModeNode] = () => authorizer;
   }
-  if (o.modes.includes(ModeWebhook)) constructors[ModeWebhook] = () => webhookAuthorizerFromOptions(o, domain);
+  if (o.modes.includes(ModeWebhook)) constructors[ModeWebhook] = () => webhookAuthorizerFromOptions(o, domain, deps.answerCaches);
   const chain = buildAuthorizationChain(o.modes, constructors);
   logger.info('authorization configured', { modes: o.modes.join(',') });
   // `escalate` and `bind` are asked of the whole chain, as upstream's policy-based RBAC storage does.

@@ -61,7 +61,7 @@ export interface APIServerOptions {
    * this is closed as too slow; default 4 MiB. Tests lower it.
    */
   watchMaxBufferedBytes?: number;
-  /** --workers: server processes sharing the listening port; 1 serves from this process alone. */
+  /** --workers: threads of this process serving the API on the shared port; 1 serves from the main thread alone. */
   workers: number;
 }
 
@@ -103,7 +103,7 @@ export function parseOptions(argv: string[]): APIServerOptions {
     .option('service-cluster-ip-range', { type: 'string', default: '10.0.0.0/24', describe: 'A CIDR notation IP range from which to assign service cluster IPs. This must not overlap with any IP ranges assigned to nodes or pods.', group: 'Networking:' })
     .option('service-node-port-range', { type: 'string', default: '30000-32767', describe: 'A port range to reserve for services with NodePort visibility. This must not overlap with the ephemeral port range on nodes. Example: \'30000-32767\'. Inclusive at both ends of the range.', group: 'Networking:' })
     .option('allow-privileged', { type: 'boolean', default: false, describe: 'If true, allow privileged containers (securityContext.privileged) in pods and in the pod templates of workloads; otherwise they are refused as disallowed by cluster policy.', group: 'Misc:' })
-    .option('workers', { type: 'number', default: availableParallelism(), defaultDescription: 'the number of cores', describe: 'The number of server processes sharing the secure port, each a full API server with its own caches on the same etcd; with more than 1 this process supervises them (restarting any that crash) and aggregates their health and metrics. 1 serves from this process alone.', group: 'Generic:' })
+    .option('workers', { type: 'number', default: availableParallelism(), defaultDescription: 'the number of cores', describe: 'The number of threads serving the API, each a full API server with its own caches on the same etcd, all on the secure port (SO_REUSEPORT) in this one process, which shares among them one audit log, one cache per authentication and authorization webhook, and /metrics, and replaces a thread that dies. 1 serves from the main thread alone.', group: 'Generic:' })
     .option('v', { type: 'number', default: 0, describe: 'Number for the log level verbosity.', group: 'Logging:' })
     .strictOptions()
     .help('help')
@@ -177,9 +177,9 @@ export async function loadServerCode(): Promise<ServerCode> {
  *
  * `code` names what the server can serve and run, which the keys of --runtime-config and the
  * admission plug-ins left on must match. Loading it costs every kind's schema and every plug-in,
- * so the `--workers` supervisor, which serves nothing itself, passes none: it checks the syntax of
- * --runtime-config and the plug-in names only, and each worker checks the rest (workers-link.ts),
- * the supervisor reporting a refusal exactly as it reports its own (workers.ts).
+ * so the main thread of `--workers`, which serves nothing itself, passes none: it checks the syntax
+ * of --runtime-config and the plug-in names only, and each worker thread checks the rest
+ * (worker-thread.ts), the main thread reporting a refusal exactly as it reports its own (threads.ts).
  */
 export function validateOptions(o: APIServerOptions, code?: ServerCode): string[] {
   const errs: string[] = [];

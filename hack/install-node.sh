@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The Node.js every make target runs on: the machine's `node` when it is the major of .node-version
+# (Node 24 LTS) or newer, else that exact version brought in from the npm registry, which publishes
+# each release's binary as the package node-<os>-<arch> (what the `node` package's install script
+# fetches; taken directly here, so no install script runs). The package is pinned by version and by
+# the sha512 the registry publishes for it, and its binary unpacked once into
+# _output/node/v<version>/bin/node.
+#
+#   hack/install-node.sh --dir   prints the directory of the node to run (nothing is installed)
+#   hack/install-node.sh         installs the pinned node when that directory is the pinned one
+set -euo pipefail
+cd "$(dirname "$0")/.."
+version="$(tr -d ' \n\r' < .node-version)"
+# <version> <os>-<arch> <integrity>, as `npm view node-<os>-<arch>@<version> dist.integrity` prints it.
+pins=(
+  "24.21.0 linux-x64 sha512-3nULszZ5X0fciYpG0t6TrdApJzAn8+FlINP6OiMX7V8HrvpATPN936U1LlReOJriLRa4e8yEqQBYCnLyPNAs7Q=="
+  "24.21.0 linux-arm64 sha512-FpJRPEz2OvvTLfjIOlNGFY9JLPMKgl5m+d4oGYBLg24kJ1mmvN1Zl/HPJgF4HDaJ51ISev1l1cRZ/DM+keXW5g=="
+)
+pinned="_output/node/v$version/bin"
+
+machine_node_fits() {
+  command -v node >/dev/null 2>&1 || return 1
+  local major
+  major="$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null)" || return 1
+  [ "$major" -ge "${version%%.*}" ]
+}
+
+# The pinned one once installed, so a checkout keeps the node it was built and tested with.
+if [ -x "$pinned/node" ] || ! machine_node_fits; then dir="$pinned"; else dir="$(dirname "$(command -v node)")"; fi
+if [ "${1:-}" = --dir ]; then
+  echo "$dir"
+  exit 0
+fi
+if [ "$dir" != "$pinned" ] || [ -x "$pinned/node" ]; then exit 0; fi
+
+case "$(uname -s)-$(uname -m)" in
+  Linux-x86_64) platform=linux-x64 ;;
+  Linux-aarch64) platform=linux-arm64 ;;
+  *) echo "install-node: no pinned Node $version for $(uname -s) $(uname -m); install Node ${version%%.*} or newer by hand" >&2; exit 1 ;;
+esac
+integrity=""
+for pin in "${pins[@]}"; do
+  read -r v p i <<<"$pin"
+  if [ "$v" = "$version" ] && [ "$p" = "$platform" ]; then integrity="$i"; fi
+done
+if [ -z "$integrity" ]; then
+  echo "install-node: hack/install-node.sh pins no sha512 for node-$platform@$version (.node-version)" >&2
+  exit 1
+fi
+if ! command -v npm >/dev/null 2>&1; then
+  echo "install-node: Node $version is needed and npm, which fetches it, is not on PATH" >&2
+  exit 1
+fi
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+echo "install-node: the machine's node is older than ${version%%.*}; fetching node-$platform@$version from the npm registry" >&2
+tarball="$(cd "$work" && npm pack --silent "node-$platform@$version")"
+actual="sha512-$(openssl dgst -sha512 -binary "$work/$tarball" | base64 -w0)"
+if [ "$actual" != "$integrity" ]; then
+  echo "install-node: node-$platform@$version does not match its pinned sha512 ($actual)" >&2
+  exit 1
+fi
+tar -xzf "$work/$tarball" -C "$work" package/bin/node package/LICENSE
+dest="${pinned%/bin}"
+mkdir -p "$dest.tmp/bin"
+install -m 0755 "$work/package/bin/node" "$dest.tmp/bin/node"
+install -m 0644 "$work/package/LICENSE" "$dest.tmp/LICENSE"
+"$dest.tmp/bin/node" --version >/dev/null
+rm -rf "$dest" && mv "$dest.tmp" "$dest"
+echo "install-node: installed Node $version in $dest" >&2
