@@ -1,8 +1,10 @@
-// An etcd outage: requests fail with a retriable Status (never a hang or a crash), health says
-// etcd is down, and everything recovers by itself when etcd returns.
+// An etcd outage: requests fail with a Status (never a hang or a crash), retriable when they never
+// reached etcd and not when a write was out at it, health says etcd is down, and everything
+// recovers by itself when etcd returns.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestServer, type TestServer } from './framework/apiserver.js';
+import { pollUntil } from './framework/authentication.js';
 
 describe('etcd outage', () => {
   let t: TestServer;
@@ -44,5 +46,44 @@ describe('etcd outage', () => {
     assert.equal(ev?.type, 'ADDED', 'the open watch resumed after the outage');
     assert.equal(ev?.object.metadata.name, 'after');
     w.close();
+  });
+
+  test('a write out at etcd when it goes away is 500 without Retry-After; a request that never reached it, 503 with one', async () => {
+    const c = t.client;
+    const path = '/api/v1/namespaces/default/configmaps';
+    assert.equal((await c.post(path, { metadata: { name: 'updated' }, data: { v: '1' } })).status, 201);
+    // Big enough that the bytes etcd holds unread can only be these writes once they are sent.
+    const payload = 'x'.repeat(8 * 1024);
+    const before = t.etcd.unreadBytes();
+    t.etcd.freeze();
+    let died = false;
+    try {
+      const create = c.post(path, { metadata: { name: 'in-flight' }, data: { payload } });
+      const update = c.put(`${path}/updated`, { metadata: { name: 'updated' }, data: { v: '2', payload } });
+      await pollUntil(async () => t.etcd.unreadBytes() - before, (n) => n >= 2 * payload.length, 'both writes sent to etcd');
+      await t.etcd.pause();
+      died = true;
+      for (const [what, r] of [['create', await create], ['update', await update]] as const) {
+        assert.equal(r.status, 500, `${what}: ${r.text}`);
+        assert.equal(r.headers['retry-after'], undefined, `${what}: no Retry-After invites a blind retry`);
+        assert.equal(r.body.kind, 'Status');
+        assert.equal(r.body.reason, undefined, `${what}: as kube-apiserver answers an etcd client error, no reason`);
+        assert.match(r.body.message, /^etcd: /, what);
+      }
+      // etcd is gone: these never reach it, and say when to come back.
+      for (const r of [await c.post(path, { metadata: { name: 'never-sent' } }), await c.get(`${path}/updated`)]) {
+        assert.equal(r.status, 503, r.text);
+        assert.equal(r.headers['retry-after'], '1');
+        assert.equal(r.body.reason, 'ServiceUnavailable');
+        assert.equal(r.body.details?.retryAfterSeconds, 1);
+      }
+    } finally {
+      if (!died) await t.etcd.pause();
+      await t.etcd.resume();
+    }
+    // etcd was frozen before it read them, so neither write happened: their outcome was unknown, not failed.
+    const got = await pollUntil(() => c.get(`${path}/updated`), (r) => r.status === 200, 'etcd back', 20_000);
+    assert.equal(got.body.data.v, '1');
+    assert.equal((await c.get(`${path}/in-flight`)).status, 404);
   });
 });

@@ -15,6 +15,7 @@ import {
   newStaleConflict,
   newRequestEntityTooLarge,
   newServiceUnavailable,
+  newUnknownOutcome,
   qualifiedResource,
   newTooLargeResourceVersion,
   StatusError,
@@ -249,6 +250,8 @@ export class Store {
           throw newRequestEntityTooLarge(`${qualifiedResource(this.gr)} "${name}": ${err.message}`);
         case 'Unreachable':
           throw newServiceUnavailable(`the storage backend is unavailable: ${err.message}`);
+        case 'OutcomeUnknown':
+          throw newUnknownOutcome(err.message);
         default:
           throw newInternalError(err);
       }

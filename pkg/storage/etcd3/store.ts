@@ -74,14 +74,28 @@ function prefixEnd(prefix: Buffer): Buffer {
 }
 
 /**
- * Retries and the circuit breaker act on connectivity errors only. etcd3 counts RESOURCE_EXHAUSTED
- * (an object over etcd's request limit) as recoverable, so by default one oversized write was
- * retried three times and opened the breaker, failing every request for five seconds.
+ * Whether a failed call never reached etcd: the circuit is open, the client closed, no connection
+ * to send it on, or etcd refused the stream before reading it. Anything else that fails with the
+ * connection (dropped, reset, cancelled, timed out) may have been applied.
  */
-const transient = handleWhen((e) => isRecoverableError(e) && !(e instanceof GRPCResourceExhastedError));
+function neverSent(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const name = err.constructor.name;
+  if (name === 'BrokenCircuitError' || name === 'ClientClosedError') return true;
+  return name === 'GRPCUnavailableError' && /No connection established|Stream refused by server/.test(err.message);
+}
+
+/**
+ * The circuit breaker acts on connectivity errors only. etcd3 counts RESOURCE_EXHAUSTED (an object
+ * over etcd's request limit) as recoverable, so by default one oversized write was retried three
+ * times and opened the breaker, failing every request for five seconds. Retries act only on calls
+ * that never reached etcd: a write retried after its connection dropped may be applied twice (a
+ * create answered AlreadyExists, an update applied again), as etcd's own client never retries one.
+ */
+const connectivity = handleWhen((e) => isRecoverableError(e) && !(e instanceof GRPCResourceExhastedError));
 const faultHandling = {
-  global: retry(transient, { maxAttempts: 2, backoff: new ExponentialBackoff({ initialDelay: 50, maxDelay: 500 }) }),
-  host: () => circuitBreaker(transient, { halfOpenAfter: 1000, breaker: new ConsecutiveBreaker(5) }),
+  global: retry(handleWhen(neverSent), { maxAttempts: 2, backoff: new ExponentialBackoff({ initialDelay: 50, maxDelay: 500 }) }),
+  host: () => circuitBreaker(connectivity, { halfOpenAfter: 1000, breaker: new ConsecutiveBreaker(5) }),
   // Watches resume from their last revision; reconnect soon after etcd is back.
   watchBackoff: new ExponentialBackoff({ initialDelay: 100, maxDelay: 2000 }).next(),
 };
@@ -103,7 +117,8 @@ function cancelCancelledWatcher(watcher: Watcher): Promise<void> {
 /** Errors that mean etcd could not be reached or did not answer in time. */
 const unreachableErrors = new Set(['GRPCUnavailableError', 'GRPCDeadlineExceededError', 'GRPCCancelledError', 'ClientClosedError', 'BrokenCircuitError', 'TaskCancelledError']);
 
-function translate(err: unknown, key: string): never {
+/** The storage error of a failed etcd call; `write` says whether the call could have changed etcd. */
+function translate(err: unknown, key: string, write = false): never {
   if (err instanceof StorageError) throw err;
   const msg = err instanceof Error ? err.message : String(err);
   if (msg.includes('required revision has been compacted')) {
@@ -116,7 +131,7 @@ function translate(err: unknown, key: string): never {
     throw new StorageError('RequestTooLarge', key, 'the object is larger than etcd accepts in one request');
   }
   if (err instanceof Error && unreachableErrors.has(err.constructor.name)) {
-    throw new StorageError('Unreachable', key, `etcd: ${msg}`);
+    throw new StorageError(write && !neverSent(err) ? 'OutcomeUnknown' : 'Unreachable', key, `etcd: ${msg}`);
   }
   throw err;
 }
@@ -181,7 +196,7 @@ export class Etcd3Storage implements Storage {
       this.reached(true);
       return result;
     } catch (e) {
-      if (isStorageError(e, 'Unreachable')) this.reached(false, e);
+      if (isStorageError(e, 'Unreachable') || isStorageError(e, 'OutcomeUnknown')) this.reached(false, e);
       else if (e instanceof StorageError) this.reached(true); // etcd answered, with a refusal
       throw e;
     } finally {
@@ -225,7 +240,7 @@ export class Etcd3Storage implements Storage {
         success: [{ request_put: { key: k, value: this.encode(obj), ...lease } }, ...guarded.success],
         failure: alongside.length ? [{ request_range: { key: k, count_only: true } }] : [],
       })
-      .catch((e: unknown) => translate(e, key));
+      .catch((e: unknown) => translate(e, key, true));
     if (!res.succeeded) {
       const taken = !alongside.length || Number(res.responses[0]?.response_range.count ?? 0) > 0;
       if (taken) throw new StorageError('KeyExists', key, `key ${key} already exists`);
@@ -410,7 +425,7 @@ export class Etcd3Storage implements Storage {
           success: [{ request_put: { key: k, value, ...lease } }, ...guarded.success],
           failure: [{ request_range: { key: k } }],
         })
-        .catch((e: unknown) => translate(e, key));
+        .catch((e: unknown) => translate(e, key, true));
       if (res.succeeded) {
         return { ...updated, metadata: { ...updated.metadata, resourceVersion: String(res.header.revision) } };
       }
@@ -437,7 +452,7 @@ export class Etcd3Storage implements Storage {
           success: [{ request_delete_range: { key: k } }],
           failure: [{ request_range: { key: k } }],
         })
-        .catch((e: unknown) => translate(e, key));
+        .catch((e: unknown) => translate(e, key, true));
       if (res.succeeded) return current;
       kv = res.responses[0]?.response_range.kvs[0];
     }
