@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { testOptions } from '../../../test/integration/framework/apiserver.js';
 import { workerOptions } from './workers-link.js';
 
-const base = testOptions({ endpoint: 'http://127.0.0.1:2379', dataDir: '', pid: () => undefined, pause: async () => undefined, resume: async () => undefined, freeze: () => undefined, unreadBytes: () => 0, stop: async () => undefined }, '/tmp/certs');
+const base = testOptions({ endpoint: 'http://127.0.0.1:2379', dataDir: '', pid: () => undefined, pause: async () => undefined, resume: async () => undefined, freeze: () => undefined, thaw: () => undefined, unreadBytes: () => 0, stop: async () => undefined }, '/tmp/certs');
 
 test('each worker enforces its share of the in-flight limits, so the server keeps the limit it was given', () => {
   const o = workerOptions({ ...base, maxRequestsInflight: 401, maxMutatingRequestsInflight: 0 }, 1, 2);

@@ -1,0 +1,119 @@
+// Whether each etcd member answers, known from a probe of its own rather than from the requests
+// that happen to fail. A hung member (frozen disk, partition, stalled leader) fails nothing: calls
+// to it just wait. So each member is probed on a client of its own, every second while it answers
+// and without pause while it does not, and the main client's calls to a member whose probe failed
+// are refused at once (the member's gate), to be let through again the moment a probe answers.
+// Nothing else opens or closes a gate: a call that timed out or was cancelled says nothing about
+// the member, and no trial call is sent to a member that may hang.
+import { circuitBreaker, ConsecutiveBreaker, handleWhen, noop, type CircuitBreakerPolicy, type IDisposable } from 'cockatiel';
+import { Etcd3 } from 'etcd3';
+
+/** Upstream's --etcd-healthcheck-timeout: a probe not answered within it failed. */
+export const PROBE_TIMEOUT_MS = 2_000;
+/** How often a member that answers is probed again. */
+const PROBE_INTERVAL_MS = 1_000;
+/** The pause between probes of a member that does not answer (each waits up to PROBE_TIMEOUT_MS). */
+const DOWN_PROBE_INTERVAL_MS = 100;
+
+export interface HealthMonitorOptions {
+  hosts: string[];
+  /** The key each probe reads (a count-only range, which etcd answers with a linearizable read). */
+  probeKey: Buffer;
+  /** Told when etcd as a whole stops answering (no member does) and when it answers again. */
+  changed(up: boolean, err?: string): void;
+}
+
+interface Member {
+  client: Etcd3;
+  /** Refuses the main client's calls to this member while it is isolated. */
+  gate: CircuitBreakerPolicy;
+  isolation: IDisposable | undefined;
+  probing: Promise<boolean> | undefined;
+  lastError: string;
+}
+
+export class HealthMonitor {
+  private readonly members = new Map<string, Member>();
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private wasUp = true;
+
+  constructor(private readonly opts: HealthMonitorOptions) {
+    for (const host of opts.hosts) {
+      this.members.set(host, {
+        // No retries and no breaker of its own: a probe is one call, answered or not.
+        client: new Etcd3({ hosts: [host], dialTimeout: PROBE_TIMEOUT_MS, faultHandling: { global: noop, host: () => noop } }),
+        gate: neverTrips(),
+        isolation: undefined,
+        probing: undefined,
+        lastError: '',
+      });
+    }
+  }
+
+  /** The policy the main client runs its calls to `host` under: refused while the member's probe fails. */
+  gate(host: string): CircuitBreakerPolicy {
+    const m = this.members.get(host);
+    if (!m) throw new Error(`no health monitor for etcd member ${host}`);
+    return m.gate;
+  }
+
+  /** Whether some member answered its last probe. */
+  get up(): boolean {
+    for (const m of this.members.values()) if (!m.isolation) return true;
+    return false;
+  }
+
+  /** Starts probing in the background. */
+  start(): void {
+    const loop = async () => {
+      await this.check();
+      if (this.stopped) return;
+      this.timer = setTimeout(loop, this.up ? PROBE_INTERVAL_MS : DOWN_PROBE_INTERVAL_MS);
+      this.timer.unref();
+    };
+    void loop();
+  }
+
+  /** Probes every member now (joining probes already out); true when some member answered. */
+  async check(): Promise<boolean> {
+    await Promise.all([...this.members.values()].map((m) => this.probe(m)));
+    const up = this.up;
+    if (up !== this.wasUp) {
+      this.wasUp = up;
+      this.opts.changed(up, up ? undefined : [...this.members.values()].map((m) => m.lastError).join('; '));
+    }
+    return up;
+  }
+
+  private probe(m: Member): Promise<boolean> {
+    m.probing ??= m.client.kv
+      .range({ key: this.opts.probeKey, count_only: true }, { deadline: Date.now() + PROBE_TIMEOUT_MS })
+      .then(() => true, (e: unknown) => {
+        m.lastError = e instanceof Error ? e.message : String(e);
+        return false;
+      })
+      .then((ok) => {
+        m.probing = undefined;
+        if (ok && m.isolation) {
+          m.isolation.dispose();
+          m.isolation = undefined;
+        } else if (!ok && !m.isolation && !this.stopped) {
+          m.isolation = m.gate.isolate();
+        }
+        return ok;
+      });
+    return m.probing;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    for (const m of this.members.values()) m.client.close();
+  }
+}
+
+/** A circuit breaker that no failure opens: only isolate() holds it open. */
+function neverTrips(): CircuitBreakerPolicy {
+  return circuitBreaker(handleWhen(() => false), { halfOpenAfter: PROBE_INTERVAL_MS, breaker: new ConsecutiveBreaker(1) });
+}
