@@ -7,6 +7,7 @@
 // the member, and no trial call is sent to a member that may hang.
 import { circuitBreaker, ConsecutiveBreaker, handleWhen, noop, type CircuitBreakerPolicy, type IDisposable } from 'cockatiel';
 import { Etcd3 } from 'etcd3';
+import { AbandonableCall } from './abandonable-call.js';
 
 /** Upstream's --etcd-healthcheck-timeout: a probe not answered within it failed. */
 export const PROBE_TIMEOUT_MS = 2_000;
@@ -42,7 +43,7 @@ export class HealthMonitor {
     for (const host of opts.hosts) {
       this.members.set(host, {
         // No retries and no breaker of its own: a probe is one call, answered or not.
-        client: new Etcd3({ hosts: [host], dialTimeout: PROBE_TIMEOUT_MS, faultHandling: { global: noop, host: () => noop } }),
+        client: new Etcd3({ hosts: [host], faultHandling: { global: noop, host: () => noop } }),
         gate: neverTrips(),
         isolation: undefined,
         probing: undefined,
@@ -86,14 +87,24 @@ export class HealthMonitor {
     return up;
   }
 
+  /**
+   * One probe of a member. One not answered in time is given up without closing the connection (a
+   * gRPC deadline would make the etcd3 client close it): a hung member still holds the connection,
+   * and the moment it runs again it answers the probe out on it, with no new connection to make.
+   */
   private probe(m: Member): Promise<boolean> {
-    m.probing ??= m.client.kv
-      .range({ key: this.opts.probeKey, count_only: true }, { deadline: Date.now() + PROBE_TIMEOUT_MS })
+    if (m.probing) return m.probing;
+    const call = new AbandonableCall();
+    const timer = setTimeout(() => call.abandon(new Error(`no answer within ${PROBE_TIMEOUT_MS / 1000}s`)), PROBE_TIMEOUT_MS);
+    m.probing = m.client.kv
+      .range({ key: this.opts.probeKey, count_only: true }, call.options)
       .then(() => true, (e: unknown) => {
-        m.lastError = e instanceof Error ? e.message : String(e);
+        const err = call.reason ?? e;
+        m.lastError = err instanceof Error ? err.message : String(err);
         return false;
       })
       .then((ok) => {
+        clearTimeout(timer);
         m.probing = undefined;
         if (ok && m.isolation) {
           m.isolation.dispose();
