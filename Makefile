@@ -6,7 +6,7 @@ DIST := $(OUT)/dist
 BIN := $(OUT)/bin
 NODE_DEPS := node_modules/.package-lock.json
 
-.PHONY: all deps etcd clients build run test test-unit test-integration bench clean
+.PHONY: all deps etcd clients build run test test-unit test-integration bench bench-etcd-hang clean
 
 all: build
 
@@ -58,6 +58,11 @@ test-integration: etcd clients build
 # only, under 5 minutes; BENCH_QUICK=1 shrinks it); never asserts timings.
 bench: etcd build
 	node --enable-source-maps $(DIST)/hack/bench.js
+
+# What clients see when etcd hangs for 10 s and 40 s (SIGSTOP) under load: figures, never
+# assertions (about 2 minutes; `make test` runs the 10 s hang, test/integration/etcd-hang.test.ts).
+bench-etcd-hang: etcd build
+	node --enable-source-maps $(DIST)/hack/etcd-hang.js
 
 clean:
 	rm -rf $(OUT)
