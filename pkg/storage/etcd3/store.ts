@@ -112,17 +112,17 @@ function cancelCancelledWatcher(watcher: Watcher): Promise<void> {
 }
 
 /** Errors that mean etcd could not be reached or did not answer in time. */
-const unreachableErrors = new Set(['GRPCUnavailableError', 'GRPCDeadlineExceededError', 'GRPCCancelledError', 'ClientClosedError', 'BrokenCircuitError', 'IsolatedCircuitError', 'TaskCancelledError']);
+const unreachableErrors = new Set(['GRPCUnavailableError', 'GRPCDeadlineExceededError', 'GRPCCancelledError', 'ClientClosedError', 'TaskCancelledError']);
 
 /** What a call refused or given up because etcd does not answer its health probe fails with. */
 const notAnswering = (key: string) => new StorageError('Unreachable', key, 'etcd: not answering its health probe');
 
-/** The storage error of a failed etcd call; `write` says whether the call could have changed etcd. */
 /** What a call given up for its request's sake fails with: the reason the request was aborted. */
 function abortReason(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new Error('the request was cancelled');
 }
 
+/** The storage error of a failed etcd call; `write` says whether the call could have changed etcd. */
 function translate(err: unknown, key: string, write = false): never {
   if (err instanceof StorageError) throw err;
   const msg = err instanceof Error ? err.message : String(err);
