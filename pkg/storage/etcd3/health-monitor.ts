@@ -11,8 +11,8 @@ import { AbandonableCall } from './abandonable-call.js';
 
 /** Upstream's --etcd-healthcheck-timeout: a probe not answered within it failed. */
 export const PROBE_TIMEOUT_MS = 2_000;
-/** How often a member that answers is probed again. */
-const PROBE_INTERVAL_MS = 1_000;
+/** How often a member that answers is probed again, unless told otherwise. */
+export const PROBE_INTERVAL_MS = 1_000;
 /** The pause between probes of a member that does not answer (each waits up to PROBE_TIMEOUT_MS). */
 const DOWN_PROBE_INTERVAL_MS = 100;
 
@@ -20,6 +20,8 @@ export interface HealthMonitorOptions {
   hosts: string[];
   /** The key each probe reads (a count-only range, which etcd answers with a linearizable read). */
   probeKey: Buffer;
+  /** How often a member that answers is probed; 0: only when check() is called (no background probes). */
+  intervalMs?: number;
   /** Told when etcd as a whole stops answering (no member does) and when it answers again. */
   changed(up: boolean, err?: string): void;
 }
@@ -65,12 +67,14 @@ export class HealthMonitor {
     return false;
   }
 
-  /** Starts probing in the background. */
+  /** Starts probing in the background (unless the interval is 0). */
   start(): void {
+    const intervalMs = this.opts.intervalMs ?? PROBE_INTERVAL_MS;
+    if (intervalMs <= 0) return;
     const loop = async () => {
       await this.check();
       if (this.stopped) return;
-      this.timer = setTimeout(loop, this.up ? PROBE_INTERVAL_MS : DOWN_PROBE_INTERVAL_MS);
+      this.timer = setTimeout(loop, this.up ? intervalMs : DOWN_PROBE_INTERVAL_MS);
       this.timer.unref();
     };
     void loop();

@@ -149,7 +149,10 @@ export async function etcdKVCalls(endpoint: string): Promise<{ Range: number; Tx
   return n;
 }
 
-/** Storage as the API server has it on `endpoint` (its /registry prefix and JSON codec), for tests of the storage layer. */
+/**
+ * Storage as the API server has it on `endpoint` (its /registry prefix and JSON codec), for tests of
+ * the storage layer; without background health probes, whose reads would count among etcd's calls.
+ */
 export function etcdStorage(endpoint: string): Etcd3Storage {
-  return new Etcd3Storage({ servers: [endpoint], prefix: '/registry', codec: jsonStorageCodec });
+  return new Etcd3Storage({ servers: [endpoint], prefix: '/registry', codec: jsonStorageCodec, probeIntervalMs: 0 });
 }
