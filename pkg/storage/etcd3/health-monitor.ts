@@ -40,6 +40,8 @@ export class HealthMonitor {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private wasUp = true;
+  /** Told when a member's gate opens. */
+  private readonly opened = new Set<() => void>();
 
   constructor(private readonly opts: HealthMonitorOptions) {
     for (const host of opts.hosts) {
@@ -65,6 +67,20 @@ export class HealthMonitor {
   get up(): boolean {
     for (const m of this.members.values()) if (!m.isolation) return true;
     return false;
+  }
+
+  /** Resolves true once some member answers its probe, or false after `ms` if none does. */
+  waitUp(ms: number): Promise<boolean> {
+    if (this.up) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.opened.delete(done);
+        resolve(this.up);
+      };
+      const timer = setTimeout(done, ms);
+      this.opened.add(done);
+    });
   }
 
   /** Starts probing in the background (unless the interval is 0). */
@@ -113,6 +129,7 @@ export class HealthMonitor {
         if (ok && m.isolation) {
           m.isolation.dispose();
           m.isolation = undefined;
+          for (const done of this.opened) done();
         } else if (!ok && !m.isolation && !this.stopped) {
           m.isolation = m.gate.isolate();
         }

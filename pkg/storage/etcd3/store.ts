@@ -57,6 +57,15 @@ export interface Etcd3StorageOptions {
   probeIntervalMs?: number;
 }
 
+/**
+ * How long a call waits for etcd to answer its probe again before it is refused (503). A probe is
+ * always out at a member that does not answer, and its answer is the first thing etcd gives when it
+ * runs again; a call that arrives in the moment between the resume and that answer waits for it
+ * instead of being refused. During an outage each refusal comes this much later (a request that
+ * needs two etcd calls, a cached list's freshness probe and its read, waits twice).
+ */
+const SHUT_GATE_WAIT_MS = 250;
+
 /** Keys read per range call of a list: keeps responses small without many round trips. */
 const LIST_BATCH = 500;
 /** etcd's default --max-txn-ops: the most operations one transaction may carry. */
@@ -207,6 +216,8 @@ export class Etcd3Storage implements Storage {
    */
   private async send<T>(run: (options: CallOptions) => Promise<T>, how: { write?: boolean; signal?: AbortSignal | undefined } = {}): Promise<T> {
     const { signal } = how;
+    if (signal?.aborted) throw abortReason(signal);
+    if (!this.health.up) await this.health.waitUp(SHUT_GATE_WAIT_MS);
     if (signal?.aborted) throw abortReason(signal);
     const call = new AbandonableCall();
     const onAbort = () => call.abandon(abortReason(signal!));
