@@ -22,8 +22,8 @@ export interface HealthMonitorOptions {
   probeKey: Buffer;
   /** How often a member that answers is probed; 0: only when check() is called (no background probes). */
   intervalMs?: number;
-  /** Told when etcd as a whole stops answering (no member does) and when it answers again. */
-  changed(up: boolean, err?: string): void;
+  /** Told after every round of probes whether etcd as a whole answers (some member does), and if not why. */
+  checked(up: boolean, err?: string): void;
 }
 
 interface Member {
@@ -39,7 +39,6 @@ export class HealthMonitor {
   private readonly members = new Map<string, Member>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
-  private wasUp = true;
   /** Told when a member's gate opens. */
   private readonly opened = new Set<() => void>();
 
@@ -100,10 +99,7 @@ export class HealthMonitor {
   async check(): Promise<boolean> {
     await Promise.all([...this.members.values()].map((m) => this.probe(m)));
     const up = this.up;
-    if (up !== this.wasUp) {
-      this.wasUp = up;
-      this.opts.changed(up, up ? undefined : [...this.members.values()].map((m) => m.lastError).join('; '));
-    }
+    this.opts.checked(up, up ? undefined : [...this.members.values()].map((m) => m.lastError).join('; '));
     return up;
   }
 

@@ -181,7 +181,9 @@ export class Etcd3Storage implements Storage {
       hosts: opts.servers,
       probeKey: Buffer.from(`${opts.prefix.replace(/\/+$/, '')}/health`),
       ...(opts.probeIntervalMs !== undefined ? { intervalMs: opts.probeIntervalMs } : {}),
-      changed: (up, err) => {
+      // Reads out while no member answers its probe are given up: those sent before the gates
+      // shut, and any that slipped through as they shut.
+      checked: (up, err) => {
         if (!up) for (const read of this.readCalls) read.abandon(notAnswering(''));
         this.reached(up, up ? undefined : new Error(`the health probe got no answer: ${err}`));
       },

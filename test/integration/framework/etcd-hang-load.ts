@@ -16,6 +16,8 @@ export interface HangFigures {
   duringHang: Record<number, number>;
   /** From the thaw to the first create answered 201 that was sent after it. */
   resumeToWriteMs: number;
+  /** From the thaw to the server's log line saying the connection to etcd is back (its probe answered). */
+  resumeToProbeMs: number;
   /** From the thaw to the first /readyz answered 200 that was asked after it. */
   resumeToReadyMs: number;
   /** 5xx answers to requests sent after the thaw (the goal is none). */
@@ -31,6 +33,15 @@ interface Sent {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** When a klog line of today was written (its hh:mm:ss.uuuuuu, local time), as Date.now() counts. */
+function loggedAt(line: string): number {
+  const m = /^[IWE]\d{4} (\d\d):(\d\d):(\d\d)\.(\d{6})/.exec(line);
+  if (!m) return NaN;
+  const d = new Date();
+  d.setHours(Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]) / 1000);
+  return d.getTime();
+}
 
 /** Freezes `t`'s etcd for `hangMs` under the load described above and measures what clients saw. */
 export async function measureHang(t: TestServer, hangMs: number, opts: { writers?: number; namespace?: string } = {}): Promise<HangFigures> {
@@ -79,8 +90,10 @@ export async function measureHang(t: TestServer, hangMs: number, opts: { writers
     }
   }, 500);
   await sleep(hangMs);
+  const logsBefore = t.logs.length;
   t.etcd.thaw();
   thawedAt = performance.now();
+  const thawedAtWall = Date.now();
   // The first create sent after the thaw that succeeds: tried every 10 ms on a fresh connection.
   let resumeToWriteMs = NaN;
   while (performance.now() - thawedAt < 30_000) {
@@ -103,6 +116,7 @@ export async function measureHang(t: TestServer, hangMs: number, opts: { writers
   const duringHang: Record<number, number> = {};
   for (const s of sent) if (s.at >= frozenAt && s.at < thawedAt) duringHang[s.status] = (duringHang[s.status] ?? 0) + 1;
   const afterResume = sent.filter((s) => s.at >= thawedAt);
+  const back = t.logs.slice(Math.max(0, logsBefore - 50)).find((l) => l.includes('the connection to etcd is back') && loggedAt(l) >= thawedAtWall - 1);
   return {
     hangMs,
     detectedMs: detectedAt - frozenAt,
@@ -110,6 +124,7 @@ export async function measureHang(t: TestServer, hangMs: number, opts: { writers
     longestWaitUnknownMs: { create: longest(false, 'create'), read: longest(false, 'read') },
     duringHang,
     resumeToWriteMs,
+    resumeToProbeMs: back ? loggedAt(back) - thawedAtWall : NaN,
     resumeToReadyMs: readyAt - thawedAt,
     errorsAfterResume: afterResume.filter((s) => s.status >= 500).length,
     sentAfterResume: afterResume.length,
@@ -125,7 +140,7 @@ export function describeHang(f: HangFigures): string {
     `  longest wait of a fresh client sent after that: create ${ms(f.longestWaitKnownMs.create)}, read ${ms(f.longestWaitKnownMs.read)}`,
     `  longest wait of a fresh client sent before that: create ${ms(f.longestWaitUnknownMs.create)}, read ${ms(f.longestWaitUnknownMs.read)}`,
     `  answers to requests sent during the hang: ${Object.entries(f.duringHang).map(([s, k]) => `${k} x ${s}`).join(', ')}`,
-    `  resume to first successful write: ${ms(f.resumeToWriteMs)}; to /readyz 200: ${ms(f.resumeToReadyMs)}`,
+    `  resume to the server's probe answered: ${ms(f.resumeToProbeMs)}; to the first successful write: ${ms(f.resumeToWriteMs)}; to /readyz 200: ${ms(f.resumeToReadyMs)}`,
     `  5xx after resume: ${f.errorsAfterResume} of ${f.sentAfterResume} requests`,
   ].join('\n');
 }
