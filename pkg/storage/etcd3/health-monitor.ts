@@ -2,7 +2,8 @@
 // that happen to fail. A hung member (frozen disk, partition, stalled leader) fails nothing: calls
 // to it just wait. So each member is probed on a client of its own, every second while it answers
 // and without pause while it does not, and the main client's calls to a member whose probe failed
-// are refused at once (the member's gate), to be let through again the moment a probe answers.
+// are refused without being sent (the member's gate), to be let through again the moment a probe
+// answers.
 // Nothing else opens or closes a gate: a call that timed out or was cancelled says nothing about
 // the member, and no trial call is sent to a member that may hang.
 import { circuitBreaker, ConsecutiveBreaker, handleWhen, noop, type CircuitBreakerPolicy, type IDisposable } from 'cockatiel';
