@@ -13,7 +13,7 @@ export PATH := $(abspath $(NODE_DIR)):$(PATH)
 # What the binaries' wrappers run: the pinned node beside them, or the machine's `node`.
 NODE_CMD := $(if $(filter $(OUT)/node/%,$(NODE_DIR)),"$$here/../$(patsubst $(OUT)/%,%,$(NODE_DIR))/node",node)
 
-.PHONY: all node deps etcd clients build run test test-unit test-integration bench clean
+.PHONY: all node deps etcd clients build run test test-unit test-integration bench bench-etcd-hang clean
 
 all: build
 
@@ -69,6 +69,11 @@ test-integration: etcd clients build
 # only, under 5 minutes; BENCH_QUICK=1 shrinks it); never asserts timings.
 bench: etcd build
 	node --enable-source-maps $(DIST)/hack/bench.js
+
+# What clients see when etcd hangs for 10 s and 40 s (SIGSTOP) under load: figures, never
+# assertions (about 2 minutes; `make test` runs the 10 s hang, test/integration/etcd-hang.test.ts).
+bench-etcd-hang: etcd build
+	node --enable-source-maps $(DIST)/hack/etcd-hang.js
 
 clean:
 	rm -rf $(OUT)

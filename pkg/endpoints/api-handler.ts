@@ -30,7 +30,7 @@ import {
   type VirtualHandler,
   type ResourceRequest,
 } from './resource-handlers.js';
-import { requestTimeoutMs, runWithDeadline } from './request-timeout.js';
+import { requestDeadline, runWithDeadline } from './request-timeout.js';
 import { setStatusWriter } from './responses.js';
 import type { IncludeObject } from '../registry/table.js';
 import { serveWatch, type WatchServerOptions } from './watch.js';
@@ -51,6 +51,8 @@ export interface APIHandlerConfig extends HandlerContext {
   connecters?: ReadonlyMap<string, Connecter>;
   /** The registry's half of each streamed read (pods/log), keyed `<group>/<resource>/<sub-resource>`. */
   streams?: ReadonlyMap<string, StreamGetter>;
+  /** --request-timeout: the most a request that is not long-running may take; default upstream's 60 s. */
+  requestTimeoutMs?: number;
 }
 
 const notFound = () => new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
@@ -69,12 +71,13 @@ export function newAPIHandler(cfg: APIHandlerConfig): APIHandler {
   // Every request but a watch runs under a deadline, as upstream's timeout filter runs it.
   return async (req, res, info) => {
     if (isLongRunning(info)) return serve(req, res, info);
-    const ms = requestTimeoutMs(info.query.get('timeout') ?? undefined);
-    return runWithDeadline(ms, res, () => serve(req, res, info), {
-      timedOut: () => cfg.logger?.warn('request did not complete within the allotted timeout', { method: req.method, path: info.path, timeout: `${ms}ms` }),
-      late: ({ elapsedMs, error }) => cfg.logger?.warn('post-timeout activity', {
+    const deadline = requestDeadline(info, cfg.requestTimeoutMs);
+    return runWithDeadline(deadline, res, () => serve(req, res, info), {
+      timedOut: () => cfg.logger?.warn('request did not complete within the allotted timeout', { method: req.method, path: info.path, timeout: `${deadline.ms}ms` }),
+      // What the work did after its 504: stopped as told, failed, or finished with its answer dropped.
+      late: ({ elapsedMs, cancelled, error }) => cfg.logger?.warn('post-timeout activity', {
         method: req.method, path: info.path, timeElapsed: `${elapsedMs}ms`,
-        result: error === undefined ? 'completed' : error instanceof Error ? error.message : String(error),
+        result: cancelled ? 'cancelled' : error === undefined ? 'finished, its answer dropped' : error instanceof Error ? error.message : String(error),
       }),
     });
   };

@@ -1,4 +1,5 @@
-// An etcd outage: requests fail with a Status (never a hang or a crash), retriable when they never
+// An etcd outage, etcd killed (a crash) or frozen (a hang: SIGSTOP, its sockets open and nothing
+// answering): requests fail with a Status (never a hang or a crash), retriable when they never
 // reached etcd and not when a write was out at it, health says etcd is down, and everything
 // recovers by itself when etcd returns.
 import assert from 'node:assert/strict';
@@ -13,14 +14,19 @@ describe('etcd outage', () => {
   });
   after(async () => t?.stop());
 
-  test('requests fail cleanly while etcd is down and succeed again after it returns', async () => {
+  const outages = {
+    crash: { start: () => t.etcd.pause(), end: () => t.etcd.resume() },
+    hang: { start: async () => t.etcd.freeze(), end: async () => t.etcd.thaw() },
+  };
+  for (const [outage, { start, end }] of Object.entries(outages)) test(`requests fail cleanly while etcd is down (${outage}) and succeed again after it returns`, async () => {
     const c = t.client;
-    assert.equal((await c.post('/api/v1/namespaces/default/configmaps', { metadata: { name: 'before' } })).status, 201);
-    const w = await c.watch('/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=0');
-    assert.equal((await w.next())?.type, 'ADDED');
-    await t.etcd.pause();
+    const before = `before-${outage}`;
+    const after = `after-${outage}`;
+    assert.equal((await c.post('/api/v1/namespaces/default/configmaps', { metadata: { name: before } })).status, 201);
+    const w = await c.watch(`/api/v1/namespaces/default/configmaps?watch=true&fieldSelector=metadata.name%3D${after}`);
+    await start();
     try {
-      const r = await c.get('/api/v1/namespaces/default/configmaps/before');
+      const r = await c.get(`/api/v1/namespaces/default/configmaps/${before}`);
       assert.ok(r.status === 503 || r.status === 504, r.text);
       assert.equal(r.body.kind, 'Status');
       const ready = await c.get('/readyz?verbose');
@@ -32,19 +38,19 @@ describe('etcd outage', () => {
       assert.match(live.text, /\[-\]etcd failed/);
       assert.equal((await c.get('/livez/etcd')).status, 500);
     } finally {
-      await t.etcd.resume();
+      await end();
     }
     const deadline = Date.now() + 20_000;
     let ok = false;
     while (!ok && Date.now() < deadline) {
-      ok = (await c.get('/readyz')).status === 200 && (await c.get('/livez')).status === 200 && (await c.get('/api/v1/namespaces/default/configmaps/before')).status === 200;
+      ok = (await c.get('/readyz')).status === 200 && (await c.get('/livez')).status === 200 && (await c.get(`/api/v1/namespaces/default/configmaps/${before}`)).status === 200;
       if (!ok) await new Promise((r) => setTimeout(r, 250));
     }
     assert.ok(ok, 'the server recovered');
-    assert.equal((await c.post('/api/v1/namespaces/default/configmaps', { metadata: { name: 'after' } })).status, 201);
+    assert.equal((await c.post('/api/v1/namespaces/default/configmaps', { metadata: { name: after } })).status, 201);
     const ev = await w.next(10_000);
     assert.equal(ev?.type, 'ADDED', 'the open watch resumed after the outage');
-    assert.equal(ev?.object.metadata.name, 'after');
+    assert.equal(ev?.object.metadata.name, after);
     w.close();
   });
 

@@ -34,6 +34,8 @@ export interface APIServerOptions {
   maxRequestsInflight: number;
   maxMutatingRequestsInflight: number;
   minRequestTimeout: number;
+  /** Milliseconds a request that is not long-running may take at most (--request-timeout); writes at most 34 s of it. */
+  requestTimeoutMs: number;
   verbosity: number;
   /** --runtime-config as given: key[=value],... */
   runtimeConfig: string;
@@ -95,6 +97,7 @@ export function parseOptions(argv: string[]): APIServerOptions {
     .option('max-requests-inflight', { type: 'number', default: 400, describe: 'The maximum number of non-mutating requests in flight at a given time; above it the server answers 429. Zero for no limit.', group: 'Generic:' })
     .option('max-mutating-requests-inflight', { type: 'number', default: 200, describe: 'The maximum number of mutating requests in flight at a given time; above it the server answers 429. Zero for no limit.', group: 'Generic:' })
     .option('min-request-timeout', { type: 'number', default: 1800, describe: 'Minimum number of seconds a watch may stay open; the default watch timeout is randomised between this and twice this.', group: 'Generic:' })
+    .option('request-timeout', { type: 'string', default: '1m0s', describe: 'An optional field indicating the duration a handler must keep a request open before timing it out. This is the default request timeout for requests but may be overridden by flags such as --min-request-timeout for specific types of requests.', group: 'Generic:' })
     .option('livez-grace-period', { type: 'string', default: '0s', describe: 'This option represents the maximum amount of time it should take for apiserver to complete its startup sequence and become live. From apiserver\'s start time to when this amount of time has elapsed, /livez will assume that unfinished post-start hooks will complete successfully and therefore return true.', group: 'Generic:' })
     .option('shutdown-delay-duration', { type: 'string', default: '0s', describe: 'Time to delay the termination. During that time the server keeps serving requests normally. The endpoints /healthz and /livez will return success, but /readyz immediately returns failure. Graceful termination starts after this delay has elapsed. This can be used to allow load balancer to stop sending traffic to this server.', group: 'Generic:' })
     .option('runtime-config', { type: 'string', default: '', describe: "A set of key=value pairs that enable or disable built-in APIs: api/all, api/ga, api/beta, api/alpha, <group>/<version> (the core group as v1) and <group>/<version>/<resource>, each =true or =false (a missing value means true). Alpha and beta versions are off unless enabled.", group: 'API enablement:' })
@@ -116,7 +119,7 @@ export function parseOptions(argv: string[]): APIServerOptions {
       process.exit(1);
     })
     .parseSync();
-  const duration = (flag: 'etcd-compaction-interval' | 'event-ttl' | 'livez-grace-period' | 'shutdown-delay-duration') => {
+  const duration = (flag: 'etcd-compaction-interval' | 'event-ttl' | 'request-timeout' | 'livez-grace-period' | 'shutdown-delay-duration') => {
     try {
       return parseDuration(parsed[flag]);
     } catch (e) {
@@ -139,6 +142,7 @@ export function parseOptions(argv: string[]): APIServerOptions {
     maxRequestsInflight: parsed['max-requests-inflight'],
     maxMutatingRequestsInflight: parsed['max-mutating-requests-inflight'],
     minRequestTimeout: parsed['min-request-timeout'],
+    requestTimeoutMs: duration('request-timeout'),
     verbosity: parsed.v,
     runtimeConfig: parsed['runtime-config'],
     livezGracePeriodMs: duration('livez-grace-period'),
@@ -195,6 +199,7 @@ export function validateOptions(o: APIServerOptions, code?: ServerCode): string[
   } catch (e) {
     errs.push(`--watch-cache-sizes: ${(e as Error).message}`);
   }
+  if (o.requestTimeoutMs <= 0) errs.push('--request-timeout must be greater than 0');
   if (o.livezGracePeriodMs < 0) errs.push('--livez-grace-period must not be negative');
   if (o.shutdownDelayMs < 0) errs.push('--shutdown-delay-duration must not be negative');
   for (const [flag, parse] of [['--service-cluster-ip-range', () => IPRange.parse(o.serviceClusterIPRange)], ['--service-node-port-range', () => PortRange.parse(o.serviceNodePortRange)]] as const) {

@@ -359,6 +359,7 @@ async function serve(opts: APIServerOptions, logger: Logger, thread: ThreadRole 
       protobuf: new ProtobufCodec(scheme),
       logger,
       serverAddress,
+      requestTimeoutMs: opts.requestTimeoutMs,
       // The access reviews are answered by the configured authorizer chain and its rule resolvers.
       virtual: new Map([
         ...authentication.virtual,

@@ -17,10 +17,12 @@ export interface TestEtcd {
   /** Starts it again on the same port and data. */
   resume(): Promise<void>;
   /**
-   * Freezes etcd (SIGSTOP): its connections stay open and what is sent to it stays unread, until
-   * pause() ends it, so a test can have a request out at etcd when it goes away.
+   * Freezes etcd (SIGSTOP): its connections stay open and what is sent to it stays unread, as with
+   * a frozen disk, a partition or a stalled leader, until thaw() (or pause(), which ends it).
    */
   freeze(): void;
+  /** Lets a frozen etcd run again (SIGCONT): it reads and answers what waited. */
+  thaw(): void;
   /** Bytes sent to etcd's client port and not yet read by it (what a frozen etcd holds unread). */
   unreadBytes(): number;
   stop(): Promise<void>;
@@ -130,6 +132,7 @@ export async function startEtcd(opts: { progressNotifyInterval?: string } = {}):
     pause: kill,
     resume: launch,
     freeze: () => void proc.kill('SIGSTOP'),
+    thaw: () => void proc.kill('SIGCONT'),
     unreadBytes: () => receiveQueueBytes(clientPort),
     stop: async () => {
       await kill();
@@ -146,7 +149,10 @@ export async function etcdKVCalls(endpoint: string): Promise<{ Range: number; Tx
   return n;
 }
 
-/** Storage as the API server has it on `endpoint` (its /registry prefix and JSON codec), for tests of the storage layer. */
+/**
+ * Storage as the API server has it on `endpoint` (its /registry prefix and JSON codec), for tests of
+ * the storage layer; without background health probes, whose reads would count among etcd's calls.
+ */
 export function etcdStorage(endpoint: string): Etcd3Storage {
-  return new Etcd3Storage({ servers: [endpoint], prefix: '/registry', codec: jsonStorageCodec });
+  return new Etcd3Storage({ servers: [endpoint], prefix: '/registry', codec: jsonStorageCodec, probeIntervalMs: 0 });
 }
