@@ -6,7 +6,7 @@ DIST := $(OUT)/dist
 BIN := $(OUT)/bin
 NODE_DEPS := node_modules/.package-lock.json
 
-.PHONY: all deps etcd clients build run test test-unit test-integration bench clean
+.PHONY: all deps etcd clients build run test test-unit test-integration test-image image bench clean
 
 all: build
 
@@ -53,6 +53,17 @@ test-unit: build
 
 test-integration: etcd clients build
 	node --test --test-concurrency=2 --enable-source-maps $(INTEGRATION_TESTS)
+
+# The control plane's OCI image (deploy/image/Containerfile) with buildah, podman or docker, tagged
+# $(IMAGE):<version> and $(IMAGE):<revision>; BUILD_IMAGE, BASE_IMAGE and NODE pass through.
+image:
+	@bash hack/build-image.sh
+
+# The image built here on local bases (debootstrap and the pinned Node 24 of the npm registry) and
+# run with buildah: the API server and the controller manager from it against a host etcd, checked
+# for files it should not hold; prints its size and start time. .ci/run runs it after `make test`.
+test-image: etcd clients build
+	@bash hack/test-image.sh
 
 # The yardstick: throughput, latency, memory and CPU figures of the server beside raw etcd (loopback
 # only, under 5 minutes; BENCH_QUICK=1 shrinks it); never asserts timings.

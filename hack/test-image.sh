@@ -8,7 +8,7 @@
 #       BUILD_IMAGE: minbase + node + npm, what the build stage needs for npm ci and tsc.
 #       BASE_IMAGE:  node at /nodejs/bin/node (where distroless keeps it) and the shared libraries
 #                    it links, /etc/passwd and /tmp: a distroless-like root, no shell, no npm.
-#  2. hack/build-image.sh (what `make image` runs) against them.
+#  2. `make image` (hack/build-image.sh) against them.
 #  3. In the image, with `buildah run --isolation chroot` (which shares the host's network):
 #     apiserver --version, controller-manager --help, the API server against an etcd on the host's
 #     loopback with its certificates and token file mounted read-only, /readyz and kubectl from the
@@ -154,10 +154,10 @@ if ! have_image "$run_base"; then
   buildah commit --quiet "$ctr" "$run_base" >/dev/null
 fi
 
-say "building the image (hack/build-image.sh, as make image) on $build_base and $run_base"
+say "building the image with make image on $build_base and $run_base"
 build_started=$(date +%s)
-IMAGE=$image BUILD_IMAGE=$build_base BASE_IMAGE=$run_base NODE=$node_in_image CONTAINER_TOOL=buildah \
-  bash hack/build-image.sh >"$work/build.log" 2>&1 || { tail -40 "$work/build.log" >&2; fail "the image did not build"; }
+make --no-print-directory image IMAGE="$image" BUILD_IMAGE="$build_base" BASE_IMAGE="$run_base" NODE="$node_in_image" \
+  CONTAINER_TOOL=buildah >"$work/build.log" 2>&1 || { tail -40 "$work/build.log" >&2; fail "the image did not build"; }
 version=$(node -p 'require("./package.json").version')
 ref="$image:$version"
 pass "the image built in $(($(date +%s) - build_started))s: $(tail -1 "$work/build.log")"
