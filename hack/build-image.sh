@@ -34,7 +34,7 @@ case $tool in
 esac
 
 case $tool in
-  docker) size=$(docker image inspect --format '{{.Size}}' "$image:$version") ;;
-  *) size=$("$tool" images --noheading --format '{{.Size}}' "$image:$version" | head -1) ;;
+  docker) size="$(($(docker image inspect --format '{{.Size}}' "$image:$version") / 1000000)) MB" ;;
+  *) size=$("$tool" images --noheading --format '{{.Size}}' "$image:$version" | sed -n 1p) ;;
 esac
 echo "built $image:$version and $image:$revision with $tool ($size unpacked)"

@@ -117,7 +117,9 @@ if ! have_image "$build_base"; then
   ln -s ../lib/node_modules/npm/bin/npx-cli.js "$stage/usr/local/bin/npx"
   # The build stage's npm ci trusts what this machine trusts (minbase has no CA bundle; the public
   # node images have Debian's), which includes any TLS proxy between this machine and the registry.
-  install -D -m 0644 "${NODE_EXTRA_CA_CERTS:-/etc/ssl/certs/ca-certificates.crt}" "$stage/etc/ssl/certs/ca-certificates.crt"
+  ca_bundle=${NODE_EXTRA_CA_CERTS:-/etc/ssl/certs/ca-certificates.crt}
+  [ -f "$ca_bundle" ] || fail "no CA bundle at $ca_bundle for the build stage's npm ci (set NODE_EXTRA_CA_CERTS)"
+  install -D -m 0644 "$ca_bundle" "$stage/etc/ssl/certs/ca-certificates.crt"
   pack "$stage" "$work/build-base.tar" usr etc
   ctr=$(buildah from scratch)
   containers+=("$ctr")
@@ -312,7 +314,7 @@ pass "the controller manager from the image finished the namespace deletion"
 # stop does to the entrypoint: the first process below buildah's chroot helpers.
 program_pid() { # <buildah run pid>
   local pid=$1 child
-  while child=$(pgrep -P "$pid" | head -1) && [ -n "$child" ]; do
+  while child=$(pgrep -P "$pid" | sed -n 1p) && [ -n "$child" ]; do
     pid=$child
     [[ $(cat "/proc/$pid/comm") == *buildah* ]] || { echo "$pid"; return; }
   done
@@ -345,6 +347,9 @@ compressed=$(node -e '
   const blob = (d) => JSON.parse(fs.readFileSync(`${dir}/blobs/${d.replace(":", "/")}`, "utf8"));
   const manifest = blob(JSON.parse(fs.readFileSync(`${dir}/index.json`, "utf8")).manifests[0].digest);
   console.log(manifest.layers.reduce((n, l) => n + l.size, manifest.config.size));' "$work/oci")
+# A container that never ran shows the image's own files (the others hold buildah's mount targets).
+new_container "$ref"
+root=$(buildah mount "$REPLY")
 unpacked=$(du -sb "$root" | cut -f1)
 mib() { awk -v b="$1" 'BEGIN { printf "%.1f MiB", b / 1048576 }'; }
 say "image $ref: $(mib "$compressed") compressed (gzip layers), $(mib "$unpacked") unpacked; by top-level folder:"
