@@ -32,8 +32,10 @@ case "$(uname -m)" in
 esac
 cache=_output/image
 image=${IMAGE:-localhost/orch-image-test}
-build_base=localhost/orch-build-base:node$NODE_VERSION-npm$NPM_VERSION
-run_base=localhost/orch-node-base:$NODE_VERSION
+# The bases' tags name what they hold and this script's own digest, so a changed recipe makes them anew.
+recipe=$(sha256sum "$0" | cut -c1-8)
+build_base=localhost/orch-build-base:node$NODE_VERSION-npm$NPM_VERSION-$recipe
+run_base=localhost/orch-node-base:$NODE_VERSION-$recipe
 node_in_image=/nodejs/bin/node
 run=(buildah run --isolation chroot)
 
@@ -90,25 +92,30 @@ new_container() { # <image>: sets REPLY to a new working container of a local im
 # Writes tar archive $2 of the entries $3... of folder $1, owned by root, for `buildah add`.
 pack() { local dir=$1 out=$2; shift 2; tar -C "$dir" --owner=0 --group=0 -cf "$out" "$@"; }
 
-node_tgz=$(pinned_tarball "$node_package" "$NODE_VERSION" "$node_integrity")
-npm_tgz=$(pinned_tarball npm "$NPM_VERSION" "$NPM_INTEGRITY")
-tar -xzf "$node_tgz" -C "$work" package/bin/node package/LICENSE
-mv "$work/package" "$work/node"
-
-minbase="$cache/debian-bookworm-minbase-$deb_arch.tar"
-if [ ! -s "$minbase" ]; then
-  say "making a Debian bookworm minbase with debootstrap (once; kept in $minbase)"
-  mkdir "$work/minbase"
-  if ! debootstrap --variant=minbase --arch "$deb_arch" bookworm "$work/minbase" "${DEBIAN_MIRROR:-http://deb.debian.org/debian}" >"$work/debootstrap.log" 2>&1; then
-    tail -20 "$work/debootstrap.log" >&2
-    fail "debootstrap failed"
-  fi
-  tar -C "$work/minbase" -cf "$minbase.part" . && mv "$minbase.part" "$minbase"
-  rm -rf "$work/minbase"
-fi
+# node (and its licence) unpacked into $work/node, once per run that makes a base.
+unpack_node() {
+  [ -x "$work/node/bin/node" ] && return
+  local tgz
+  tgz=$(pinned_tarball "$node_package" "$NODE_VERSION" "$node_integrity")
+  tar -xzf "$tgz" -C "$work" package/bin/node package/LICENSE
+  mv "$work/package" "$work/node"
+}
 
 if ! have_image "$build_base"; then
+  minbase="$cache/debian-bookworm-minbase-$deb_arch.tar"
+  if [ ! -s "$minbase" ]; then
+    say "making a Debian bookworm minbase with debootstrap (once; kept in $minbase)"
+    mkdir "$work/minbase"
+    if ! debootstrap --variant=minbase --arch "$deb_arch" bookworm "$work/minbase" "${DEBIAN_MIRROR:-http://deb.debian.org/debian}" >"$work/debootstrap.log" 2>&1; then
+      tail -20 "$work/debootstrap.log" >&2
+      fail "debootstrap failed"
+    fi
+    tar -C "$work/minbase" -cf "$minbase.part" . && mv "$minbase.part" "$minbase"
+    rm -rf "$work/minbase"
+  fi
   say "making $build_base (minbase, node $NODE_VERSION, npm $NPM_VERSION)"
+  unpack_node
+  npm_tgz=$(pinned_tarball npm "$NPM_VERSION" "$NPM_INTEGRITY")
   stage="$work/build-base"
   mkdir -p "$stage/usr/local/bin" "$stage/usr/local/lib/node_modules/npm"
   install -m 0755 "$work/node/bin/node" "$stage/usr/local/bin/node"
@@ -132,6 +139,7 @@ fi
 
 if ! have_image "$run_base"; then
   say "making $run_base (node $NODE_VERSION and the libraries it links)"
+  unpack_node
   new_container "$build_base"
   ctr=$REPLY
   # The libraries node links, as the Debian loader resolves them, copied as files (tar -h).
