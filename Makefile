@@ -13,7 +13,7 @@ export PATH := $(abspath $(NODE_DIR)):$(PATH)
 # What the binaries' wrappers run: the pinned node beside them, or the machine's `node`.
 NODE_CMD := $(if $(filter $(OUT)/node/%,$(NODE_DIR)),"$$here/../$(patsubst $(OUT)/%,%,$(NODE_DIR))/node",node)
 
-.PHONY: all node deps etcd clients build run test test-unit test-integration bench bench-etcd-hang clean
+.PHONY: all node deps etcd clients build run test test-unit test-integration test-image image bench bench-etcd-hang clean
 
 all: build
 
@@ -64,6 +64,17 @@ test-unit: build
 
 test-integration: etcd clients build
 	node --test --test-concurrency=2 --enable-source-maps $(INTEGRATION_TESTS)
+
+# The control plane's OCI image (deploy/image/Containerfile) with buildah, podman or docker, tagged
+# $(IMAGE):<version> and $(IMAGE):<revision>; BUILD_IMAGE, BASE_IMAGE and NODE pass through.
+image:
+	@bash hack/build-image.sh
+
+# The image built here on local bases (debootstrap and the pinned Node 24 of the npm registry) and
+# run with buildah: the API server and the controller manager from it against a host etcd, checked
+# for files it should not hold; prints its size and start time. .ci/run runs it after `make test`.
+test-image: etcd clients build
+	@bash hack/test-image.sh
 
 # The yardstick: throughput, latency, memory and CPU figures of the server beside raw etcd (loopback
 # only, under 5 minutes; BENCH_QUICK=1 shrinks it); never asserts timings.

@@ -14,6 +14,7 @@ import { admissionFlags, admissionOptionsFrom, validateAdmissionOptions, type Ad
 import { kubeletFlags, kubeletOptionsFrom, validateKubeletOptions, type KubeletOptions } from './kubelet-options.js';
 import { parseWatchCacheSizes } from './watch-cache-options.js';
 import { auditFlags, auditOptionsFrom, validateAuditOptions, type AuditOptions } from './audit-options.js';
+import { exitOnVersionFlag, versionFlagDefinition } from '../../internal/version-flag.js';
 
 export interface APIServerOptions {
   securePort: number;
@@ -112,6 +113,7 @@ export function parseOptions(argv: string[]): APIServerOptions {
     .help('help')
     .alias('help', 'h')
     .version(false)
+    .option('version', versionFlagDefinition)
     .wrap(Math.min(120, process.stdout.columns || 100))
     .fail((msg, err, y) => {
       process.stderr.write(`Error: ${msg ?? err?.message}\n\nRun 'apiserver --help' for usage.\n`);
@@ -119,6 +121,7 @@ export function parseOptions(argv: string[]): APIServerOptions {
       process.exit(1);
     })
     .parseSync();
+  exitOnVersionFlag('apiserver', parsed.version);
   const duration = (flag: 'etcd-compaction-interval' | 'event-ttl' | 'request-timeout' | 'livez-grace-period' | 'shutdown-delay-duration') => {
     try {
       return parseDuration(parsed[flag]);

@@ -29,7 +29,7 @@ import { localAnswerCaches, type AnswerCacheFactory } from '../../../pkg/util/ca
 import { APIServerMetrics } from '../../../pkg/metrics/apiserver-metrics.js';
 import type { ServingCert } from '../../../pkg/server/serving-cert.js';
 import { servingCertificate } from './serving.js';
-import { compatibleKubernetes, orchVersion } from '../../../pkg/version/version.js';
+import { compatibleKubernetes, gitVersion } from '../../../pkg/version/version.js';
 import type { Storage } from '../../../pkg/storage/interface.js';
 import { Etcd3Storage } from '../../../pkg/storage/etcd3/store.js';
 import { jsonStorageCodec } from '../../../pkg/storage/json-codec.js';
@@ -98,7 +98,7 @@ function versionInfo(): VersionInfo {
   return {
     major: compatibleKubernetes.major,
     minor: compatibleKubernetes.minor,
-    gitVersion: `v${compatibleKubernetes.major}.${compatibleKubernetes.minor}.0+orch.${orchVersion}`,
+    gitVersion,
     gitCommit: process.env.ORCH_GIT_COMMIT ?? '',
     gitTreeState: '',
     buildDate: '',

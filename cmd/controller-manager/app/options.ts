@@ -6,6 +6,7 @@ import { parseDuration } from '../../../pkg/util/duration.js';
 import type { NodeLifecycleOptions } from '../../../pkg/controller/nodelifecycle/controller.js';
 import type { PodGCOptions } from '../../../pkg/controller/podgc/controller.js';
 import { concurrencyFlags, knownControllerNames } from './controllers.js';
+import { exitOnVersionFlag, versionFlagDefinition } from '../../internal/version-flag.js';
 
 export interface ControllerManagerOptions {
   /** --kubeconfig: the manager's own credentials and the API server's address and CA. */
@@ -222,9 +223,11 @@ export function parseOptions(argv: string[]): ControllerManagerOptions {
     .help('help')
     .alias('help', 'h')
     .version(false)
+    .option('version', versionFlagDefinition)
     .wrap(Math.min(120, process.stdout.columns || 100))
     .fail((msg, err) => usageError(msg ?? err?.message ?? 'bad flags'))
     .parseSync() as Record<string, unknown>;
+  exitOnVersionFlag('controller-manager', parsed.version);
   const duration = (flag: string): number => {
     try {
       return parseDuration(String(parsed[flag]));
