@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The Node.js every make target runs on: the machine's `node` when it is the major of .node-version
-# (Node 24 LTS) or newer, else that exact version brought in from the npm registry, which publishes
+# The Node.js every make target runs on: the machine's `node` when it is .node-version's release line
+# (Node 24 LTS) at that version or newer (24.22.3 mends the server's view of a client certificate's
+# chain, which 24.21.0 lost: nodejs/node#65579), else that exact version brought in from the npm registry, which publishes
 # each release's binary as the package node-<os>-<arch> (what the `node` package's install script
 # fetches; taken directly here, so no install script runs). The package is pinned by version and by
 # the sha512 the registry publishes for it, and its binary unpacked once into
@@ -15,16 +16,18 @@ cd "$(dirname "$0")/.."
 version="$(tr -d ' \n\r' < .node-version)"
 # <version> <os>-<arch> <integrity>, as `npm view node-<os>-<arch>@<version> dist.integrity` prints it.
 pins=(
-  "24.21.0 linux-x64 sha512-3nULszZ5X0fciYpG0t6TrdApJzAn8+FlINP6OiMX7V8HrvpATPN936U1LlReOJriLRa4e8yEqQBYCnLyPNAs7Q=="
-  "24.21.0 linux-arm64 sha512-FpJRPEz2OvvTLfjIOlNGFY9JLPMKgl5m+d4oGYBLg24kJ1mmvN1Zl/HPJgF4HDaJ51ISev1l1cRZ/DM+keXW5g=="
+  "24.22.3 linux-x64 sha512-KHsob+Fv9YerATvYujMbiyJqnRCvLtrcr/eTNqRqiOSGp97EOiRP1yP47+knGgQ/xnc3XY8xzkW587dlZzNqRA=="
+  "24.22.3 linux-arm64 sha512-IZx0J52/1NDwAsY2iyWR9nlPIYuYviTWetjj8+ElvYQh2+XRhLfCfkbFEF/2O5vGI2hcUbyPNHV+nz342FbJXw=="
 )
 pinned="_output/node/v$version/bin"
 
 machine_node_fits() {
   command -v node >/dev/null 2>&1 || return 1
-  local major
-  major="$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null)" || return 1
-  [ "$major" -ge "${version%%.*}" ]
+  # Same major, and no older than the pinned release within it; a newer major is taken as it is.
+  node -e '
+    const [want, have] = [process.argv[1], process.versions.node].map((v) => v.split(".").map(Number));
+    const fits = have[0] > want[0] || (have[0] === want[0] && (have[1] > want[1] || (have[1] === want[1] && have[2] >= want[2])));
+    process.exit(fits ? 0 : 1);' "$version" 2>/dev/null
 }
 
 # The pinned one once installed, so a checkout keeps the node it was built and tested with.
@@ -56,7 +59,7 @@ if ! command -v npm >/dev/null 2>&1; then
 fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-echo "install-node: the machine's node is older than ${version%%.*}; fetching node-$platform@$version from the npm registry" >&2
+echo "install-node: the machine's node is older than $version; fetching node-$platform@$version from the npm registry" >&2
 tarball="$(cd "$work" && npm pack --silent "node-$platform@$version")"
 actual="sha512-$(openssl dgst -sha512 -binary "$work/$tarball" | base64 -w0)"
 if [ "$actual" != "$integrity" ]; then

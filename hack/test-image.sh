@@ -22,7 +22,7 @@ cd "$(dirname "$0")/.."
 
 # The Node of .node-version, pinned by hack/install-node.sh (the one `make` runs on).
 NODE_VERSION=$(tr -d ' \n\r' < .node-version)
-NPM_VERSION=11.19.0 # the npm that Node 24.21.0 bundles
+NPM_VERSION=11.19.0 # the build base's npm (the image holds none)
 NPM_INTEGRITY=sha512-SDd/hHg3KqHE5Ht2NHWxNYNtqCQ2pXAPLl6OtQhPyED5PHsRfrOtO199MZTIG2cQoQ1ZRI9t28shrD+2cr3AAw==
 case "$(uname -m)" in
   x86_64) deb_arch=amd64 ;;
