@@ -42,6 +42,7 @@ import { runtimeClassValidation } from './node/runtime-class-validation.js';
 import { leaseValidation } from './coordination/lease-validation.js';
 import { mutatingWebhookConfigurationValidation, validatingWebhookConfigurationValidation } from './admissionregistration/webhook-configuration-validation.js';
 import { admissionRegistrationGroup } from '../../api/admissionregistration/v1/register.js';
+import { validatingAdmissionPolicyBindingValidation, validatingAdmissionPolicyValidation } from './admissionregistration/validating-admission-policy-validation.js';
 import type { KindValidation } from './validation/kind-validation.js';
 import { certificatesGroup } from '../../api/certificates/v1/register.js';
 import { certificateSigningRequestValidation } from './certificates/certificate-signing-request-validation.js';
@@ -110,5 +111,7 @@ export function kindValidations(domain: ApiDomain, opts: ValidationOptions = {})
   register(domain.group('coordination'), 'Lease', leaseValidation);
   register(admissionRegistrationGroup(domain), 'ValidatingWebhookConfiguration', validatingWebhookConfigurationValidation);
   register(admissionRegistrationGroup(domain), 'MutatingWebhookConfiguration', mutatingWebhookConfigurationValidation);
+  register(admissionRegistrationGroup(domain), 'ValidatingAdmissionPolicy', validatingAdmissionPolicyValidation);
+  register(admissionRegistrationGroup(domain), 'ValidatingAdmissionPolicyBinding', validatingAdmissionPolicyBindingValidation);
   return (group, kind) => registry.get(`${group}/${kind}`) ?? noRules;
 }
