@@ -235,7 +235,7 @@ function validateParamRef(ref: ParamRef, path: Path): FieldError[] {
     if (name !== '') errs.push(forbidden(path.child('selector'), 'name and selector are mutually exclusive'));
   }
   if (name === '' && !hasSelector) errs.push(required(path, 'one of name or selector must be specified'));
-  const action = ref.parameterNotFoundAction;
+  const action: string | undefined | null = ref.parameterNotFoundAction;
   if (action === undefined || action === null || action === '') errs.push(required(path.child('parameterNotFoundAction')));
   else if (!(ParameterNotFoundActions as readonly string[]).includes(action)) errs.push(notSupported(path.child('parameterNotFoundAction'), action, ParameterNotFoundActions));
   return errs;
