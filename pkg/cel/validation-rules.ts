@@ -172,7 +172,7 @@ export async function validateWithRules(schema: Schema, obj: unknown, oldObj?: u
           if (c.usesOldSelf && oldSelf === undefined && c.rule.optionalOldSelf !== true) continue;
           const vars: Record<string, unknown> = { self };
           if (c.usesOldSelf) vars.oldSelf = c.rule.optionalOldSelf ? optionalOf(oldSelf) : oldSelf;
-          const cost = estimateCost(c.program.ast, valueSizes({ self: value, oldSelf: old })).max;
+          const cost = estimateCost(c.program.ast, valueSizes({ self: value, oldSelf: old }), { runtime: true }).max;
           if (cost > remaining) {
             errs.push(invalid(path || '<nil>', s.type ?? '', 'validation failed due to running out of cost budget, no further validation rules will be run'));
             exhausted = true;

@@ -37,6 +37,8 @@ import type { Store } from '../../../pkg/registry/generic/store.js';
 import { buildAuthentication } from './authentication.js';
 import { buildAuthorization } from './authorization.js';
 import { buildAdmission } from './admission.js';
+import { startPolicyTypeChecking } from './policy-status.js';
+import { schemeObjectInterfaces } from '../../../pkg/admission/object-interfaces.js';
 import { buildAudit } from './audit.js';
 import { AuditMetrics } from '../../../pkg/metrics/audit-metrics.js';
 import { SharedCaches } from './caches.js';
@@ -273,6 +275,7 @@ async function serve(opts: APIServerOptions, logger: Logger, worker: WorkerRole 
       return { allowed: d.decision === 'allow', reason: d.reason, ...(d.evaluationError ? { evaluationError: d.evaluationError } : {}) };
     },
   });
+  const policyStatus = startPolicyTypeChecking({ domain, stores, caches, scheme, objects: schemeObjectInterfaces(scheme, decoder), logger });
   let stopCompaction = () => undefined as void;
   let port = 0;
   let namespacesMade: Promise<void> | undefined;
@@ -392,6 +395,7 @@ async function serve(opts: APIServerOptions, logger: Logger, worker: WorkerRole 
       stopCompaction();
       await authentication.stop();
       await authorization.stop();
+      await policyStatus?.stop();
       await caches.stop();
       await audit.stop();
       await storage.close();

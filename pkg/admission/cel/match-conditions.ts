@@ -46,7 +46,7 @@ export class MatchConditionMatcher {
         continue;
       }
       // The runtime cost is bounded by the estimate over the actual sizes of the values.
-      const cost = estimateCost(c.program.ast, valueSizes(vars)).max;
+      const cost = estimateCost(c.program.ast, valueSizes(vars), { runtime: true }).max;
       if (cost > perCallLimit) {
         errors.push(`expression '${c.expression}' resulted in error: operation cancelled: actual cost limit exceeded`);
         continue;

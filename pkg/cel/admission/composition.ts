@@ -41,7 +41,9 @@ function mustEvaluateTo(types: readonly string[]): string {
 export function compileExpression(env: Environment, expression: string, returnTypes?: readonly string[]): Compiled {
   const r = compile(env, expression);
   if (r.error !== undefined) return { error: `compilation failed: ${r.error}` };
-  if (returnTypes && !returnTypes.includes(r.program.outputType)) return { error: mustEvaluateTo(returnTypes) };
+  // The evaluator names the type of null `null`; cel-go's messages call it null_type.
+  const outputType = r.program.outputType === 'null' ? 'null_type' : r.program.outputType;
+  if (returnTypes && !returnTypes.includes(outputType) && outputType !== 'dyn') return { error: mustEvaluateTo(returnTypes) };
   return { program: r.program };
 }
 

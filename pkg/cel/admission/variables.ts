@@ -1,9 +1,10 @@
 // A policy's variables at evaluation time (upstream's composition context and lazy map): each
-// variable is evaluated when an expression first reads it, at most once per evaluation; an
+// variable is evaluated before the first expression that reads it runs, at most once per evaluation; an
 // evaluation error (or a variable that did not compile) is the error of every expression reading
 // it, which `||` and `&&` may absorb as CEL's error values are. Its cost is charged to the
-// expression that first read it. Variables whose expressions ask the authorizer evaluate
-// asynchronously, so those an expression reads are resolved just before it runs.
+// expression that first read it. The variables an expression reads are resolved just before it
+// runs: those that ask the authorizer evaluate asynchronously, and the sizes of their values bound
+// the expression's estimated cost.
 import type { ASTNode } from '@marcbachmann/cel-js';
 import { EvalError, type Program } from '../compile.js';
 import { estimateCost, valueSizes } from '../cost.js';
@@ -17,8 +18,6 @@ export interface CompiledVariable {
   compiled: Compiled;
   /** The variables it reads. */
   reads: ReadonlySet<string>;
-  /** It asks the authorizer, itself or through a variable it reads. */
-  async: boolean;
 }
 
 /** The names of `variables.<name>` an expression reads. */
@@ -37,13 +36,7 @@ export function variablesRead(ast: ASTNode, out = new Set<string>()): Set<string
 
 /** The variables of a policy, each compiled, with what they read (in declaration order). */
 export function describeVariables(variables: readonly { name: string; compiled: Compiled }[]): CompiledVariable[] {
-  const out: CompiledVariable[] = [];
-  for (const v of variables) {
-    const reads = v.compiled.program ? variablesRead(v.compiled.program.ast) : new Set<string>();
-    const async = v.compiled.program?.references('authorizer') === true || out.some((o) => o.async && reads.has(o.name));
-    out.push({ ...v, reads, async });
-  }
-  return out;
+  return variables.map((v) => ({ ...v, reads: v.compiled.program ? variablesRead(v.compiled.program.ast) : new Set<string>() }));
 }
 
 type Result = { value: unknown } | { error: string };
@@ -79,11 +72,15 @@ export class LazyVariables {
     return { ...base, variables: known };
   }
 
-  /** Evaluates the asynchronous variables `program` reads, so that reading them later is immediate. */
+  /**
+   * Evaluates the variables `program` reads (and those they read) before it runs: the asynchronous
+   * ones must be, and the sizes of their values bound the program's estimated cost. An error is
+   * kept until an expression reads the variable, so `||` and `&&` can still absorb it.
+   */
   async prepare(program: Program): Promise<void> {
     for (const name of variablesRead(program.ast)) {
       const v = this.byName.get(name);
-      if (v?.async) await this.resolve(v);
+      if (v) await this.resolve(v);
     }
   }
 
@@ -91,7 +88,7 @@ export class LazyVariables {
     if (this.results.has(v.name)) return;
     for (const name of v.reads) {
       const dep = this.byName.get(name);
-      if (dep?.async) await this.resolve(dep);
+      if (dep) await this.resolve(dep);
     }
     this.results.set(v.name, await this.evaluate(v));
   }
@@ -100,7 +97,7 @@ export class LazyVariables {
     let r = this.results.get(v.name);
     if (!r) {
       const evaluated = this.evaluate(v);
-      // Only a variable that asks the authorizer runs asynchronously, and prepare() ran those.
+      // prepare() resolved every variable an expression reads; one asking the authorizer cannot be waited for here.
       r = evaluated instanceof Promise ? { error: `composited variable "${v.name}" fails to evaluate: asynchronous evaluation` } : evaluated;
       this.results.set(v.name, r);
     }
@@ -111,7 +108,7 @@ export class LazyVariables {
   private evaluate(v: CompiledVariable): Result | Promise<Result> {
     const program = v.compiled.program;
     if (!program) return { error: `composited variable "${v.name}" fails to compile: ${v.compiled.error}` };
-    const cost = estimateCost(program.ast, valueSizes(this.sizeRoots(this.activation))).max;
+    const cost = estimateCost(program.ast, valueSizes(this.sizeRoots(this.activation)), { runtime: true }).max;
     this.spent += Math.min(cost, perCallLimit);
     const failed = (e: unknown): Result => ({ error: `composited variable "${v.name}" fails to evaluate: ${e instanceof Error ? e.message : String(e)}` });
     if (cost > perCallLimit) return failed(new EvalError('operation cancelled: actual cost limit exceeded'));

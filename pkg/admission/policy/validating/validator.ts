@@ -156,7 +156,7 @@ export class PolicyValidator {
       const program = compiled.program;
       await variables.prepare(program);
       // The cost is bounded by the estimate over the actual sizes of the values read.
-      const estimated = estimateCost(program.ast, valueSizes(variables.sizeRoots(base))).max;
+      const estimated = estimateCost(program.ast, valueSizes(variables.sizeRoots(base)), { runtime: true }).max;
       const cost = Math.min(estimated, perCallLimit);
       let result: EvalResult;
       try {
