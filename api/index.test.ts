@@ -5,7 +5,7 @@ import { allGroupVersions } from './index.js';
 test('group versions are listed core first, in discovery order', () => {
   assert.deepEqual(allGroupVersions.map((gv) => `${gv.group}/${gv.version}`), [
     '/v1', 'apps/v1', 'events.orch.io/v1', 'authentication.orch.io/v1', 'authentication.orch.io/v1beta1', 'authorization.orch.io/v1', 'batch/v1', 'certificates.orch.io/v1', 'rbac.authorization.orch.io/v1', 'storage.orch.io/v1', 'networking.orch.io/v1', 'policy/v1',
-    'admissionregistration.orch.io/v1', 'scheduling.orch.io/v1', 'coordination.orch.io/v1', 'node.orch.io/v1',
+    'admissionregistration.orch.io/v1', 'scheduling.orch.io/v1', 'coordination.orch.io/v1', 'node.orch.io/v1', 'discovery.orch.io/v1',
   ]);
 });
 
@@ -62,6 +62,7 @@ test('kinds are registered with their resources, scopes, short names and sub-res
     'scheduling.orch.io/PriorityClass priorityclasses cluster [pc] []',
     'coordination.orch.io/Lease leases ns [] []',
     'node.orch.io/RuntimeClass runtimeclasses cluster [] []',
+    'discovery.orch.io/EndpointSlice endpointslices ns [] []',
   ]);
 });
 

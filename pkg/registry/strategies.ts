@@ -18,6 +18,7 @@ import { MutatingWebhookConfiguration, ValidatingWebhookConfiguration } from '..
 import { webhookConfigurationStrategy } from './admissionregistration/webhook-configuration-strategy.js';
 import { certificatesGroup } from '../../api/certificates/v1/register.js';
 import { certificateSigningRequestStrategy } from './certificates/certificate-signing-request-strategy.js';
+import { endpointSliceStrategy } from './discovery/endpoint-slice-strategy.js';
 import { daemonSetStrategy } from './apps/daemon-set-strategy.js';
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
@@ -145,6 +146,7 @@ export const strategyOverrides = (domain: ApiDomain): ReadonlyMap<string, Strate
   }],
   ['/ReplicationController', { selectableFields: { 'status.replicas': (o) => String((o as { status?: { replicas?: number } }).status?.replicas ?? 0) } }],
   ['/ResourceQuota', { returnDeletedObject: true }],
+  [`${domain.group('discovery')}/EndpointSlice`, endpointSliceStrategy],
   [`${domain.group('storage')}/CSIDriver`, { returnDeletedObject: true }],
   // The built-in priority classes are recreated at start anyway; upstream refuses to delete them.
   [`${domain.group('scheduling')}/PriorityClass`, {

@@ -40,6 +40,7 @@ import { storageClassValidation } from './storage/storage-class-validation.js';
 import { priorityClassValidation } from './scheduling/priority-class-validation.js';
 import { runtimeClassValidation } from './node/runtime-class-validation.js';
 import { leaseValidation } from './coordination/lease-validation.js';
+import { endpointSliceValidation } from './discovery/endpoint-slice-validation.js';
 import { mutatingWebhookConfigurationValidation, validatingWebhookConfigurationValidation } from './admissionregistration/webhook-configuration-validation.js';
 import { admissionRegistrationGroup } from '../../api/admissionregistration/v1/register.js';
 import { validatingAdmissionPolicyBindingValidation, validatingAdmissionPolicyValidation } from './admissionregistration/validating-admission-policy-validation.js';
@@ -109,6 +110,7 @@ export function kindValidations(domain: ApiDomain, opts: ValidationOptions = {})
   register(domain.group('scheduling'), 'PriorityClass', priorityClassValidation);
   register(domain.group('node'), 'RuntimeClass', runtimeClassValidation(resourceNames));
   register(domain.group('coordination'), 'Lease', leaseValidation);
+  register(domain.group('discovery'), 'EndpointSlice', endpointSliceValidation);
   register(admissionRegistrationGroup(domain), 'ValidatingWebhookConfiguration', validatingWebhookConfigurationValidation);
   register(admissionRegistrationGroup(domain), 'MutatingWebhookConfiguration', mutatingWebhookConfigurationValidation);
   register(admissionRegistrationGroup(domain), 'ValidatingAdmissionPolicy', validatingAdmissionPolicyValidation);

@@ -321,6 +321,15 @@ export const fixtures: KindFixture[] = [
     patch: { spec: { holderIdentity: 'node-2' } }, patched: (o) => o.spec.holderIdentity,
   },
   {
+    kind: 'EndpointSlice', apiVersion: 'discovery.orch.io/v1', resource: 'endpointslices', namespaced: true, gv: '/apis/discovery.orch.io/v1', hasStatus: false, returnsObject: false,
+    make: (name) => ({
+      apiVersion: 'discovery.orch.io/v1', kind: 'EndpointSlice', metadata: { name, labels: { fixture: 'yes' } }, addressType: 'IPv4',
+      endpoints: [{ addresses: ['10.1.2.3'], conditions: { ready: true }, nodeName: 'node-1' }],
+      ports: [{ name: 'http', protocol: 'TCP', port: 8080 }],
+    }),
+    patch: { ports: [{ name: 'http', protocol: 'TCP', port: 9090 }] }, patched: (o) => o.ports[0].port,
+  },
+  {
     kind: 'RuntimeClass', apiVersion: 'node.orch.io/v1', resource: 'runtimeclasses', namespaced: false, gv: '/apis/node.orch.io/v1', hasStatus: false, returnsObject: false,
     make: (name) => ({
       apiVersion: 'node.orch.io/v1', kind: 'RuntimeClass', metadata: { name, labels: { fixture: 'yes' } }, handler: 'runsc',

@@ -13,7 +13,7 @@ import { SystemPriorityClasses } from '../../../api/scheduling/v1/priority-class
 import { kindValidations } from '../../../pkg/registry/validations.js';
 import type { Service } from '../../../api/core/v1/service.js';
 import { ServiceAllocator } from '../../../pkg/registry/core/service/allocator.js';
-import { reconcileKubernetesEndpoints, reconcileKubernetesService } from '../../../pkg/registry/core/service/bootstrap.js';
+import { reconcileKubernetesEndpointSlice, reconcileKubernetesEndpoints, reconcileKubernetesService } from '../../../pkg/registry/core/service/bootstrap.js';
 import { IPRange, PortRange } from '../../../pkg/registry/core/service/ranges.js';
 import { clusterInfoKubeconfig, reconcileClusterInfo, serverURL } from '../../../pkg/registry/core/cluster-info.js';
 import { servingCA } from '../../../pkg/server/serving-ca.js';
@@ -281,7 +281,7 @@ async function serve(opts: APIServerOptions, logger: Logger, worker: WorkerRole 
   let namespacesMade: Promise<void> | undefined;
   const lifecycle = new Lifecycle([
     { name: 'start-system-namespaces', run: () => (namespacesMade ??= ensureSystemNamespaces(stores, logger)) },
-    // Upstream's bootstrap-controller: the `kubernetes` Service and its Endpoints, after the namespaces.
+    // Upstream's bootstrap-controller: the `kubernetes` Service, its Endpoints and EndpointSlice, after the namespaces.
     {
       name: 'bootstrap-controller',
       run: async () => {
@@ -289,7 +289,11 @@ async function serve(opts: APIServerOptions, logger: Logger, worker: WorkerRole 
         await (namespacesMade ??= ensureSystemNamespaces(stores, logger));
         const m = { clusterIP: serviceAllocator.firstIP(), securePort: port, advertiseAddress: advertiseAddress(opts) };
         await retrying('reconcile the kubernetes Service', () => reconcileKubernetesService(services!, m), logger);
-        await retrying('reconcile the kubernetes Endpoints', () => reconcileKubernetesEndpoints(storage, m), logger);
+        await retrying('reconcile the kubernetes Endpoints', () => reconcileKubernetesEndpoints(storage, m, domain), logger);
+        // discovery/v1 may be off with --runtime-config.
+        if (stores.has(`${domain.group('discovery')}/endpointslices`)) {
+          await retrying('reconcile the kubernetes EndpointSlice', () => reconcileKubernetesEndpointSlice(storage, m, domain), logger);
+        }
       },
     },
     // What kubeadm writes upstream: cluster-info in orch-public, the server and the CA that verifies it.

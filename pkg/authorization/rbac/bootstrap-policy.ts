@@ -268,6 +268,20 @@ export function bootstrapPolicy(d: ApiDomain, opts: BootstrapOptions = {}): Boot
         rule(['create'], [''], ['endpoints/restricted']),
         eventsRule,
       ]),
+      // Both slice controllers set blockOwnerDeletion on the owner (services/finalizers, endpoints/finalizers).
+      c('endpointslice-controller', [
+        rule(Read, [''], ['nodes', 'pods', 'services']),
+        rule(['update'], [''], ['services/finalizers']),
+        rule(['create', 'delete', 'get', 'list', 'update'], [discovery], ['endpointslices']),
+        eventsRule,
+      ]),
+      c('endpointslicemirroring-controller', [
+        rule(Read, [''], ['endpoints', 'services']),
+        rule(['update'], [''], ['services/finalizers']),
+        rule(['update'], [''], ['endpoints/finalizers']),
+        rule(['create', 'delete', 'get', 'list', 'update'], [discovery], ['endpointslices']),
+        eventsRule,
+      ]),
       c('generic-garbage-collector', [rule(['delete', 'get', 'list', 'patch', 'update', 'watch'], ['*'], ['*']), eventsRule]),
       c('job-controller', [
         rule(['get', 'list', 'patch', 'update', 'watch'], ['batch'], ['jobs']),
@@ -298,6 +312,14 @@ export function bootstrapPolicy(d: ApiDomain, opts: BootstrapOptions = {}): Boot
         rule(['get', 'list', 'update', 'watch'], ['apps', 'extensions'], ['replicasets']),
         rule(['update'], ['apps', 'extensions'], ['replicasets/status']),
         rule(['update'], ['apps', 'extensions'], ['replicasets/finalizers']),
+        rule(['create', 'delete', 'list', 'patch', 'watch'], [''], ['pods']),
+        eventsRule,
+      ]),
+      c('replication-controller', [
+        // 1.0 controllers needed get and update, so upstream keeps them.
+        rule(['get', 'list', 'update', 'watch'], [''], ['replicationcontrollers']),
+        rule(['update'], [''], ['replicationcontrollers/status']),
+        rule(['update'], [''], ['replicationcontrollers/finalizers']),
         rule(['create', 'delete', 'list', 'patch', 'watch'], [''], ['pods']),
         eventsRule,
       ]),

@@ -722,6 +722,22 @@ export function objectsByKind(): Record<string, Record<string, unknown>> {
         acquireTime: '2026-01-01T00:00:00.123456Z', renewTime: '2026-01-01T00:00:10.000001Z', leaseTransitions: 0,
       },
     },
+    EndpointSlice: {
+      apiVersion: 'discovery.orch.io/v1', kind: 'EndpointSlice', metadata: fullMetadata('web-x7k2p', 'default'),
+      addressType: 'IPv4',
+      endpoints: [
+        {
+          addresses: ['10.1.2.3'],
+          conditions: { ready: false, serving: true, terminating: true },
+          hostname: 'web-0', nodeName: 'node-1', zone: 'zone-a',
+          targetRef: { kind: 'Pod', namespace: 'default', name: 'web-0', uid: '0d6f4a3e-1b2c-4d5e-8f90-a1b2c3d4e5f6' },
+          deprecatedTopology: { 'topology.orch.io/region': 'r1' },
+          hints: { forZones: [{ name: 'zone-a' }, { name: 'zone-b' }] },
+        },
+        { addresses: ['10.1.2.4'], conditions: {} },
+      ],
+      ports: [{ name: 'http', protocol: 'TCP', port: 8080, appProtocol: 'http' }, { name: '', protocol: 'UDP', port: 0 }, { name: 'any', protocol: 'SCTP' }],
+    },
     NetworkPolicy: {
       apiVersion: 'networking.orch.io/v1', kind: 'NetworkPolicy', metadata: fullMetadata('db', 'default'),
       spec: {
