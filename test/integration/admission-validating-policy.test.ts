@@ -202,6 +202,18 @@ describe('ValidatingAdmissionPolicy', () => {
     const selected = await inForce('vap', cm('sel', { case: 'params', selected: 'yes' }, { a: '1', b: '2' }), (x) => x.status === 422, 'the selected parameters');
     assert.match(selected.body.message, /with binding 'params-selected' denied request: at most 1 keys$/);
     assert.equal((await post(admin, 'vap-other', cm('sel', { case: 'params', selected: 'yes' }, { a: '1', b: '2' }))).status, 201, 'no parameters in vap-other: allowed');
+
+    // Stock kubectl prints the policy and its bindings with upstream's columns.
+    const adminKc = writeKubeconfig(t, 'admin-token');
+    try {
+      const kubectl = new Kubectl(adminKc);
+      const policies = await kubectl.ok(['get', 'validatingadmissionpolicy', 'params']);
+      assert.match(policies.stdout, /^NAME\s+VALIDATIONS\s+PARAMKIND\s+AGE\nparams\s+1\s+v1\/ConfigMap\s+\d+s\n$/);
+      const bindings = await kubectl.ok(['get', 'validatingadmissionpolicybindings', 'params', 'params-selected']);
+      assert.match(bindings.stdout, /^NAME\s+POLICYNAME\s+PARAMREF\s+AGE\nparams\s+params\s+vap-params\/limits\s+\d+s\nparams-selected\s+params\s+&LabelSelector\{MatchLabels:map\[string\]string\{limits: yes,\},MatchExpressions:\[\]LabelSelectorRequirement\{\},\}\s+\d+s\n$/);
+    } finally {
+      adminKc.remove();
+    }
   });
 
   test('matchConditions and variables decide what is checked and with what', async () => {
