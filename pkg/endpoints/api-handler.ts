@@ -3,7 +3,7 @@
 import type { Request, Response } from 'express';
 import type { Subresource } from '../../api/registration.js';
 import { newBadRequest, StatusError } from '../runtime/errors.js';
-import type { Scheme } from '../runtime/scheme.js';
+import { storeKey, type Scheme } from '../runtime/scheme.js';
 import type { Store } from '../registry/generic/store.js';
 import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
 import { negotiateOutput, type Conversion, type MediaFormat } from './negotiation.js';
@@ -116,7 +116,7 @@ function serveAPI(cfg: APIHandlerConfig): APIHandler {
       if (info.verb !== 'create') throw methodNotAllowed();
       return createVirtual(cfg, { req, res, info, resource, query, out }, handler);
     }
-    const store = cfg.stores.get(`${resource.group}/${resource.resource}`);
+    const store = cfg.stores.get(storeKey(resource));
     if (!store) throw notFound();
     const namespacedPath = info.parts[0] === 'namespaces' && info.resource !== 'namespaces';
     if (resource.namespaced) {

@@ -167,6 +167,10 @@ const expected: Record<string, Expected> = {
       ];
     },
   },
+  HorizontalPodAutoscaler: {
+    columns: ['Name', 'Reference', 'Targets', 'MinPods', 'MaxPods', 'Replicas', 'Age'],
+    cells: ['x', 'Deployment/web', 'cpu: 75%/60%', '2', 10, 2, '3h10m'],
+  },
   ClusterRole: defaults(),
   ClusterRoleBinding: {
     columns: ['Name', 'Role', 'Age', 'Users', 'Groups', 'ServiceAccounts'],
@@ -206,6 +210,7 @@ const expected: Record<string, Expected> = {
   },
   Lease: { columns: ['Name', 'Holder', 'Age'], cells: ['x', 'node-1', '3h10m'] },
   RuntimeClass: { columns: ['Name', 'Handler', 'Age'], cells: ['x', 'runsc', '3h10m'] },
+  EndpointSlice: { columns: ['Name', 'AddressType', 'Ports', 'Endpoints', 'Age'], cells: ['x', 'IPv4', '8080', '10.1.2.3', '3h10m'] },
   ValidatingWebhookConfiguration: { columns: ['Name', 'Webhooks', 'Age'], cells: ['x', 2, '3h10m'], change: (o) => { o.webhooks.push({ ...o.webhooks[0], name: 'b.example.com' }); } },
   MutatingWebhookConfiguration: { columns: ['Name', 'Webhooks', 'Age'], cells: ['x', 0, '3h10m'], change: (o) => { delete o.webhooks; } },
   ValidatingAdmissionPolicy: { columns: ['Name', 'Validations', 'ParamKind', 'Age'], cells: ['x', 1, 'v1/ConfigMap', '3h10m'] },

@@ -214,6 +214,23 @@ export const fixtures: KindFixture[] = [
     status: { lastScheduleTime: '2026-01-01T03:00:00Z' },
   },
   {
+    // autoscaling/v1 is not listed: it is served from these objects, converted (autoscaling.test.ts).
+    kind: 'HorizontalPodAutoscaler', apiVersion: 'autoscaling/v2', resource: 'horizontalpodautoscalers', namespaced: true, gv: '/apis/autoscaling/v2', hasStatus: true, returnsObject: false,
+    make: (name) => ({
+      apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name, labels: { fixture: 'yes' } },
+      spec: {
+        scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 2, maxReplicas: 10,
+        metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } } }],
+      },
+    }),
+    patch: { spec: { maxReplicas: 12 } }, patched: (o) => o.spec.maxReplicas,
+    status: {
+      currentReplicas: 2, desiredReplicas: 3,
+      currentMetrics: [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 75, averageValue: '150m' } } }],
+      conditions: [{ type: 'AbleToScale', status: 'True', reason: 'SucceededRescale', message: 'the HPA controller was able to update the target scale to 3', lastTransitionTime: '2026-01-01T00:00:00Z' }],
+    },
+  },
+  {
     kind: 'ControllerRevision', apiVersion: 'apps/v1', resource: 'controllerrevisions', namespaced: true, gv: '/apis/apps/v1', hasStatus: false, returnsObject: false,
     make: (name) => ({
       apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name, labels: { fixture: 'yes' } },

@@ -82,6 +82,30 @@ test('tokencleaner and bootstrapsigner are off by default, as upstream, and on w
   assert.deepEqual(names(o.controllers), on);
 });
 
+test('the storage and autoscaling controllers are on by default under their upstream names, with upstream\'s flags and defaults', () => {
+  for (const n of ['persistentvolume-binder', 'pvc-protection', 'pv-protection', 'horizontalpodautoscaling']) assert.ok(names(['*']).includes(n), n);
+  assert.deepEqual(names(['persistentvolume-binder-controller', 'persistentvolumeclaim-protection-controller', 'persistentvolume-protection-controller', 'horizontal-pod-autoscaler-controller']),
+    ['persistentvolume-binder', 'pvc-protection', 'pv-protection', 'horizontalpodautoscaling']);
+  const d = parseOptions(['--kubeconfig=/k']);
+  assert.equal(d.pvClaimBinderSyncPeriodMs, 15_000);
+  assert.deepEqual(d.hpa, { syncPeriodMs: 15_000, tolerance: 0.1, downscaleStabilizationMs: 300_000, cpuInitializationPeriodMs: 300_000, initialReadinessDelayMs: 30_000 });
+  assert.equal(d.concurrency['horizontal-pod-autoscaler'], 5);
+  const o = parseOptions(['--kubeconfig=/k', '--pvclaimbinder-sync-period=2s', '--horizontal-pod-autoscaler-sync-period=1s', '--horizontal-pod-autoscaler-tolerance=0.2',
+    '--horizontal-pod-autoscaler-downscale-stabilization=1m', '--horizontal-pod-autoscaler-cpu-initialization-period=2m', '--horizontal-pod-autoscaler-initial-readiness-delay=10s',
+    '--concurrent-horizontal-pod-autoscaler-syncs=2']);
+  assert.equal(o.pvClaimBinderSyncPeriodMs, 2_000);
+  assert.deepEqual(o.hpa, { syncPeriodMs: 1_000, tolerance: 0.2, downscaleStabilizationMs: 60_000, cpuInitializationPeriodMs: 120_000, initialReadinessDelayMs: 10_000 });
+  assert.equal(o.concurrency['horizontal-pod-autoscaler'], 2);
+  assert.deepEqual(validateOptions(o), []);
+  assert.deepEqual(validateOptions(parseOptions(['--kubeconfig=/k', '--horizontal-pod-autoscaler-sync-period=0s', '--pvclaimbinder-sync-period=0s',
+    '--horizontal-pod-autoscaler-tolerance=-1', '--concurrent-horizontal-pod-autoscaler-syncs=0'])), [
+    '--pvclaimbinder-sync-period must be greater than 0',
+    '--horizontal-pod-autoscaler-sync-period must be greater than 0',
+    '--horizontal-pod-autoscaler-tolerance must be a non-negative number',
+    '--concurrent-horizontal-pod-autoscaler-syncs must be a positive integer',
+  ]);
+});
+
 test('the endpoint slice and replication controllers: on by default, upstream 1.30 names, flags and their bounds', () => {
   for (const n of ['endpointslice', 'endpointslicemirroring', 'replicationcontroller']) assert.ok(names(['*']).includes(n), n);
   assert.deepEqual(names(['endpointslice-controller', 'endpointslice-mirroring-controller', 'replicationcontroller-controller']),

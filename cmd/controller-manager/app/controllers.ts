@@ -29,6 +29,10 @@ import { newNodeLifecycleController } from '../../../pkg/controller/nodelifecycl
 import { newPodGCController } from '../../../pkg/controller/podgc/controller.js';
 import { taintEvictionController, taintEvictionControllerName } from '../../../pkg/controller/tainteviction/controller.js';
 import { ttlController } from '../../../pkg/controller/ttl/controller.js';
+import { pvcProtectionController } from '../../../pkg/controller/pvcprotection/controller.js';
+import { pvProtectionController } from '../../../pkg/controller/pvprotection/controller.js';
+import { persistentVolumeBinderController } from '../../../pkg/controller/persistentvolumebinder/controller.js';
+import { horizontalPodAutoscalingController } from '../../../pkg/controller/horizontalpodautoscaling/controller.js';
 import { signingFiles, type ControllerManagerOptions } from './options.js';
 
 /** What a registration's factory may read: the flags, and what the manager loaded from the files they name. */
@@ -78,6 +82,10 @@ export const registrations: ControllerRegistration[] = [
   { name: taintEvictionControllerName, factory: () => taintEvictionController(), enabledByDefault: true },
   { name: 'podgc', factory: ({ options }) => newPodGCController(options.podGC)(), enabledByDefault: true },
   { name: 'ttl', factory: () => ttlController(), enabledByDefault: true },
+  { name: 'persistentvolume-binder', factory: ({ options }) => persistentVolumeBinderController({ syncPeriodMs: options.pvClaimBinderSyncPeriodMs })(), enabledByDefault: true },
+  { name: 'pvc-protection', factory: () => pvcProtectionController(), enabledByDefault: true },
+  { name: 'pv-protection', factory: () => pvProtectionController(), enabledByDefault: true },
+  { name: 'horizontalpodautoscaling', factory: ({ options }) => horizontalPodAutoscalingController(options.hpa)(), enabledByDefault: true },
   // Without any --cluster-signing-* files the manager skips it (server.ts), as upstream does.
   { name: 'csrsigning', factory: ({ options }) => newCSRSigningController({ signers: signingFiles(options.csrSigning), durationMs: options.csrSigning.durationMs })(), enabledByDefault: true },
   { name: 'csrapproving', factory: () => newCSRApprovingController()(), enabledByDefault: true },
@@ -177,6 +185,7 @@ export const concurrencyFlags: ConcurrencyFlag[] = [
   { stem: 'job', default: 5, describe: 'The number of job objects that are allowed to sync concurrently. Larger number = more responsive jobs, but more CPU (and network) load' },
   { stem: 'cron-job', default: 5, describe: 'The number of cron job objects that are allowed to sync concurrently. Larger number = more responsive jobs, but more CPU (and network) load' },
   { stem: 'ttl-after-finished', default: 5, describe: 'The number of ttl-after-finished-controller workers that are allowed to sync concurrently.' },
+  { stem: 'horizontal-pod-autoscaler', default: 5, describe: 'The number of horizontal pod autoscaler objects that are allowed to sync concurrently. Larger number = more responsive horizontal pod autoscaler objects processing, but more CPU (and network) load.' },
 ];
 
 /** Every name --controllers accepts: each registration's short name and, where upstream has one, its 1.30 name. */

@@ -34,6 +34,10 @@ export interface ControllerManagerOptions {
   apiDomain: string;
   /** --resource-quota-sync-period: how often every quota is recalculated in full. */
   resourceQuotaSyncPeriodMs: number;
+  /** --pvclaimbinder-sync-period: how often the persistentvolume-binder syncs every claim and volume. */
+  pvClaimBinderSyncPeriodMs: number;
+  /** The --horizontal-pod-autoscaler-* flags. */
+  hpa: HPAFlags;
   /** --service-account-private-key-file: the key legacy service account tokens are signed with; serviceaccount-token is off without it. */
   serviceAccountPrivateKeyFile: string;
   /** The --cluster-signing-* flags of csrsigning. */
@@ -49,6 +53,15 @@ export interface ControllerManagerOptions {
   /** --terminated-pod-gc-threshold, and podgc's timings (constants upstream, which tests shorten as upstream's NewPodGCInternal lets its tests). */
   podGC: PodGCOptions;
   verbosity: number;
+}
+
+/** The flags of the horizontalpodautoscaling controller, as upstream's HPAControllerConfiguration. */
+export interface HPAFlags {
+  syncPeriodMs: number;
+  tolerance: number;
+  downscaleStabilizationMs: number;
+  cpuInitializationPeriodMs: number;
+  initialReadinessDelayMs: number;
 }
 
 export interface EndpointSliceFlags {
@@ -116,6 +129,8 @@ export function defaultOptions(): ControllerManagerOptions {
     rootCAFile: '',
     apiDomain: 'orch.io',
     resourceQuotaSyncPeriodMs: 5 * 60_000,
+    pvClaimBinderSyncPeriodMs: 15_000,
+    hpa: { syncPeriodMs: 15_000, tolerance: 0.1, downscaleStabilizationMs: 5 * 60_000, cpuInitializationPeriodMs: 5 * 60_000, initialReadinessDelayMs: 30_000 },
     serviceAccountPrivateKeyFile: '',
     csrSigning: {
       cluster: { certFile: '', keyFile: '' },
@@ -157,6 +172,12 @@ export function parseOptions(argv: string[]): ControllerManagerOptions {
     .option('api-domain', { type: 'string', default: d.apiDomain, describe: 'The platform domain the API server was started with (--api-domain): group names, finalizers and keys derive from it.', group: 'Generic:' })
     .option('root-ca-file', { type: 'string', default: '', describe: "If set, this root certificate authority will be included in the kube-root-ca.crt ConfigMap of every namespace. Defaults to the CA of the kubeconfig's cluster.", group: 'Generic:' })
     .option('resource-quota-sync-period', { type: 'string', default: '5m0s', describe: 'The period for syncing quota usage status in the system', group: 'Controllers:' })
+    .option('pvclaimbinder-sync-period', { type: 'string', default: '15s', describe: 'The period for syncing persistent volumes and persistent volume claims', group: 'Controllers:' })
+    .option('horizontal-pod-autoscaler-sync-period', { type: 'string', default: '15s', describe: 'The period for syncing the number of pods in horizontal pod autoscaler.', group: 'Controllers:' })
+    .option('horizontal-pod-autoscaler-tolerance', { type: 'number', default: d.hpa.tolerance, describe: 'The minimum change (from 1.0) in the desired-to-actual metrics ratio for the horizontal pod autoscaler to consider scaling.', group: 'Controllers:' })
+    .option('horizontal-pod-autoscaler-downscale-stabilization', { type: 'string', default: '5m0s', describe: 'The period for which autoscaler will look backwards and not scale down below any recommendation it made during that period.', group: 'Controllers:' })
+    .option('horizontal-pod-autoscaler-cpu-initialization-period', { type: 'string', default: '5m0s', describe: 'The period after pod start when CPU samples might be skipped.', group: 'Controllers:' })
+    .option('horizontal-pod-autoscaler-initial-readiness-delay', { type: 'string', default: '30s', describe: 'The period after pod start during which readiness changes will be treated as initial readiness.', group: 'Controllers:' })
     .option('service-account-private-key-file', { type: 'string', default: '', describe: 'Filename containing a PEM-encoded private RSA or ECDSA key used to sign service account tokens.', group: 'Controllers:' })
     .option('cluster-signing-cert-file', { type: 'string', default: '', describe: 'Filename containing a PEM-encoded X509 CA certificate used to issue cluster-scoped certificates.  If specified, no more specific --cluster-signing-* flag may be specified.', group: 'CSR signing:' })
     .option('cluster-signing-key-file', { type: 'string', default: '', describe: 'Filename containing a PEM-encoded RSA or ECDSA private key used to sign cluster-scoped certificates.  If specified, no more specific --cluster-signing-* flag may be specified.', group: 'CSR signing:' })
@@ -231,6 +252,14 @@ export function parseOptions(argv: string[]): ControllerManagerOptions {
     rootCAFile: String(parsed['root-ca-file']),
     apiDomain: String(parsed['api-domain']),
     resourceQuotaSyncPeriodMs: duration('resource-quota-sync-period'),
+    pvClaimBinderSyncPeriodMs: duration('pvclaimbinder-sync-period'),
+    hpa: {
+      syncPeriodMs: duration('horizontal-pod-autoscaler-sync-period'),
+      tolerance: Number(parsed['horizontal-pod-autoscaler-tolerance']),
+      downscaleStabilizationMs: duration('horizontal-pod-autoscaler-downscale-stabilization'),
+      cpuInitializationPeriodMs: duration('horizontal-pod-autoscaler-cpu-initialization-period'),
+      initialReadinessDelayMs: duration('horizontal-pod-autoscaler-initial-readiness-delay'),
+    },
     serviceAccountPrivateKeyFile: String(parsed['service-account-private-key-file']),
     csrSigning: {
       cluster: { certFile: String(parsed['cluster-signing-cert-file']), keyFile: String(parsed['cluster-signing-key-file']) },
@@ -271,6 +300,9 @@ export function validateOptions(o: ControllerManagerOptions): string[] {
     if (c !== '*' && !known.has(name)) errs.push(`--controllers: ${JSON.stringify(c)} is not in the list of known controllers`);
   }
   if (!(o.resourceQuotaSyncPeriodMs > 0)) errs.push('--resource-quota-sync-period must be greater than 0');
+  if (!(o.pvClaimBinderSyncPeriodMs > 0)) errs.push('--pvclaimbinder-sync-period must be greater than 0');
+  if (!(o.hpa.syncPeriodMs > 0)) errs.push('--horizontal-pod-autoscaler-sync-period must be greater than 0');
+  if (!Number.isFinite(o.hpa.tolerance) || o.hpa.tolerance < 0) errs.push('--horizontal-pod-autoscaler-tolerance must be a non-negative number');
   if (!(o.kubeAPIQPS > 0)) errs.push('--kube-api-qps must be greater than 0');
   if (!Number.isInteger(o.kubeAPIBurst) || o.kubeAPIBurst < 1) errs.push('--kube-api-burst must be a positive integer');
   if (o.leaderElect) {

@@ -56,7 +56,8 @@ test('names are unique and every binding resolves to a role of the policy', () =
     'system:controller:certificate-controller', 'system:controller:endpoint-controller', 'system:controller:endpointslice-controller',
     'system:controller:endpointslicemirroring-controller', 'system:controller:replication-controller', 'system:controller:job-controller',
     'system:controller:cronjob-controller', 'system:controller:ttl-after-finished-controller', 'system:controller:daemon-set-controller',
-    'system:controller:node-controller', 'system:controller:pod-garbage-collector', 'system:controller:ttl-controller']) assert.ok(crNames.includes(name), name);
+    'system:controller:node-controller', 'system:controller:pod-garbage-collector', 'system:controller:ttl-controller', 'system:controller:persistent-volume-binder',
+    'system:controller:pvc-protection-controller', 'system:controller:pv-protection-controller', 'system:controller:horizontal-pod-autoscaler']) assert.ok(crNames.includes(name), name);
 });
 
 test('the node and daemon controllers\' roles are upstream 1.30\'s', () => {
@@ -100,6 +101,18 @@ test('the policy grants what upstream grants', () => {
     'RBAC: allowed by ClusterRoleBinding "cluster-admin" of ClusterRole "cluster-admin" to Group "system:masters"');
   const gc = { name: 'system:serviceaccount:orch-system:generic-garbage-collector', groups: [] };
   assert.ok(allow(req(gc, 'patch', 'apps', 'replicasets', 'ns')));
+  const hpa = { name: 'system:serviceaccount:orch-system:horizontal-pod-autoscaler', groups: [] };
+  assert.ok(allow({ ...req(hpa, 'update', 'apps', 'deployments', 'ns', 'web'), subresource: 'scale' }));
+  assert.ok(allow(req(hpa, 'list', 'metrics.orch.io', 'pods', 'ns')));
+  assert.ok(!allow(req(hpa, 'update', 'apps', 'deployments', 'ns', 'web')));
+  const binder = { name: 'system:serviceaccount:orch-system:persistent-volume-binder', groups: [] };
+  assert.ok(allow({ ...req(binder, 'update', '', 'persistentvolumeclaims', 'ns', 'data'), subresource: 'status' }));
+  assert.ok(allow(req(binder, 'delete', '', 'persistentvolumes')));
+  const pvc = { name: 'system:serviceaccount:orch-system:pvc-protection-controller', groups: [] };
+  assert.ok(allow(req(pvc, 'update', '', 'persistentvolumeclaims', 'ns', 'data')));
+  assert.ok(!allow(req(pvc, 'update', '', 'persistentvolumes')));
+  const pv = { name: 'system:serviceaccount:orch-system:pv-protection-controller', groups: [] };
+  assert.ok(allow(req(pv, 'update', '', 'persistentvolumes', '', 'vol')));
   const signer = { name: 'system:serviceaccount:orch-system:bootstrap-signer', groups: [] };
   assert.ok(allow(req(signer, 'update', '', 'configmaps', 'orch-public', 'cluster-info')));
   assert.ok(allow(req(signer, 'list', '', 'secrets', 'orch-system')));

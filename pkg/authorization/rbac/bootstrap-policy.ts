@@ -283,6 +283,17 @@ export function bootstrapPolicy(d: ApiDomain, opts: BootstrapOptions = {}): Boot
         eventsRule,
       ]),
       c('generic-garbage-collector', [rule(['delete', 'get', 'list', 'patch', 'update', 'watch'], ['*'], ['*']), eventsRule]),
+      c('horizontal-pod-autoscaler', [
+        rule(Read, ['autoscaling'], ['horizontalpodautoscalers']),
+        rule(['update'], ['autoscaling'], ['horizontalpodautoscalers/status']),
+        rule(['get', 'update'], ['*'], ['*/scale']),
+        rule(['list'], [''], ['pods']),
+        // The resource, custom and external metrics APIs.
+        rule(['list'], [g('metrics')], ['pods']),
+        rule(['get', 'list'], [g('custom.metrics')], ['*']),
+        rule(['get', 'list'], [g('external.metrics')], ['*']),
+        eventsRule,
+      ]),
       c('job-controller', [
         rule(['get', 'list', 'patch', 'update', 'watch'], ['batch'], ['jobs']),
         rule(['update'], ['batch'], ['jobs/status']),
@@ -303,10 +314,31 @@ export function bootstrapPolicy(d: ApiDomain, opts: BootstrapOptions = {}): Boot
         rule(['delete', 'get', 'list', 'watch'], [''], ['pods']),
         eventsRule,
       ]),
+      c('persistent-volume-binder', [
+        rule(['create', 'delete', 'get', 'list', 'update', 'watch'], [''], ['persistentvolumes']),
+        rule(['update'], [''], ['persistentvolumes/status']),
+        rule(['get', 'list', 'update', 'watch'], [''], ['persistentvolumeclaims']),
+        rule(['update'], [''], ['persistentvolumeclaims/status']),
+        rule(['create', 'delete', 'get', 'list', 'watch'], [''], ['pods']),
+        // Upstream keeps the rules of its glusterfs, openstack and recycler plug-ins.
+        rule(Read, [storage], ['storageclasses']),
+        rule(['create', 'delete', 'get', 'update'], [''], ['endpoints']),
+        rule(['create', 'delete', 'get'], [''], ['services']),
+        rule(['get'], [''], ['secrets']),
+        rule(['get', 'list'], [''], ['nodes']),
+        rule(['watch'], [''], ['events']),
+        eventsRule,
+      ]),
       c('pod-garbage-collector', [
         rule(['delete', 'list', 'watch'], [''], ['pods']),
         rule(Read, [''], ['nodes']),
         rule(['patch'], [''], ['pods/status']),
+      ]),
+      c('pv-protection-controller', [rule(['get', 'list', 'update', 'watch'], [''], ['persistentvolumes']), eventsRule]),
+      c('pvc-protection-controller', [
+        rule(['get', 'list', 'update', 'watch'], [''], ['persistentvolumeclaims']),
+        rule(Read, [''], ['pods']),
+        eventsRule,
       ]),
       c('replicaset-controller', [
         rule(['get', 'list', 'update', 'watch'], ['apps', 'extensions'], ['replicasets']),

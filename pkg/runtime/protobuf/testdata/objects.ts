@@ -795,6 +795,47 @@ export function objectsByKind(): Record<string, Record<string, unknown>> {
         evaluationError: 'webhook: rules cannot be listed',
       },
     },
+    HorizontalPodAutoscaler: {
+      apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: fullMetadata('web', 'default'),
+      spec: {
+        scaleTargetRef: { kind: 'Deployment', name: 'web', apiVersion: 'apps/v1' },
+        minReplicas: 2,
+        maxReplicas: 10,
+        metrics: [
+          { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } } },
+          { type: 'ContainerResource', containerResource: { name: 'memory', target: { type: 'AverageValue', averageValue: '512Mi' }, container: 'app' } },
+          { type: 'Pods', pods: { metric: { name: 'requests', selector: { matchLabels: { verb: 'GET' } } }, target: { type: 'AverageValue', averageValue: '10' } } },
+          {
+            type: 'Object',
+            object: { describedObject: { kind: 'Ingress', name: 'main', apiVersion: 'networking.orch.io/v1' }, target: { type: 'Value', value: '2k' }, metric: { name: 'hits' } },
+          },
+          { type: 'External', external: { metric: { name: 'queue' }, target: { type: 'AverageValue', averageValue: '30' } } },
+        ],
+        behavior: {
+          scaleUp: { stabilizationWindowSeconds: 0, selectPolicy: 'Max', policies: [{ type: 'Pods', value: 4, periodSeconds: 15 }] },
+          scaleDown: { stabilizationWindowSeconds: 300, selectPolicy: 'Min', policies: [{ type: 'Percent', value: 50, periodSeconds: 60 }] },
+        },
+      },
+      status: {
+        observedGeneration: 3,
+        lastScaleTime: '2026-01-01T00:00:00Z',
+        currentReplicas: 3,
+        desiredReplicas: 4,
+        currentMetrics: [
+          { type: 'Resource', resource: { name: 'cpu', current: { averageValue: '150m', averageUtilization: 75 } } },
+          { type: 'ContainerResource', containerResource: { name: 'memory', current: { averageValue: '400Mi' }, container: 'app' } },
+          { type: 'Pods', pods: { metric: { name: 'requests' }, current: { averageValue: '12' } } },
+          { type: 'Object', object: { metric: { name: 'hits' }, current: { value: '2500' }, describedObject: { kind: 'Ingress', name: 'main' } } },
+          { type: 'External', external: { metric: { name: 'queue' }, current: { value: '90', averageValue: '30' } } },
+        ],
+        conditions: [{ type: 'ScalingLimited', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'TooManyReplicas', message: 'at the maximum' }],
+      },
+    },
+    'autoscaling/v1/HorizontalPodAutoscaler': {
+      apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: fullMetadata('web', 'default'),
+      spec: { scaleTargetRef: { kind: 'Deployment', name: 'web', apiVersion: 'apps/v1' }, minReplicas: 2, maxReplicas: 10, targetCPUUtilizationPercentage: 60 },
+      status: { observedGeneration: 3, lastScaleTime: '2026-01-01T00:00:00Z', currentReplicas: 3, desiredReplicas: 4, currentCPUUtilizationPercentage: 75 },
+    },
     PodDisruptionBudget: {
       apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: fullMetadata('web-pdb', 'default'),
       spec: { minAvailable: 2, selector: { matchLabels: { app: 'web' } }, maxUnavailable: '25%', unhealthyPodEvictionPolicy: 'AlwaysAllow' },
