@@ -2,7 +2,8 @@
 // validatingadmissionpolicy-status controller, run here in the API server beside the plug-in): each
 // policy whose generation is newer than its status.observedGeneration is type-checked and its
 // status written with the warnings and the generation checked. One policy at a time; a write that
-// lost a race is left to the next change of the policy, which the cache reports again.
+// lost a race is left to the next change of the policy, which the cache reports again, and one that
+// failed otherwise is tried again a second later.
 import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyStatus } from '../../../../api/admissionregistration/v1/validating-admission-policy.js';
 import type { Logger } from '../../../log/logger.js';
 import type { TypeChecker } from './type-checking.js';
@@ -15,12 +16,15 @@ export interface PolicyStatusDeps {
 }
 
 const nameOf = (p: ValidatingAdmissionPolicy) => p.metadata?.name ?? '';
+/** How long a failed status write waits before it is tried again. */
+const retryDelayMs = 1000;
 
 export class PolicyStatusController {
   /** The newest version of each policy waiting to be checked. */
   private readonly pending = new Map<string, ValidatingAdmissionPolicy>();
   private running: Promise<void> | undefined;
   private stopped = false;
+  private readonly retries = new Set<NodeJS.Timeout>();
 
   constructor(private readonly deps: PolicyStatusDeps) {}
 
@@ -35,6 +39,7 @@ export class PolicyStatusController {
   async stop(): Promise<void> {
     this.stopped = true;
     this.pending.clear();
+    for (const t of this.retries) clearTimeout(t);
     await this.running;
   }
 
@@ -54,8 +59,19 @@ export class PolicyStatusController {
         });
       } catch (e) {
         this.deps.logger?.warnText(`failed to write the type checking status of ValidatingAdmissionPolicy ${nameOf(next)}: ${e instanceof Error ? e.message : String(e)}`);
+        this.retry(next);
       }
     }
+  }
+
+  private retry(policy: ValidatingAdmissionPolicy): void {
+    const t = setTimeout(() => {
+      this.retries.delete(t);
+      // A newer version reported meanwhile is the one to check.
+      if (!this.pending.has(nameOf(policy))) this.observe(policy);
+    }, retryDelayMs);
+    t.unref();
+    this.retries.add(t);
   }
 
   private take(): ValidatingAdmissionPolicy | undefined {

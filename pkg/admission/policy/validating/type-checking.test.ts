@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyStatus } from '../../../../api/admissionregistration/v1/validating-admission-policy.js';
 import type { Schema } from '../../../cel/types.js';
+import { eventually } from '../../../util/testing/eventually.js';
 import type { GroupVersionKind } from '../../interfaces.js';
 import { PolicyStatusController } from './status-controller.js';
 import { TypeChecker } from './type-checking.js';
@@ -71,5 +72,18 @@ test('the status controller writes the warnings once per generation', async () =
   controller.observe({ ...fixed, status: writes[0]![1] });
   await controller.idle();
   assert.deepEqual(writes.slice(1), [['2', { observedGeneration: 2, typeChecking: {} }]]);
+  await controller.stop();
+});
+
+test('a status write that fails is tried again', async () => {
+  let attempts = 0;
+  const controller = new PolicyStatusController({
+    checker, logger: undefined,
+    writeStatus: async () => {
+      if (++attempts === 1) throw new Error('etcd is away');
+    },
+  });
+  controller.observe(policy(['configmaps'], [{ expression: 'true' }]));
+  await eventually(() => attempts === 2, 'the second attempt');
   await controller.stop();
 });
