@@ -58,6 +58,8 @@ test('kinds are registered with their resources, scopes, short names and sub-res
     'networking.orch.io/NetworkPolicy networkpolicies ns [netpol] [status]',
     'policy/PodDisruptionBudget poddisruptionbudgets ns [pdb] [status]',
     'admissionregistration.orch.io/MutatingWebhookConfiguration mutatingwebhookconfigurations cluster [] []',
+    'admissionregistration.orch.io/ValidatingAdmissionPolicy validatingadmissionpolicies cluster [] [status]',
+    'admissionregistration.orch.io/ValidatingAdmissionPolicyBinding validatingadmissionpolicybindings cluster [] []',
     'admissionregistration.orch.io/ValidatingWebhookConfiguration validatingwebhookconfigurations cluster [] []',
     'scheduling.orch.io/PriorityClass priorityclasses cluster [pc] []',
     'coordination.orch.io/Lease leases ns [] []',

@@ -159,6 +159,9 @@ export const strategyOverrides = (domain: ApiDomain): ReadonlyMap<string, Strate
   }],
   [`${admissionRegistrationGroup(domain)}/ValidatingWebhookConfiguration`, webhookConfigurationStrategy(ValidatingWebhookConfiguration)],
   [`${admissionRegistrationGroup(domain)}/MutatingWebhookConfiguration`, webhookConfigurationStrategy(MutatingWebhookConfiguration)],
+  // Upstream's policy strategies refuse an update that does not say which version it replaces.
+  [`${admissionRegistrationGroup(domain)}/ValidatingAdmissionPolicy`, { requireResourceVersion: true }],
+  [`${admissionRegistrationGroup(domain)}/ValidatingAdmissionPolicyBinding`, { requireResourceVersion: true }],
   // A PUT of a missing object creates it for the kinds upstream allows it (the others answer 404).
   ['/LimitRange', { allowCreateOnUpdate: true }],
   ...['Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'].map((kind): [string, StrategyOverrides] => [`${rbacGroup(domain)}/${kind}`, { allowCreateOnUpdate: true }]),

@@ -43,6 +43,7 @@ import { leaseValidation } from './coordination/lease-validation.js';
 import { endpointSliceValidation } from './discovery/endpoint-slice-validation.js';
 import { mutatingWebhookConfigurationValidation, validatingWebhookConfigurationValidation } from './admissionregistration/webhook-configuration-validation.js';
 import { admissionRegistrationGroup } from '../../api/admissionregistration/v1/register.js';
+import { validatingAdmissionPolicyBindingValidation, validatingAdmissionPolicyValidation } from './admissionregistration/validating-admission-policy-validation.js';
 import type { KindValidation } from './validation/kind-validation.js';
 import { autoscalingGroup } from '../../api/autoscaling/v2/register.js';
 import { horizontalPodAutoscalerV1Validation, horizontalPodAutoscalerValidation } from './autoscaling/horizontal-pod-autoscaler-validation.js';
@@ -115,6 +116,8 @@ export function kindValidations(domain: ApiDomain, opts: ValidationOptions = {})
   register(domain.group('discovery'), 'EndpointSlice', endpointSliceValidation);
   register(admissionRegistrationGroup(domain), 'ValidatingWebhookConfiguration', validatingWebhookConfigurationValidation);
   register(admissionRegistrationGroup(domain), 'MutatingWebhookConfiguration', mutatingWebhookConfigurationValidation);
+  register(admissionRegistrationGroup(domain), 'ValidatingAdmissionPolicy', validatingAdmissionPolicyValidation);
+  register(admissionRegistrationGroup(domain), 'ValidatingAdmissionPolicyBinding', validatingAdmissionPolicyBindingValidation);
   register(autoscalingGroup, 'HorizontalPodAutoscaler', horizontalPodAutoscalerValidation(resourceNames));
   register(autoscalingGroup, 'HorizontalPodAutoscaler', horizontalPodAutoscalerV1Validation(domain, resourceNames), 'v1');
   return (group, kind, version) => (version ? registry.get(`${group}/${version}/${kind}`) : undefined) ?? registry.get(`${group}/${kind}`) ?? noRules;

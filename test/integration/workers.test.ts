@@ -439,7 +439,7 @@ describe('--workers when its threads cannot start', () => {
     const main = new URL('../../cmd/apiserver/main.js', import.meta.url).pathname;
     const certDir = mkdtempSync(join(tmpdir(), 'orch-workers-flags-'));
     const run = (workers: string) => new Promise<{ code: number | null; err: string }>((resolve) => {
-      const p = spawn(process.execPath, [main, '--workers', workers, '--etcd-servers', 'http://127.0.0.1:1', '--cert-dir', certDir, '--runtime-config', 'apps/v1/widgets=false', '--enable-admission-plugins', 'ValidatingAdmissionPolicy'], { stdio: ['ignore', 'ignore', 'pipe'] });
+      const p = spawn(process.execPath, [main, '--workers', workers, '--etcd-servers', 'http://127.0.0.1:1', '--cert-dir', certDir, '--runtime-config', 'apps/v1/widgets=false', '--enable-admission-plugins', 'PersistentVolumeLabel'], { stdio: ['ignore', 'ignore', 'pipe'] });
       let err = '';
       p.stderr.on('data', (d: Buffer) => (err += d.toString()));
       p.on('exit', (code) => resolve({ code, err }));
@@ -448,7 +448,7 @@ describe('--workers when its threads cannot start', () => {
       const [threaded, single] = await Promise.all([run('2'), run('1')]);
       assert.equal(threaded.code, 1, threaded.err);
       assert.equal(single.code, 1, single.err);
-      const refusal = /^Error: enable-admission-plugins plugin "ValidatingAdmissionPolicy" is not implemented by this server\nError: --runtime-config: unknown api groups or resources in --runtime-config: apps\/v1\/widgets .*\n\nRun 'apiserver --help' for usage\.\n/m;
+      const refusal = /^Error: enable-admission-plugins plugin "PersistentVolumeLabel" is not implemented by this server\nError: --runtime-config: unknown api groups or resources in --runtime-config: apps\/v1\/widgets .*\n\nRun 'apiserver --help' for usage\.\n/m;
       assert.match(single.err, refusal);
       assert.equal(threaded.err.match(new RegExp(refusal.source, 'gm'))?.length, 1, `printed once:\n${threaded.err}`);
       assert.doesNotMatch(threaded.err, /could not start|replacing/);

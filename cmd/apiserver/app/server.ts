@@ -38,6 +38,8 @@ import type { Store } from '../../../pkg/registry/generic/store.js';
 import { buildAuthentication } from './authentication.js';
 import { buildAuthorization } from './authorization.js';
 import { buildAdmission } from './admission.js';
+import { startPolicyTypeChecking } from './policy-status.js';
+import { schemeObjectInterfaces } from '../../../pkg/admission/object-interfaces.js';
 import { buildAudit } from './audit.js';
 import { AuditMetrics } from '../../../pkg/metrics/audit-metrics.js';
 import { SharedCaches } from './caches.js';
@@ -290,6 +292,7 @@ async function serve(opts: APIServerOptions, logger: Logger, thread: ThreadRole 
       return { allowed: d.decision === 'allow', reason: d.reason, ...(d.evaluationError ? { evaluationError: d.evaluationError } : {}) };
     },
   });
+  const policyStatus = startPolicyTypeChecking({ domain, stores, caches, scheme, objects: schemeObjectInterfaces(scheme, decoder), logger });
   let stopCompaction = () => undefined as void;
   let port = 0;
   let namespacesMade: Promise<void> | undefined;
@@ -420,6 +423,7 @@ async function serve(opts: APIServerOptions, logger: Logger, thread: ThreadRole 
       stopCompaction();
       await authentication.stop();
       await authorization.stop();
+      await policyStatus?.stop();
       await caches.stop();
       await audit.stop();
       await storage.close();

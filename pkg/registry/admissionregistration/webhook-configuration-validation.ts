@@ -17,7 +17,7 @@ import { isDNS1035Label } from '../core/service-validation.js';
 import type { KindValidation } from '../validation/kind-validation.js';
 import { validateLabelSelector } from '../validation/label-selector.js';
 import { isDNS1123Subdomain, isQualifiedName, isValidPortNum, nameIsDNSSubdomain } from '../validation/names.js';
-import { matchConditionCompileError } from '../../admission/cel/match-conditions.js';
+import { matchConditionCompileError } from '../../cel/admission/composition.js';
 
 /** AdmissionReview versions this server can send, preferred first. */
 export const acceptedAdmissionReviewVersions = ['v1', 'v1beta1'] as const;
@@ -89,7 +89,8 @@ function validateResources(resources: readonly string[], path: Path): FieldError
   return errs;
 }
 
-function validateRule(rule: RuleWithOperations, path: Path): FieldError[] {
+/** upstream validateRuleWithOperations: operations, groups, versions and resources with their wildcards. */
+export function validateRuleWithOperations(rule: RuleWithOperations, path: Path): FieldError[] {
   const errs: FieldError[] = [];
   const operations = rule.operations ?? [];
   if (operations.length === 0) errs.push(required(path.child('operations')));
@@ -154,7 +155,11 @@ export function validateWebhookService(service: ServiceReference, path: Path): F
   return errs;
 }
 
-function validateMatchConditions(conditions: readonly MatchCondition[], path: Path): FieldError[] {
+/**
+ * upstream validateMatchConditions: at most 64, unique qualified names, and expressions that
+ * compile (`compileError` says why one does not).
+ */
+export function validateMatchConditions(conditions: readonly MatchCondition[], path: Path, compileError: (expression: string) => string | undefined = (e) => matchConditionCompileError(e)): FieldError[] {
   const errs: FieldError[] = [];
   if (conditions.length > maxMatchConditions) errs.push(tooMany(path, conditions.length, maxMatchConditions));
   const names = new Set<string>();
@@ -164,7 +169,7 @@ function validateMatchConditions(conditions: readonly MatchCondition[], path: Pa
     if (expression === '') {
       errs.push(required(p.child('expression')));
     } else {
-      const problem = matchConditionCompileError(expression);
+      const problem = compileError(expression);
       if (problem) errs.push(invalid(p.child('expression'), c.expression, problem));
     }
     const name = c.name ?? '';
@@ -201,7 +206,7 @@ function validateWebhook(hook: Webhook, opts: Options, path: Path): FieldError[]
   const errs: FieldError[] = [];
   // A missing name is reported by the schema.
   if (typeof hook.name === 'string') errs.push(...validateFullyQualifiedName(hook.name, path.child('name')));
-  (hook.rules ?? []).forEach((rule, i) => errs.push(...validateRule(rule, path.child('rules').index(i))));
+  (hook.rules ?? []).forEach((rule, i) => errs.push(...validateRuleWithOperations(rule, path.child('rules').index(i))));
   const allowedSideEffects: readonly string[] = opts.requireNoSideEffects ? NoSideEffectClasses : SideEffectClasses;
   if (hook.sideEffects === undefined || hook.sideEffects === null) {
     errs.push(required(path.child('sideEffects'), `must specify one of ${allowedSideEffects.join(', ')}`));

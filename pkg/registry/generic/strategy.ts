@@ -27,6 +27,8 @@ export interface StrategyOverrides {
   returnDeletedObject?: boolean;
   /** A PUT of a missing object creates it. */
   allowCreateOnUpdate?: boolean;
+  /** An update without metadata.resourceVersion is refused (upstream's AllowUnconditionalUpdate false). */
+  requireResourceVersion?: boolean;
   /** A create keeps the status the client sent, though the kind has a status sub-resource (upstream's Node). */
   statusOnCreate?: boolean;
   /** Extra selectable fields beyond metadata.name and metadata.namespace. */
@@ -63,7 +65,7 @@ export function newStrategy(
   const finalizers = standardFinalizers(info.domain.namespaceFinalizer);
   return {
     allowCreateOnUpdate: overrides.allowCreateOnUpdate ?? false,
-    allowUnconditionalUpdate: true,
+    allowUnconditionalUpdate: !overrides.requireResourceVersion,
     returnDeletedObject: overrides.returnDeletedObject ?? false,
     selectableFieldNames: new Set(['metadata.name', 'metadata.namespace', ...Object.keys(extraFields)]),
     selectableFields(obj) {

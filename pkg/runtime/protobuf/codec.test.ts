@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { allGroupVersions } from '../../../api/index.js';
-import { fixtures } from '../../../test/integration/fixtures.js';
+import { fixtures, serverStatusFixtures } from '../../../test/integration/fixtures.js';
 import { Scheme, type ResourceInfo } from '../scheme.js';
 import { apiDomain, defaultApiDomain } from '../../../api/domain.js';
 import { ProtobufCodec, frame } from './codec.js';
@@ -65,7 +65,7 @@ for (const [kind, obj] of Object.entries(objectsByKind())) {
 }
 
 test('round trip of the integration fixtures of every kind', () => {
-  for (const f of fixtures) {
+  for (const f of [...fixtures, ...serverStatusFixtures]) {
     const info = infoOf(f.kind);
     const obj = f.make(`fixture-${f.kind.toLowerCase()}`);
     assert.deepStrictEqual(codec.decodeObject(info, codec.encodeObject(info, obj)), obj, f.kind);

@@ -684,6 +684,37 @@ export function objectsByKind(): Record<string, Record<string, unknown>> {
         name: 'second.example.com', clientConfig: { url: 'https://second.example.com/' }, sideEffects: 'None', admissionReviewVersions: ['v1beta1'],
       }],
     },
+    ValidatingAdmissionPolicy: {
+      apiVersion: 'admissionregistration.orch.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: fullMetadata('replica-limit'),
+      spec: {
+        paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+        matchConstraints: {
+          namespaceSelector: { matchLabels: { env: 'prod' } }, objectSelector: {},
+          resourceRules: [{ resourceNames: ['web'], operations: ['CREATE', 'UPDATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'], scope: 'Namespaced' }],
+          excludeResourceRules: [{ operations: ['*'], apiGroups: ['apps'], apiVersions: ['*'], resources: ['deployments/scale'] }],
+          matchPolicy: 'Equivalent',
+        },
+        validations: [{ expression: 'object.spec.replicas <= int(params.data.max)', message: 'too many', reason: 'Forbidden', messageExpression: "'at most ' + params.data.max" }],
+        failurePolicy: 'Fail',
+        auditAnnotations: [{ key: 'replicas', valueExpression: 'string(object.spec.replicas)' }],
+        matchConditions: [{ name: 'not-system', expression: '!request.userInfo.username.startsWith("system:")' }],
+        variables: [{ name: 'replicas', expression: 'object.spec.replicas' }],
+      },
+      status: {
+        observedGeneration: 7,
+        typeChecking: { expressionWarnings: [{ fieldRef: 'spec.validations[0].expression', warning: 'apps/v1, Kind=Deployment: ERROR: ...' }] },
+        conditions: [{ type: 'Ready', status: 'True', observedGeneration: 7, lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'Checked', message: 'type checked' }],
+      },
+    },
+    ValidatingAdmissionPolicyBinding: {
+      apiVersion: 'admissionregistration.orch.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: fullMetadata('replica-limit-prod'),
+      spec: {
+        policyName: 'replica-limit',
+        paramRef: { namespace: 'limits', selector: { matchExpressions: [{ key: 'tier', operator: 'In', values: ['gold'] }] }, parameterNotFoundAction: 'Deny' },
+        matchResources: { namespaceSelector: {}, objectSelector: { matchLabels: { checked: 'yes' } }, matchPolicy: 'Exact' },
+        validationActions: ['Deny', 'Audit'],
+      },
+    },
     Lease: {
       apiVersion: 'coordination.orch.io/v1', kind: 'Lease', metadata: fullMetadata('controller', 'default'),
       spec: {
