@@ -4,8 +4,8 @@ import { allGroupVersions } from './index.js';
 
 test('group versions are listed core first, in discovery order', () => {
   assert.deepEqual(allGroupVersions.map((gv) => `${gv.group}/${gv.version}`), [
-    '/v1', 'apps/v1', 'events.orch.io/v1', 'authentication.orch.io/v1', 'authentication.orch.io/v1beta1', 'authorization.orch.io/v1', 'batch/v1', 'certificates.orch.io/v1', 'rbac.authorization.orch.io/v1', 'storage.orch.io/v1', 'networking.orch.io/v1', 'policy/v1',
-    'admissionregistration.orch.io/v1', 'apiextensions.orch.io/v1', 'scheduling.orch.io/v1', 'coordination.orch.io/v1', 'node.orch.io/v1',
+    '/v1', 'apps/v1', 'events.orch.io/v1', 'authentication.orch.io/v1', 'authentication.orch.io/v1beta1', 'authorization.orch.io/v1', 'autoscaling/v2', 'autoscaling/v1', 'batch/v1', 'certificates.orch.io/v1', 'rbac.authorization.orch.io/v1', 'storage.orch.io/v1', 'networking.orch.io/v1', 'policy/v1',
+    'admissionregistration.orch.io/v1', 'apiextensions.orch.io/v1', 'scheduling.orch.io/v1', 'coordination.orch.io/v1', 'node.orch.io/v1', 'discovery.orch.io/v1',
   ]);
 });
 
@@ -42,6 +42,8 @@ test('kinds are registered with their resources, scopes, short names and sub-res
     'authorization.orch.io/SelfSubjectAccessReview selfsubjectaccessreviews cluster [] []',
     'authorization.orch.io/SelfSubjectRulesReview selfsubjectrulesreviews cluster [] []',
     'authorization.orch.io/SubjectAccessReview subjectaccessreviews cluster [] []',
+    'autoscaling/HorizontalPodAutoscaler horizontalpodautoscalers ns [hpa] [status]',
+    'autoscaling/HorizontalPodAutoscaler horizontalpodautoscalers ns [hpa] [status]',
     'batch/CronJob cronjobs ns [cj] [status]',
     'batch/Job jobs ns [] [status]',
     'certificates.orch.io/CertificateSigningRequest certificatesigningrequests cluster [csr] [status,approval]',
@@ -56,11 +58,14 @@ test('kinds are registered with their resources, scopes, short names and sub-res
     'networking.orch.io/NetworkPolicy networkpolicies ns [netpol] [status]',
     'policy/PodDisruptionBudget poddisruptionbudgets ns [pdb] [status]',
     'admissionregistration.orch.io/MutatingWebhookConfiguration mutatingwebhookconfigurations cluster [] []',
+    'admissionregistration.orch.io/ValidatingAdmissionPolicy validatingadmissionpolicies cluster [] [status]',
+    'admissionregistration.orch.io/ValidatingAdmissionPolicyBinding validatingadmissionpolicybindings cluster [] []',
     'admissionregistration.orch.io/ValidatingWebhookConfiguration validatingwebhookconfigurations cluster [] []',
     'apiextensions.orch.io/CustomResourceDefinition customresourcedefinitions cluster [crd,crds] [status]',
     'scheduling.orch.io/PriorityClass priorityclasses cluster [pc] []',
     'coordination.orch.io/Lease leases ns [] []',
     'node.orch.io/RuntimeClass runtimeclasses cluster [] []',
+    'discovery.orch.io/EndpointSlice endpointslices ns [] []',
   ]);
 });
 

@@ -58,7 +58,7 @@ async function main(): Promise<void> {
     cluster = await startCluster(cleanup);
     const c = cluster;
     const workers = process.env.BENCH_WORKERS || `default (${availableParallelism()})`;
-    report.line(`server: separate process pid ${c.serverPid}, --workers ${workers} (CPU and RSS include its worker processes; NODE_CLUSTER_SCHED_POLICY=${process.env.NODE_CLUSTER_SCHED_POLICY ?? 'unset'}) (RBAC, admin token in system:masters), etcd pid ${c.etcd.pid() ?? '?'} at ${c.etcd.endpoint}`);
+    report.line(`server: separate process pid ${c.serverPid}, --workers ${workers} (worker threads of the one process) (RBAC, admin token in system:masters), etcd pid ${c.etcd.pid() ?? '?'} at ${c.etcd.endpoint}`);
     const rss = new RssSampler(() => (c.serverAlive() ? c.serverPid : undefined), config.rssSampleMs);
     // Idle: after start, once the post-start work has settled.
     await sleep(1000);

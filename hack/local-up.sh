@@ -3,6 +3,8 @@
 # their state under _output/local. Stops them all on Ctrl-C.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The node the checkout is built for (see the Makefile), also when this script is run by hand.
+PATH="$(realpath -m "$(bash hack/install-node.sh --dir)"):$PATH"
 LOCAL=_output/local
 ETCD_PORT=${ETCD_PORT:-2379}
 ETCD_PEER_PORT=${ETCD_PEER_PORT:-2380}

@@ -1,27 +1,24 @@
 // Entry point of the API server: flags -> options -> run, until SIGTERM or SIGINT. With --workers
-// above 1 this process supervises that many worker processes (app/workers.ts); each worker enters
-// here too and runs as a full API server (app/workers-link.ts).
+// above 1 this thread starts that many worker threads (app/threads.ts), each a full API server on
+// the shared port (worker-thread.ts), and serves no API itself.
 //
-// Everything beyond the flags is imported on the path that needs it: the supervisor serves no API,
-// and what it never loads (every kind's schema, the handlers, the storage) costs it no memory.
-import cluster from 'node:cluster';
+// Everything beyond the flags is imported on the path that needs it: the main thread of --workers
+// serves no API, and what it never loads (every kind's schema, the handlers, the storage) costs it
+// no memory.
 import { limitHeapGrowth } from '../internal/heap-growth.js';
 import { exitOnInvalid, runProcess } from '../internal/run-process.js';
 import { loadServerCode, parseOptions, validateOptions } from './app/options.js';
 
 async function main(): Promise<void> {
+  // V8's flags are the process's: the worker threads' heaps grow as this one's.
   limitHeapGrowth();
-  if (cluster.isWorker) {
-    const { runWorker } = await import('./app/workers-link.js');
-    await runWorker();
-    return;
-  }
-  const opts = parseOptions(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  const opts = parseOptions(argv);
   if (opts.workers > 1) {
-    // The keys of --runtime-config and the plug-ins' code are checked by the workers, which load them anyway.
+    // The keys of --runtime-config and the plug-ins' code are checked by the threads, which load them anyway.
     exitOnInvalid('apiserver', validateOptions(opts));
-    const { runSupervisor } = await import('./app/workers.js');
-    runSupervisor(opts);
+    const { runThreads } = await import('./app/threads.js');
+    runThreads(opts, argv);
     return;
   }
   exitOnInvalid('apiserver', validateOptions(opts, await loadServerCode()));

@@ -12,8 +12,6 @@ export interface ProcessSpec<O extends { verbosity: number }, R> {
   validate(opts: O): string[];
   start(opts: O, logger: Logger): Promise<R>;
   stop(running: R): Promise<void>;
-  /** Pairs every log line carries (a worker process's id). */
-  logFields?: Record<string, unknown>;
 }
 
 /** Every complaint about the options and the hint to --help, as the binary prints them. */
@@ -36,7 +34,7 @@ export async function runProcess<O extends { verbosity: number }, R>(spec: Proce
   // EPIPE; unhandled, each failure would be logged as an uncaught exception, itself a failing write,
   // and the process would spin. Nobody can hear us any more: drop the output and keep serving.
   for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
-  const logger = new Logger(opts.verbosity, undefined, spec.logFields);
+  const logger = new Logger(opts.verbosity);
   process.on('uncaughtException', (err) => logger.error('uncaught exception', { err: err.stack ?? err.message }));
   process.on('unhandledRejection', (err) => logger.error('unhandled rejection', { err: err instanceof Error ? err.stack ?? err.message : String(err) }));
   let running: R;

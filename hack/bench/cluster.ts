@@ -80,7 +80,7 @@ export async function startCluster(cleanup: Cleanup): Promise<BenchCluster> {
   if (server.pid === undefined) throw new Error(`cannot start ${serverMain}`);
 
   // Ready means its post-start hooks (system namespaces, bootstrap RBAC) are done, as it logs (with
-  // --workers, the supervisor logs it once every worker is).
+  // --workers, the main thread logs it once every worker thread is).
   const deadline = Date.now() + 60_000;
   while (!log.includes('"the API server is ready"')) {
     if (!alive()) throw new Error(`the API server exited (${server.exitCode ?? server.signalCode}):\n${log}`);

@@ -1,6 +1,6 @@
 // CPU and memory of the processes under test, read from /proc so the figures are the kernel's and
 // cost the measured processes nothing. The server and etcd are counted with their descendants, so
-// a server that forks worker processes is still counted whole.
+// a server that starts processes of its own would still be counted whole.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 

@@ -25,6 +25,7 @@ import { podNodeSelectorFactory } from './podnodeselector/plugin.js';
 import { podSecurityFactory } from './podsecurity/plugin.js';
 import { podTolerationRestrictionFactory } from './podtolerationrestriction/plugin.js';
 import { priorityFactory } from './priority/plugin.js';
+import { validatingAdmissionPolicyFactory } from './policy/validating/plugin.js';
 import { PluginRegistry } from './registry.js';
 import { resourceQuotaFactory } from './resourcequota/plugin.js';
 import { runtimeClassFactory } from './runtimeclass/plugin.js';
@@ -55,6 +56,7 @@ export function builtinPlugins(): PluginRegistry {
   reg.register('CertificateSigning', certificateSigningFactory);
   reg.register('CertificateSubjectRestriction', certificateSubjectRestrictionFactory);
   reg.register('MutatingAdmissionWebhook', mutatingAdmissionWebhookFactory);
+  reg.register('ValidatingAdmissionPolicy', validatingAdmissionPolicyFactory);
   reg.register('ValidatingAdmissionWebhook', validatingAdmissionWebhookFactory);
   reg.register('ResourceQuota', resourceQuotaFactory);
   reg.register('EventRateLimit', eventRateLimitFactory);

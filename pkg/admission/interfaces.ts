@@ -231,6 +231,12 @@ export interface PluginDeps {
    * Asking for a cache starts it; the server serves only once every cache is synced.
    */
   lister(group: string, resource: string): ObjectLister | undefined;
+  /**
+   * The cache of `<group>` / `<resource>` for resources only known while serving (a policy's
+   * paramKind): started on first use, `synced` resolving once it holds a complete list; undefined
+   * when the server does not serve the resource (or a test gives none).
+   */
+  informer?(group: string, resource: string): { lister: ObjectLister; hasSynced(): boolean; synced: Promise<void> } | undefined;
   /** The server's authorizer (upstream's WantsAuthorizer); undefined where a test gives none. */
   readonly authorize?: AuthorizeFunc;
   /**

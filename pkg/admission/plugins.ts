@@ -51,8 +51,8 @@ export const AllOrderedPlugins: readonly string[] = [
 
 /**
  * The plug-ins that run when no flag says otherwise: kube-apiserver 1.30's recommended set, less
- * those this server cannot run (ValidatingAdmissionPolicy needs CEL; ClusterTrustBundleAttest
- * guards an API not served), since an unrunnable plug-in that is on refuses the start.
+ * ClusterTrustBundleAttest (it guards an API not served), since an unrunnable plug-in that is on
+ * refuses the start.
  */
 export const DefaultOnPlugins: ReadonlySet<string> = new Set([
   'NamespaceLifecycle',
@@ -62,6 +62,7 @@ export const DefaultOnPlugins: ReadonlySet<string> = new Set([
   'PersistentVolumeClaimResize',
   'DefaultTolerationSeconds',
   'MutatingAdmissionWebhook',
+  'ValidatingAdmissionPolicy',
   'ValidatingAdmissionWebhook',
   'ResourceQuota',
   'StorageObjectInUseProtection',

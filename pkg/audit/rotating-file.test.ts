@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { test } from 'node:test';
-import { RotatingFile, type RotatingFileOptions } from './rotating-file.js';
+import { RotatingFile, sharedFileMemory, type RotatingFileOptions } from './rotating-file.js';
 import { eventually } from '../util/testing/eventually.js';
 
 function withDir(fn: (dir: string) => Promise<void> | void) {
@@ -109,4 +109,24 @@ test('a file without an extension gets <name>-<timestamp> backups; the directory
   f.close();
   assert.ok(existsSync(path));
   assert.ok(readdirSync(join(dir, 'sub')).some((n) => /^audit-\d{4}-.*\.\d{3}$/.test(n)));
+}));
+
+test('writers in several threads share one file: each line whole, in one file, rotated once when the shared size says so', withDir((dir) => {
+  const path = join(dir, 'audit.log');
+  const memory = sharedFileMemory();
+  const clock = ticking();
+  // Two writers over one memory stand for two threads (their own file descriptors, their own turns).
+  const writers = [1, 2].map((owner) => new RotatingFile(path, opts({ maxBytes: 400, now: clock, shared: { memory, owner } })));
+  for (let i = 0; i < 55; i++) writers[i % 3 === 0 ? 1 : 0]!.write(line(i));
+  for (const w of writers) w.close();
+  const files = readdirSync(dir).sort();
+  const lines = files.flatMap((f) => {
+    const text = readFileSync(join(dir, f), 'utf8');
+    assert.ok(Buffer.byteLength(text) <= 400, `${f} within maxBytes`);
+    return text.split('\n').filter(Boolean);
+  });
+  assert.ok(lines.every((l) => l.length === 39), 'every line whole');
+  assert.deepEqual(lines.map((l) => Number(l.slice(0, 3))).sort((a, b) => a - b), Array.from({ length: 55 }, (_, i) => i), 'every line once');
+  // Ten lines of 40 bytes fit in 400: 55 lines make 6 files, as one writer would.
+  assert.equal(files.length, 6);
 }));

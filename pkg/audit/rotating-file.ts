@@ -3,10 +3,16 @@
 // it and a new one started; old backups beyond the count or age limits are removed, and optionally
 // gzipped. Writes are synchronous so an event is on disk (or refused) before the request goes on;
 // a failing write throws for the caller to report, and never leaves the writer unusable.
+//
+// Several threads of one process may write one file: each has its own RotatingFile over the same
+// shared memory, and they take turns (a mutex) for each write, which they make whole. The size of
+// the file and how often it was started anew live in that memory, so the one whose write would
+// take the file past its limit rotates it, and the others open the new file at their next turn.
 import { chmodSync, closeSync, createReadStream, createWriteStream, fstatSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
+import { ThreadMutex } from '../util/thread-mutex.js';
 
 export interface RotatingFileOptions {
   /** The size in bytes a write may not take the file past; upstream's default is 100 MiB. */
@@ -21,6 +27,22 @@ export interface RotatingFileOptions {
   now?: () => Date;
   /** Where failures of the background work (compression) are reported. */
   onBackgroundError?: (err: unknown) => void;
+  /** With other threads writing the same file: the memory they share (sharedFileMemory()) and this thread's id. */
+  shared?: { memory: SharedArrayBuffer; owner: number };
+}
+
+/**
+ * The memory the writers of one file in several threads share: the mutex (bytes 0-3), how many
+ * times the file was started anew by a rotation (4-7, 0 before the first write), its size (8-15).
+ */
+export function sharedFileMemory(): SharedArrayBuffer {
+  return new SharedArrayBuffer(16);
+}
+
+interface SharedFile {
+  mutex: ThreadMutex;
+  generation: Int32Array;
+  size: Float64Array;
 }
 
 export const MEGABYTE = 1024 * 1024;
@@ -47,24 +69,63 @@ export class RotatingFile {
   private readonly prefix: string;
   private readonly ext: string;
   private readonly compressing = new Set<string>();
+  private readonly shared: SharedFile | undefined;
+  /** With a shared file: the generation the file this writer has open belongs to. */
+  private generation = 0;
 
   constructor(readonly path: string, private readonly opts: RotatingFileOptions) {
     this.dir = dirname(path);
     this.ext = extname(path);
     this.prefix = `${basename(path, this.ext)}-`;
+    const shared = opts.shared;
+    if (shared) {
+      this.shared = { mutex: new ThreadMutex(shared.memory, shared.owner), generation: new Int32Array(shared.memory, 4, 1), size: new Float64Array(shared.memory, 8, 1) };
+    }
   }
 
   private now(): Date {
     return this.opts.now?.() ?? new Date();
   }
 
-  /** Appends `data`, rotating first when it would not fit; throws when it cannot be written. */
+  /** Appends `data` whole, rotating first when it would not fit; throws when it cannot be written. */
   write(data: string | Buffer): void {
     const buf = typeof data === 'string' ? Buffer.from(data) : data;
     const max = this.opts.maxBytes;
     if (buf.length > max) throw new Error(`write length ${buf.length} exceeds maximum file size ${max}`);
-    if (this.fd === undefined) this.openExistingOrNew(buf.length);
-    else if (this.size + buf.length > max) this.rotate();
+    if (!this.shared) {
+      if (this.fd === undefined) this.openExistingOrNew(buf.length);
+      else if (this.size + buf.length > max) this.rotate();
+      this.append(buf);
+      return;
+    }
+    const { mutex, generation, size } = this.shared;
+    mutex.lock();
+    try {
+      if (generation[0] === 0) {
+        // The file's first write in any thread: as a lone writer's first.
+        this.openExistingOrNew(buf.length);
+        size[0] = this.size;
+        this.generation = generation[0] = 1;
+      } else if (this.fd === undefined || this.generation !== generation[0]) {
+        this.close();
+        this.fd = openSync(this.path, 'a');
+        this.generation = generation[0]!;
+      }
+      if (size[0]! + buf.length > max) {
+        // Counted first: should this thread end halfway, the others still start on a file of the path.
+        this.generation = ++generation[0]!;
+        size[0] = 0;
+        this.rotate();
+      }
+      this.size = size[0]!;
+      this.append(buf);
+      size[0] = this.size;
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  private append(buf: Buffer): void {
     let off = 0;
     try {
       while (off < buf.length) off += writeSync(this.fd!, buf, off, buf.length - off);
@@ -81,7 +142,7 @@ export class RotatingFile {
     closeSync(fd);
   }
 
-  /** Starts a new file now, whatever the size of the current one. */
+  /** Starts a new file now, whatever the size of the current one (a lone writer's; shared files rotate in write). */
   rotate(): void {
     this.close();
     this.openNew();
@@ -118,7 +179,9 @@ export class RotatingFile {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     }
-    this.fd = openSync(this.path, 'w', mode);
+    // Appending, as every writer of a shared file must: a write at this descriptor's own offset
+    // would land on what another thread's descriptor appended meanwhile. (The path is free now.)
+    this.fd = openSync(this.path, 'a', mode);
     chmodSync(this.path, mode);
     this.size = 0;
   }

@@ -8,9 +8,11 @@ function counter(result: AuthenticationResult) {
   return c;
 }
 
-test('keys are salted hashes: never the token, distinct per token, audiences and process', () => {
+test('keys are salted hashes: never the token, distinct per token, audiences and process; one salt, one key', () => {
   const a = new TokenCache({ ttlMs: 1000 });
   const b = new TokenCache({ ttlMs: 1000 });
+  const salt = new Uint8Array(32).fill(7);
+  assert.equal(new TokenCache({ ttlMs: 1000, salt }).key('t', ['x']), new TokenCache({ ttlMs: 1000, salt }).key('t', ['x']), 'caches sharing answers share keys');
   const k = a.key('secret-token', ['x']);
   assert.ok(!k.includes('secret-token'));
   assert.equal(k, a.key('secret-token', ['x']));
@@ -67,7 +69,11 @@ test('a TTL of 0 bypasses the cache; the entry count is bounded; callers get cop
 
   const small = new TokenCache({ ttlMs: 60_000, maxEntries: 10 });
   for (let i = 0; i < 50; i++) await small.get(`t${i}`, [], async () => skipped);
-  assert.ok(small.size <= 10, `size ${small.size}`);
+  const again = counter(skipped);
+  await small.get('t49', [], again.lookup);
+  assert.equal(again.calls, 0, 'the latest answers are kept');
+  await small.get('t0', [], again.lookup);
+  assert.equal(again.calls, 1, 'the oldest went to keep the cache within its bound');
 
   const cache = new TokenCache({ ttlMs: 60_000 });
   const first = await cache.get('u', [], async () => authenticated({ name: 'jane', groups: ['a'], extra: {} }));

@@ -4,8 +4,10 @@
 // token and the audiences, so the raw token is never a key and a leaked cache reveals nothing.
 // An authenticated answer is kept for the success TTL, a "not mine" (upstream's ok=false without an
 // error) for the failure TTL, a failure (upstream's error) never: the next request asks again.
-// Concurrent lookups of one key share one call, whatever its answer.
+// Concurrent lookups of one key share one call, whatever its answer. The answers live in an answer
+// cache, this thread's own or the one every thread of the server shares (with the same salt).
 import * as crypto from 'node:crypto';
+import { LocalAnswerCache, type AnswerCache } from '../util/cache/answer-cache.js';
 import type { AuthenticationResult } from './authenticator.js';
 
 export interface TokenCacheOptions {
@@ -21,9 +23,16 @@ export interface TokenCacheOptions {
   share?: 'copy' | 'frozen';
   /** Clock in milliseconds; default Date.now. */
   now?: () => number;
-  /** Entries kept at most; the oldest go first. Bounds memory under a flood of distinct tokens. */
+  /** Entries kept at most; the least recently used go first. Bounds memory under a flood of distinct tokens. */
   maxEntries?: number;
+  /** Where answers are kept; default this thread's own. */
+  answers?: AnswerCache<AuthenticationResult>;
+  /** The salt of the keys; default a random one. Caches that share answers share it. */
+  salt?: Uint8Array;
 }
+
+/** Entries a token cache keeps by default. */
+export const defaultTokenCacheEntries = 32_768;
 
 /** Freezes an answer and what it holds (user, groups, extra values, audiences). */
 function deepFreeze<T>(v: T): T {
@@ -43,18 +52,15 @@ const sha256: (data: Buffer) => string = typeof crypto.hash === 'function'
   : (data) => crypto.createHash('sha256').update(data).digest('base64');
 
 export class TokenCache {
-  private readonly salt = crypto.randomBytes(32);
-  private readonly entries = new Map<string, { expires: number; result: AuthenticationResult }>();
-  private readonly inflight = new Map<string, Promise<AuthenticationResult>>();
-  private readonly now: () => number;
-  private readonly maxEntries: number;
+  private readonly salt: Buffer;
+  private readonly answers: AnswerCache<AuthenticationResult>;
   private readonly successTtlMs: number;
   private readonly failureTtlMs: number;
   private readonly frozen: boolean;
 
   constructor(opts: TokenCacheOptions) {
-    this.now = opts.now ?? Date.now;
-    this.maxEntries = opts.maxEntries ?? 32_768;
+    this.salt = opts.salt ? Buffer.from(opts.salt) : crypto.randomBytes(32);
+    this.answers = opts.answers ?? new LocalAnswerCache(opts.maxEntries ?? defaultTokenCacheEntries, opts.now);
     this.successTtlMs = Math.max(0, opts.ttlMs);
     this.failureTtlMs = Math.max(0, opts.failureTtlMs ?? opts.ttlMs);
     this.frozen = opts.share === 'frozen';
@@ -83,11 +89,6 @@ export class TokenCache {
     return sha256(b);
   }
 
-  /** Number of answers held (expired ones included until they are swept). */
-  get size(): number {
-    return this.entries.size;
-  }
-
   private ttlOf(result: AuthenticationResult): number {
     return result.outcome === 'authenticated' ? this.successTtlMs : result.outcome === 'skipped' ? this.failureTtlMs : 0;
   }
@@ -95,40 +96,10 @@ export class TokenCache {
   /** The cached answer for (token, audiences), or `lookup`'s, shared with concurrent callers. */
   async get(token: string, audiences: readonly string[], lookup: () => Promise<AuthenticationResult>): Promise<AuthenticationResult> {
     if (this.successTtlMs <= 0 && this.failureTtlMs <= 0) return lookup();
-    const key = this.key(token, audiences);
-    const hit = this.entries.get(key);
-    if (hit) {
-      if (hit.expires > this.now()) return this.frozen ? hit.result : structuredClone(hit.result);
-      this.entries.delete(key);
-    }
-    let p = this.inflight.get(key);
-    if (!p) {
-      p = lookup()
-        .then((result) => {
-          const ttl = this.ttlOf(result);
-          if (ttl > 0) this.store(key, result, ttl);
-          return result;
-        })
-        .finally(() => this.inflight.delete(key));
-      this.inflight.set(key, p);
-    }
-    const result = await p;
-    return this.frozen ? result : structuredClone(result);
-  }
-
-  private store(key: string, result: AuthenticationResult, ttlMs: number): void {
-    const now = this.now();
-    if (this.entries.size >= this.maxEntries) {
-      for (const [k, e] of this.entries) {
-        if (e.expires <= now) this.entries.delete(k);
-      }
-      // Still full: drop the oldest entries (Map order is insertion order).
-      for (const k of this.entries.keys()) {
-        if (this.entries.size < this.maxEntries) break;
-        this.entries.delete(k);
-      }
-    }
-    if (this.frozen) deepFreeze(result);
-    this.entries.set(key, { expires: now + ttlMs, result });
+    const result = await this.answers.get(this.key(token, audiences), async () => {
+      const value = await lookup();
+      return { value, ttlMs: this.ttlOf(value) };
+    });
+    return this.frozen ? deepFreeze(result) : structuredClone(result);
   }
 }

@@ -70,6 +70,14 @@ function offsetOf(e: LibError): number {
   return e.range?.start ?? e.node?.start ?? e.node?.pos ?? 0;
 }
 
+/** Where cel-go places a check error: at the `.` of a field selection, where the evaluator points at the field's name. */
+function checkOffset(expression: string, e: LibError, message: string): number {
+  const offset = offsetOf(e);
+  if (!message.startsWith('undefined field ')) return offset;
+  const dot = expression.lastIndexOf('.', offset);
+  return dot >= 0 && expression.slice(dot + 1, offset).trim() === '' ? dot : offset;
+}
+
 function referencedNames(ast: ASTNode, out = new Set<string>()): Set<string> {
   if (ast.op === 'id') out.add(ast.args as string);
   const visit = (x: unknown) => {
@@ -106,7 +114,8 @@ export function compile(env: Environment, expression: string): CompileResult {
   const checked = parsed.check();
   if (!checked.valid) {
     const err = checked.error as LibError;
-    return { error: issue(expression, offsetOf(err), celGoMessage(err, expression)) };
+    const message = celGoMessage(err, expression);
+    return { error: issue(expression, checkOffset(expression, err, message), message) };
   }
   const names = referencedNames(parsed.ast);
   const outputType = checked.type === 'list' ? 'list<dyn>' : checked.type === 'map' ? 'map<dyn, dyn>' : checked.type ?? 'dyn';

@@ -46,8 +46,20 @@ function typeName(n: ASTNode | undefined): string {
 
 const isMacro = (name: string) => ['all', 'exists', 'exists_one', 'map', 'filter'].includes(name);
 
+export interface EstimateOptions {
+  /**
+   * The estimate bounds an evaluation about to run over known values: strings converted from
+   * scalars get their printed length, where cel-go's static estimate leaves it unbounded (at run
+   * time cel-go counts the actual cost instead).
+   */
+  runtime?: boolean;
+}
+
+/** Types whose string() is at most a few dozen characters. */
+const printedScalars = new Set(['int', 'uint', 'double', 'bool', 'google.protobuf.Timestamp', 'google.protobuf.Duration']);
+
 /** Estimates what evaluating `ast` (already type checked) may cost, as cel-go's EstimateCost. */
-export function estimateCost(ast: ASTNode, sizes: SizeEstimator): Range {
+export function estimateCost(ast: ASTNode, sizes: SizeEstimator, opts: EstimateOptions = {}): Range {
   const iterRanges = new Map<string, Est[]>();
 
   const sizeOf = (e: Est): Range => {
@@ -214,7 +226,7 @@ export function estimateCost(ast: ASTNode, sizes: SizeEstimator): Range {
     const target = targetNode ? walk(targetNode) : undefined;
     const argEsts = argNodes.map(walk);
     const argCost = argEsts.reduce((s, e) => add(s, e.cost), target?.cost ?? zero);
-    const fn = functionCost(name, target, argEsts, sizeOf);
+    const fn = functionCost(name, target, argEsts, sizeOf, opts);
     return { cost: add(fn.cost, argCost), size: fn.size, type };
   };
 
@@ -222,7 +234,7 @@ export function estimateCost(ast: ASTNode, sizes: SizeEstimator): Range {
 }
 
 /** The cost of one call itself (its arguments aside), and the size of its result where known. */
-function functionCost(name: string, target: Est | undefined, args: Est[], sizeOf: (e: Est) => Range): { cost: Range; size?: Range } {
+function functionCost(name: string, target: Est | undefined, args: Est[], sizeOf: (e: Est) => Range, opts: EstimateOptions): { cost: Range; size?: Range } {
   const arg = (i: number) => args[i] ? sizeOf(args[i]!) : unbounded;
   const tgt = () => target ? sizeOf(target) : unbounded;
   switch (name) {
@@ -286,8 +298,8 @@ function functionCost(name: string, target: Est | undefined, args: Est[], sizeOf
     case 'format':
       return { cost: factor(tgt(), STRING_TRAVERSAL) };
     case 'string': case 'bytes':
-      if (args[0] && (args[0].type === 'string' || args[0].type === 'bytes')) return { cost: factor(arg(0), STRING_TRAVERSAL) };
-      return { cost: fixed(1) };
+      if (args[0] && (args[0].type === 'string' || args[0].type === 'bytes')) return { cost: factor(arg(0), STRING_TRAVERSAL), ...(opts.runtime ? { size: arg(0) } : {}) };
+      return { cost: fixed(1), ...(opts.runtime && args[0] && printedScalars.has(args[0].type) ? { size: { min: 1, max: 40 } } : {}) };
     default:
       return { cost: fixed(1) };
   }

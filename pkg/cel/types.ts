@@ -143,17 +143,18 @@ export function maxCardinality(minSize: number): number {
 }
 
 /**
- * Names the object types of `t` (`<name>`, `<name>.<field>`, `<name>.@idx`, `<name>.@elem`, as
- * upstream's MaybeAssignTypeName) and registers them on `env`; returns the CEL type name of `t`.
+ * Names the object types of `t` (`<name>`, `<name>.<field>`, `<name>._idx`, `<name>._elem`, as
+ * upstream's MaybeAssignTypeName, whose `@idx` and `@elem` the evaluator cannot parse in an
+ * operator's signature) and registers them on `env`; returns the CEL type name of `t`.
  */
 export function registerDeclType(env: Environment, t: DeclType, name: string): string {
   switch (t.kind) {
     case 'simple':
       return t.cel === 'timestamp' ? 'google.protobuf.Timestamp' : t.cel === 'duration' ? 'google.protobuf.Duration' : t.cel;
     case 'list':
-      return `list<${registerDeclType(env, t.elem, `${name}.@idx`)}>`;
+      return `list<${registerDeclType(env, t.elem, `${name}._idx`)}>`;
     case 'map':
-      return `map<string, ${registerDeclType(env, t.value, `${name}.@elem`)}>`;
+      return `map<string, ${registerDeclType(env, t.value, `${name}._elem`)}>`;
     case 'object': {
       const fields: Record<string, string> = {};
       for (const [field, f] of t.fields) fields[field] = registerDeclType(env, f.type, `${name}.${field}`);

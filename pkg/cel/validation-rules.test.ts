@@ -22,7 +22,7 @@ test('rules that do not compile, or cost too much, are refused when the CRD is w
   assert.deepEqual(compileValidationRules(schema([{ rule: 'self.replicas >= self.min' }]), root), []);
   const bad = compileValidationRules(schema([{ rule: 'self.replicaz > 0' }]), root).map(errorMessage);
   assert.equal(bad.length, 1);
-  assert.match(bad[0]!, /^spec\.validation\.openAPIV3Schema\.properties\[spec\]\.x-kubernetes-validations\[0\]\.rule: Invalid value: .*compilation failed: ERROR: <input>:1:6: undefined field 'replicaz'/);
+  assert.match(bad[0]!, /^spec\.validation\.openAPIV3Schema\.properties\[spec\]\.x-kubernetes-validations\[0\]\.rule: Invalid value: .*compilation failed: ERROR: <input>:1:5: undefined field 'replicaz'/);
   assert.match(compileValidationRules(schema([{ rule: 'self.replicas' }]), root).map(errorMessage)[0]!, /cel expression must evaluate to a bool$/);
   const expensive = schema([{ rule: 'self.items.all(x, self.items.all(y, x != y || x == y))' }], { items: { type: 'array', items: { type: 'string' } } });
   const costErr = compileValidationRules(expensive, root).map(errorMessage);

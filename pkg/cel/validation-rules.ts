@@ -12,15 +12,13 @@ import { forbidden, invalid, notSupported, required, type FieldError } from '../
 import { compile, EvalError, type Program } from './compile.js';
 import { declTypeSizes, estimateCost, valueSizes } from './cost.js';
 import { newEnvironment } from './environment.js';
+import { perCallLimit, runtimeCostBudget } from './limits.js';
 import { maxCardinality, registerDeclType, schemaDeclType, toCelValue, type DeclType, type Schema, type ValidationRule } from './types.js';
 
 /** The largest estimated cost of one rule (apiextensions' StaticEstimatedCostLimit). */
 export const staticEstimatedCostLimit = 10_000_000;
 /** The largest estimated cost of all rules of a schema (StaticEstimatedCRDCostLimit). */
 export const staticEstimatedCRDCostLimit = 100_000_000;
-/** The runtime budget of one object's rules (celconfig.RuntimeCELCostBudget). */
-export const runtimeCostBudget = 10_000_000;
-const perCallLimit = 1_000_000;
 const supportedReasons = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];
 
 interface CompiledRule {
@@ -174,7 +172,7 @@ export async function validateWithRules(schema: Schema, obj: unknown, oldObj?: u
           if (c.usesOldSelf && oldSelf === undefined && c.rule.optionalOldSelf !== true) continue;
           const vars: Record<string, unknown> = { self };
           if (c.usesOldSelf) vars.oldSelf = c.rule.optionalOldSelf ? optionalOf(oldSelf) : oldSelf;
-          const cost = estimateCost(c.program.ast, valueSizes({ self: value, oldSelf: old })).max;
+          const cost = estimateCost(c.program.ast, valueSizes({ self: value, oldSelf: old }), { runtime: true }).max;
           if (cost > remaining) {
             errs.push(invalid(path || '<nil>', s.type ?? '', 'validation failed due to running out of cost budget, no further validation rules will be run'));
             exhausted = true;

@@ -64,3 +64,6 @@ export const isMethodNotSupported = (e: unknown): boolean => hasReason(e, 'Metho
 /** The history asked for is gone (410 Gone or Expired): relist. */
 export const isResourceExpired = (e: unknown): boolean =>
   e instanceof StatusError && (e.code === 410 || e.reason === 'Expired' || e.reason === 'Gone');
+/** client-go's HasStatusCause: the Status names a cause of this type (e.g. NamespaceTerminating). */
+export const hasStatusCause = (e: unknown, cause: string): boolean =>
+  e instanceof StatusError && (e.status.details?.causes ?? []).some((c) => c.reason === cause);

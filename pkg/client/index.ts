@@ -5,7 +5,7 @@ export type { Json, WireFormat } from './codec.js';
 export { EventRecorder, type EventSubject } from './event-recorder.js';
 export { Discovery, type DiscoveredGroup, type DiscoveredResource } from './discovery.js';
 export {
-  StatusError, isStatusError, statusErrorOf, isAlreadyExists, isConflict, isForbidden, isInvalid, isNotFound, isResourceExpired,
+  StatusError, isStatusError, statusErrorOf, hasStatusCause, isAlreadyExists, isConflict, isForbidden, isInvalid, isNotFound, isResourceExpired,
   isMethodNotSupported, isTooManyRequests, isUnauthorized,
 } from './errors.js';
 export { execAPIVersions, execExtensionName, type ExecConfig, type ExecInteractiveMode } from './exec-config.js';

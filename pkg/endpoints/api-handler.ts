@@ -3,7 +3,7 @@
 import type { Request, Response } from 'express';
 import type { Subresource } from '../../api/registration.js';
 import { newBadRequest, StatusError } from '../runtime/errors.js';
-import type { ResourceInfo, Scheme } from '../runtime/scheme.js';
+import { storeKey, type ResourceInfo, type Scheme } from '../runtime/scheme.js';
 import type { Store } from '../registry/generic/store.js';
 import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions, discoverableGroupVersion } from './discovery.js';
 import { negotiateOutput, type Conversion, type MediaFormat } from './negotiation.js';
@@ -30,7 +30,7 @@ import {
   type VirtualHandler,
   type ResourceRequest,
 } from './resource-handlers.js';
-import { requestTimeoutMs, runWithDeadline } from './request-timeout.js';
+import { requestDeadline, runWithDeadline } from './request-timeout.js';
 import { addWarnings, setStatusWriter } from './responses.js';
 import type { IncludeObject } from '../registry/table.js';
 import { serveWatch, type WatchServerOptions } from './watch.js';
@@ -57,6 +57,8 @@ export interface APIHandlerConfig extends HandlerContext {
   connecters?: ReadonlyMap<string, Connecter>;
   /** The registry's half of each streamed read (pods/log), keyed `<group>/<resource>/<sub-resource>`. */
   streams?: ReadonlyMap<string, StreamGetter>;
+  /** --request-timeout: the most a request that is not long-running may take; default upstream's 60 s. */
+  requestTimeoutMs?: number;
 }
 
 /** The stores of the custom resources, kept by pkg/apiextensions. */
@@ -103,12 +105,13 @@ export function newAPIHandler(cfg: APIHandlerConfig): APIHandler {
   // Every request but a watch runs under a deadline, as upstream's timeout filter runs it.
   return async (req, res, info) => {
     if (isLongRunning(info)) return serve(req, res, info);
-    const ms = requestTimeoutMs(info.query.get('timeout') ?? undefined);
-    return runWithDeadline(ms, res, () => serve(req, res, info), {
-      timedOut: () => cfg.logger?.warn('request did not complete within the allotted timeout', { method: req.method, path: info.path, timeout: `${ms}ms` }),
-      late: ({ elapsedMs, error }) => cfg.logger?.warn('post-timeout activity', {
+    const deadline = requestDeadline(info, cfg.requestTimeoutMs);
+    return runWithDeadline(deadline, res, () => serve(req, res, info), {
+      timedOut: () => cfg.logger?.warn('request did not complete within the allotted timeout', { method: req.method, path: info.path, timeout: `${deadline.ms}ms` }),
+      // What the work did after its 504: stopped as told, failed, or finished with its answer dropped.
+      late: ({ elapsedMs, cancelled, error }) => cfg.logger?.warn('post-timeout activity', {
         method: req.method, path: info.path, timeElapsed: `${elapsedMs}ms`,
-        result: error === undefined ? 'completed' : error instanceof Error ? error.message : String(error),
+        result: cancelled ? 'cancelled' : error === undefined ? 'finished, its answer dropped' : error instanceof Error ? error.message : String(error),
       }),
     });
   };
@@ -180,7 +183,7 @@ function serveResolved(cfg: APIHandlerConfig): APIHandler {
       if (info.verb !== 'create') throw methodNotAllowed();
       return createVirtual(cfg, { req, res, info, resource, query, out }, handler);
     }
-    const store = resource.custom ? cfg.custom?.store(resource) : cfg.stores.get(`${resource.group}/${resource.resource}`);
+    const store = resource.custom ? cfg.custom?.store(resource) : cfg.stores.get(storeKey(resource));
     if (!store) throw notFound();
     const namespacedPath = info.parts[0] === 'namespaces' && info.resource !== 'namespaces';
     if (resource.namespaced) {

@@ -69,7 +69,12 @@ export class ResponseWriter {
     return toTable(info, objs, { includeObject, listMeta, withColumnDefinitions, apiVersion: this.metaAPIVersion });
   }
 
+  /**
+   * Writes the whole answer, unless one was sent already: a request answered 504 at its deadline
+   * may have work still running, whose answer no one is waiting for any more.
+   */
   private send(code: number, body: string | Buffer, contentType: string): void {
+    if (this.res.headersSent) return;
     this.head(code, contentType);
     this.res.end(body);
   }
@@ -81,7 +86,8 @@ export class ResponseWriter {
 
   /** The answer as the audit event records it (responseStatus, and the document at RequestResponse). */
   private audited<T>(doc: T): T {
-    requestAudit(this.res)?.logResponseObject(doc);
+    // Work that outlived its request's 504 does not rewrite what the audit recorded as sent.
+    if (!this.res.headersSent) requestAudit(this.res)?.logResponseObject(doc);
     return doc;
   }
 
@@ -135,6 +141,7 @@ export class ResponseWriter {
     // The list with no items, cut where its items go: `..."items":[` and `]...`.
     const empty = JSON.stringify({ ...list, items: [] });
     const at = empty.lastIndexOf('"items":[]') + '"items":['.length;
+    if (res.headersSent) return;
     this.head(code, 'application/json');
     res.write(empty.slice(0, at));
     const { items } = list;

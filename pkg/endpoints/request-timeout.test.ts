@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { test } from 'node:test';
 import type { Response } from 'express';
-import { parseGoDuration, REQUEST_TIMEOUT_MAXIMUM_MS, requestTimeoutMs, runWithDeadline, type PostTimeout } from './request-timeout.js';
+import { parseRequestInfo } from './request-info.js';
+import { parseGoDuration, REQUEST_TIMEOUT_MAXIMUM_MS, requestDeadline, requestSignal, requestTimeoutMs, runWithDeadline, WRITE_TIMEOUT_UPPER_BOUND_MS, type PostTimeout, type RequestDeadline } from './request-timeout.js';
 
 test('durations parse as Go time.ParseDuration', () => {
   assert.equal(parseGoDuration('0'), 0n);
@@ -37,13 +38,14 @@ test('the timeout parameter shortens the maximum; zero, negative and longer ones
     e.code === 400 && e.message === 'invalid timeout specified in the request URL - time: missing unit in duration "10"');
 });
 
-const fakeResponse = () => new EventEmitter() as unknown as Response;
+const fakeResponse = () => Object.assign(new EventEmitter(), { locals: {} }) as unknown as Response;
+const within = (ms: number): RequestDeadline => requestDeadline(parseRequestInfo('GET', `/api/v1/namespaces/default/configmaps/x?timeout=${ms}ms`));
 
 test('work that finishes in time is awaited, its errors passed on', async () => {
   let done = false;
-  await runWithDeadline(1000, fakeResponse(), async () => { done = true; }, { timedOut: () => assert.fail(), late: () => assert.fail() });
+  await runWithDeadline(within(1000), fakeResponse(), async () => { done = true; }, { timedOut: () => assert.fail(), late: () => assert.fail() });
   assert.equal(done, true);
-  await assert.rejects(runWithDeadline(1000, fakeResponse(), async () => { throw new Error('boom'); }, { timedOut: () => assert.fail(), late: () => assert.fail() }), /boom/);
+  await assert.rejects(runWithDeadline(within(1000), fakeResponse(), async () => { throw new Error('boom'); }, { timedOut: () => assert.fail(), late: () => assert.fail() }), /boom/);
 });
 
 test('work past its deadline: 504 at once, its late failure reported and never unhandled', async () => {
@@ -52,7 +54,7 @@ test('work past its deadline: 504 at once, its late failure reported and never u
   let timedOut = 0;
   const late = new Promise<PostTimeout>((resolve) => {
     void assert.rejects(
-      runWithDeadline(20, fakeResponse(), async () => { await gate; throw new Error('late failure'); }, { timedOut: () => timedOut++, late: resolve }),
+      runWithDeadline(within(20), fakeResponse(), async () => { await gate; throw new Error('late failure'); }, { timedOut: () => timedOut++, late: resolve }),
       (e: { code?: number; reason?: string; message?: string }) =>
         e.code === 504 && e.reason === 'Timeout' && e.message === 'Timeout: request did not complete within the allotted timeout',
     ).then(() => release());
@@ -60,4 +62,36 @@ test('work past its deadline: 504 at once, its late failure reported and never u
   const outcome = await late;
   assert.equal(timedOut, 1);
   assert.match(String(outcome.error), /late failure/);
+});
+
+test('a write is held at most 34 s whatever the request timeout, and its 504 is the write handlers\'', () => {
+  const write = (method: string, query = '') => requestDeadline(parseRequestInfo(method, `/api/v1/namespaces/default/configmaps${method === 'POST' ? '' : '/x'}${query}`));
+  for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+    assert.equal(write(method).ms, WRITE_TIMEOUT_UPPER_BOUND_MS, method);
+    assert.equal(write(method, '?timeout=5s').ms, 5000, method);
+    const e = write(method).timeout();
+    assert.equal(e.code, 504);
+    assert.equal(e.status.message, 'Timeout: request did not complete within requested timeout - context deadline exceeded');
+    assert.deepEqual(e.headers, {}, 'no Retry-After: the outcome is unknown');
+  }
+  assert.equal(requestDeadline(parseRequestInfo('DELETE', '/api/v1/namespaces/default/configmaps')).ms, WRITE_TIMEOUT_UPPER_BOUND_MS, 'deletecollection');
+  // --request-timeout bounds reads, and writes below 34 s.
+  assert.equal(requestDeadline(parseRequestInfo('GET', '/api/v1/namespaces/default/configmaps')).ms, REQUEST_TIMEOUT_MAXIMUM_MS);
+  assert.equal(requestDeadline(parseRequestInfo('GET', '/api/v1/namespaces/default/configmaps'), 90_000).ms, 90_000);
+  assert.equal(requestDeadline(parseRequestInfo('POST', '/api/v1/namespaces/default/configmaps'), 10_000).ms, 10_000);
+});
+
+test('at the deadline the work\'s signal is aborted with the 504, and work that stops on it is reported cancelled', async () => {
+  const res = fakeResponse();
+  let answered: unknown;
+  const late = new Promise<PostTimeout>((resolve) => {
+    runWithDeadline(within(20), res, () => new Promise<void>((_, reject) => {
+      const signal = requestSignal(res)!;
+      signal.addEventListener('abort', () => reject(signal.reason));
+    }), { timedOut: () => undefined, late: resolve }).catch((e: unknown) => (answered = e));
+  });
+  const outcome = await late;
+  assert.equal(outcome.cancelled, true);
+  assert.equal(outcome.error, undefined);
+  assert.equal(requestSignal(res)!.reason, answered, 'the signal carries the 504 the client got');
 });

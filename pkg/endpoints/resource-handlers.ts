@@ -29,6 +29,7 @@ import { checkListSendsNoInitialEvents } from './list-options.js';
 import { Query } from './query.js';
 import type { RequestInfo } from './request-info.js';
 import { requestUser } from './request-user.js';
+import { requestSignal } from './request-timeout.js';
 import { objectRefOf, requestAudit } from './request-audit.js';
 import { addWarnings } from './responses.js';
 import type { UserInfo } from '../runtime/user.js';
@@ -298,7 +299,7 @@ export async function createResource(ctx: HandlerContext, r: ResourceRequest): P
   checkRequestManagedFields(decoded);
   const admission = writeAdmission(ctx, r, dryRun, 'CreateOptions');
   const obj = await admission.mutate(recordWrite(r, null, decoded), null);
-  const created = await r.store.create(r.info.namespace, obj, { dryRun, validate: admission.validate, user: requestUser(r.res) });
+  const created = await r.store.create(r.info.namespace, obj, { dryRun, validate: admission.validate, user: requestUser(r.res), signal: requestSignal(r.res) });
   r.out.object(201, r.resource, created);
 }
 
@@ -319,6 +320,7 @@ export async function updateResource(ctx: HandlerContext, r: ResourceRequest): P
     dryRun,
     validate: admission.validate,
     user: requestUser(r.res),
+    signal: requestSignal(r.res),
     ...(r.info.subresource ? { subresource: r.info.subresource } : {}),
   });
   r.out.object(created ? 201 : 200, r.resource, object);
@@ -397,7 +399,7 @@ export async function patchResource(ctx: HandlerContext, r: ResourceRequest): Pr
     const patched = patch.apply(current);
     checkRequestManagedFields(patched);
     return admission.mutate(recordWrite(r, current, patched), current);
-  }, { dryRun, validate: admission.validate, ...(r.info.subresource ? { subresource: r.info.subresource } : {}) });
+  }, { dryRun, validate: admission.validate, signal: requestSignal(r.res), ...(r.info.subresource ? { subresource: r.info.subresource } : {}) });
   patch.done();
   r.out.object(200, r.resource, object);
 }
@@ -429,7 +431,7 @@ async function applyResource(ctx: HandlerContext, r: ResourceRequest): Promise<v
     }
     checkNamespace(r, decoded);
     return admission.mutate(decoded, current);
-  }, { dryRun, validate: admission.validate, user: requestUser(r.res), forceAllowCreate: true, ...(r.info.subresource ? { subresource: r.info.subresource } : {}) });
+  }, { dryRun, validate: admission.validate, user: requestUser(r.res), signal: requestSignal(r.res), forceAllowCreate: true, ...(r.info.subresource ? { subresource: r.info.subresource } : {}) });
   done();
   r.out.object(created ? 201 : 200, r.resource, object);
 }
@@ -607,7 +609,7 @@ export async function deleteResource(ctx: HandlerContext, r: ResourceRequest): P
   const { options, dryRun } = deleteOptions(ctx, r);
   const admission = writeAdmission(ctx, r, dryRun, 'DeleteOptions', { ...options });
   await admission.mutateDelete();
-  const { object, deleted } = await r.store.delete(r.info.namespace, r.info.name, options, { dryRun, validate: admission.validateDelete });
+  const { object, deleted } = await r.store.delete(r.info.namespace, r.info.name, options, { dryRun, validate: admission.validateDelete, signal: requestSignal(r.res) });
   if (!deleted) {
     // Still pending its finalizers: upstream answers 202 only to a client that asked for cascading
     // deletion with the old orphanDependents=false, and 200 with the object to everyone else.
@@ -654,7 +656,7 @@ export async function deleteCollection(ctx: HandlerContext, r: ResourceRequest):
   const { options, dryRun } = deleteOptions(ctx, r);
   const admission = writeAdmission(ctx, r, dryRun, 'DeleteOptions', { ...options });
   await admission.mutateDelete('');
-  const list = await r.store.deleteCollection(r.info.namespace, listParams(r.query, r.resource.domain.metaGroup), options, { dryRun, validate: admission.validateDelete });
+  const list = await r.store.deleteCollection(r.info.namespace, listParams(r.query, r.resource.domain.metaGroup), options, { dryRun, validate: admission.validateDelete, signal: requestSignal(r.res) });
   r.out.list(200, r.resource, list);
 }
 

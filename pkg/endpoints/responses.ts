@@ -58,12 +58,13 @@ export function writeJSON(res: Response, code: number, doc: unknown, pretty = fa
 /** Writes any error as a Status; anything not a StatusError is an internal error (a bug). */
 export function writeError(res: Response, err: unknown): void {
   const se: StatusError = isStatusError(err) ? err : newInternalError(err);
-  // What went wrong, for the access log's line about a failed request.
-  res.locals.failure = se.status.message;
+  // An answer already went out (a 504 at the deadline, a list cut short): the log keeps its reason.
   if (res.headersSent) {
     res.end();
     return;
   }
+  // What went wrong, for the access log's line about a failed request.
+  res.locals.failure = se.status.message;
   for (const [k, v] of Object.entries(se.headers)) res.setHeader(k, v);
   const w = res.locals.statusWriter as StatusWriter | undefined;
   if (w) w(se.code, se.status);

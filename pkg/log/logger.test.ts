@@ -51,13 +51,16 @@ test('structured lines: the message and string values quoted as Go quotes them, 
   assert.equal(lines[2]!.replace(header, ''), '"ends with a newline" text=<\n\tone\n\ttwo\n > worker=2\n');
 });
 
-test('text lines carry their words as they are, as klog\'s Warningf does', () => {
+test('text lines carry their words as they are, as klog\'s Warningf does, then the logger\'s pairs (the thread)', () => {
   const { logger, lines } = capture(0, { worker: 2 });
   logger.warnText('Failed calling webhook, failing open a.example.com: failed calling webhook "a.example.com": timeout');
   logger.errorText('with its own newline\n');
   assert.match(lines[0]!, header);
-  assert.equal(lines[0]!.replace(header, ''), 'Failed calling webhook, failing open a.example.com: failed calling webhook "a.example.com": timeout\n');
-  assert.equal(lines[1]!.replace(header, ''), 'with its own newline\n');
+  assert.equal(lines[0]!.replace(header, ''), 'Failed calling webhook, failing open a.example.com: failed calling webhook "a.example.com": timeout worker=2\n');
+  assert.equal(lines[1]!.replace(header, ''), 'with its own newline worker=2\n');
+  const plain = capture();
+  plain.logger.warnText('no pairs, no change');
+  assert.equal(plain.lines[0]!.replace(header, ''), 'no pairs, no change\n');
 });
 
 test('v(n) lines are written only at that verbosity, and name their caller too', () => {

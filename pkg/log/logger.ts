@@ -53,7 +53,7 @@ export type VerboseLogger = Pick<Logger, 'info' | 'infoText'>;
 const silent: VerboseLogger = { info: () => undefined, infoText: () => undefined };
 
 export class Logger {
-  /** Pairs every structured line ends with (a worker process's `worker=2`), formatted once. */
+  /** Pairs every line ends with (a worker thread's `worker=2`), formatted once. */
   private readonly suffix: string;
 
   /**
@@ -89,15 +89,19 @@ export class Logger {
     this.write('E', `${goQuote(msg)}${pairs(kv)}${this.suffix}`, this.error);
   }
 
-  /** klog's Infof: the text as it is, for a line worded as upstream words it. */
+  /** klog's Infof: the text as it is, for a line worded as upstream words it (and the logger's pairs). */
   infoText(text: string): void {
-    this.write('I', text, this.infoText);
+    this.write('I', this.withFields(text), this.infoText);
   }
   warnText(text: string): void {
-    this.write('W', text, this.warnText);
+    this.write('W', this.withFields(text), this.warnText);
   }
   errorText(text: string): void {
-    this.write('E', text, this.errorText);
+    this.write('E', this.withFields(text), this.errorText);
+  }
+
+  private withFields(text: string): string {
+    return this.suffix === '' ? text : `${text.endsWith('\n') ? text.slice(0, -1) : text}${this.suffix}`;
   }
 
   /** Logs only when the process runs with --v at or above `level`. */

@@ -90,7 +90,7 @@ export class APIServerMetrics {
       name: 'apiserver_storage_objects',
       help: 'Number of stored objects at the time of last check split by kind.',
       labelNames: ['resource'], registers,
-      // Every worker process counts the same etcd: across workers the largest count, not the sum.
+      // Every worker thread counts the same etcd: across threads the largest count, not the sum.
       aggregator: 'max',
       async collect() {
         const counts = await self.countObjects?.().catch(() => undefined);

@@ -1,5 +1,5 @@
 // One store per served resource, each with its kind's strategy; the API handler routes to them.
-import type { ResourceInfo, Scheme } from '../runtime/scheme.js';
+import { storeKey, type ResourceInfo, type Scheme } from '../runtime/scheme.js';
 import type { SchemaValidator } from '../runtime/schema-validator.js';
 import { shapeForWrite } from '../runtime/wire-shape.js';
 import type { Storage, StoredObject } from '../storage/interface.js';
@@ -9,7 +9,8 @@ import { newStrategy, newSubresourceStrategy, type ObjectSubresource } from './g
 import { strategyOverrides } from './strategies.js';
 import type { KindValidation } from './validation/kind-validation.js';
 
-export type ValidationLookup = (group: string, kind: string) => KindValidation<StoredObject>;
+/** The rules of a kind; `version` finds the rules a version has of its own, if any. */
+export type ValidationLookup = (group: string, kind: string, version?: string) => KindValidation<StoredObject>;
 
 export interface StoresOptions {
   /**
@@ -21,20 +22,20 @@ export interface StoresOptions {
   hooks?: ReadonlyMap<string, WriteHooks>;
 }
 
-/** Builds the store of every resource in the scheme, keyed `<group>/<resource>`. */
+/** Builds the store of every resource in the scheme, keyed by storeKey. */
 export function buildStores(scheme: Scheme, storage: Storage, schemas: SchemaValidator, validationFor: ValidationLookup, opts: StoresOptions = {}): Map<string, Store> {
   const stores = new Map<string, Store>();
   const overrides = strategyOverrides(scheme.domain);
   for (const info of scheme.resources()) {
     if (info.virtual) continue; // answered, never stored
-    const validation = validationFor(info.group, info.kind);
+    const validation = validationFor(info.group, info.kind, info.version);
     const kindOverrides = overrides.get(`${info.group}/${info.kind}`);
     const strategy = newStrategy(info, validation, schemas, kindOverrides);
     const subresources = new Map(info.subresources
       .filter((sub): sub is ObjectSubresource => !info.subresourceKinds[sub])
       .map((sub) => [sub, newSubresourceStrategy(info, sub, strategy, validation, schemas, kindOverrides)]));
     const ttlSeconds = opts.ttlSeconds?.get(info.storagePrefix);
-    stores.set(`${info.group}/${info.resource}`, new Store({
+    stores.set(storeKey(info), new Store({
       info,
       storage: info.storedAs ? convertedStorage(storage, info.storedAs, info.schema) : storage,
       ...(ttlSeconds ? { ttlSeconds } : {}),

@@ -18,6 +18,7 @@ import { MutatingWebhookConfiguration, ValidatingWebhookConfiguration } from '..
 import { webhookConfigurationStrategy } from './admissionregistration/webhook-configuration-strategy.js';
 import { certificatesGroup } from '../../api/certificates/v1/register.js';
 import { certificateSigningRequestStrategy } from './certificates/certificate-signing-request-strategy.js';
+import { endpointSliceStrategy } from './discovery/endpoint-slice-strategy.js';
 import { daemonSetStrategy } from './apps/daemon-set-strategy.js';
 import { apiextensionsGroup } from '../../api/apiextensions/v1/register.js';
 import { customResourceDefinitionStrategy } from '../apiextensions/registry/definition-strategy.js';
@@ -147,6 +148,7 @@ export const strategyOverrides = (domain: ApiDomain): ReadonlyMap<string, Strate
   }],
   ['/ReplicationController', { selectableFields: { 'status.replicas': (o) => String((o as { status?: { replicas?: number } }).status?.replicas ?? 0) } }],
   ['/ResourceQuota', { returnDeletedObject: true }],
+  [`${domain.group('discovery')}/EndpointSlice`, endpointSliceStrategy],
   [`${domain.group('storage')}/CSIDriver`, { returnDeletedObject: true }],
   // The built-in priority classes are recreated at start anyway; upstream refuses to delete them.
   [`${domain.group('scheduling')}/PriorityClass`, {
@@ -159,6 +161,9 @@ export const strategyOverrides = (domain: ApiDomain): ReadonlyMap<string, Strate
   }],
   [`${admissionRegistrationGroup(domain)}/ValidatingWebhookConfiguration`, webhookConfigurationStrategy(ValidatingWebhookConfiguration)],
   [`${admissionRegistrationGroup(domain)}/MutatingWebhookConfiguration`, webhookConfigurationStrategy(MutatingWebhookConfiguration)],
+  // Upstream's policy strategies refuse an update that does not say which version it replaces.
+  [`${admissionRegistrationGroup(domain)}/ValidatingAdmissionPolicy`, { requireResourceVersion: true }],
+  [`${admissionRegistrationGroup(domain)}/ValidatingAdmissionPolicyBinding`, { requireResourceVersion: true }],
   // A PUT of a missing object creates it for the kinds upstream allows it (the others answer 404).
   ['/LimitRange', { allowCreateOnUpdate: true }],
   ...['Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'].map((kind): [string, StrategyOverrides] => [`${rbacGroup(domain)}/${kind}`, { allowCreateOnUpdate: true }]),

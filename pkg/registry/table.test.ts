@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { allGroupVersions } from '../../api/index.js';
 import { Table } from '../../api/meta/v1/table.js';
-import { fixtures } from '../../test/integration/fixtures.js';
+import { fixtures, serverStatusFixtures } from '../../test/integration/fixtures.js';
 import { Scheme, type ResourceInfo } from '../runtime/scheme.js';
 import { SchemaValidator } from '../runtime/schema-validator.js';
 import { toTable } from './table.js';
@@ -20,7 +20,7 @@ function infoOf(kind: string): ResourceInfo {
 
 /** The fixture object of `kind` as the server stores it: server metadata, its status, defaulted. */
 function stored(kind: string, change?: (obj: Record<string, any>) => void): Record<string, unknown> {
-  const f = fixtures.find((x) => x.kind === kind);
+  const f = [...fixtures, ...serverStatusFixtures].find((x) => x.kind === kind);
   assert.ok(f, `no fixture for ${kind}`);
   const obj: Record<string, any> = f.make('x');
   Object.assign(obj.metadata, {
@@ -167,6 +167,10 @@ const expected: Record<string, Expected> = {
       ];
     },
   },
+  HorizontalPodAutoscaler: {
+    columns: ['Name', 'Reference', 'Targets', 'MinPods', 'MaxPods', 'Replicas', 'Age'],
+    cells: ['x', 'Deployment/web', 'cpu: 75%/60%', '2', 10, 2, '3h10m'],
+  },
   ClusterRole: defaults(),
   ClusterRoleBinding: {
     columns: ['Name', 'Role', 'Age', 'Users', 'Groups', 'ServiceAccounts'],
@@ -206,8 +210,14 @@ const expected: Record<string, Expected> = {
   },
   Lease: { columns: ['Name', 'Holder', 'Age'], cells: ['x', 'node-1', '3h10m'] },
   RuntimeClass: { columns: ['Name', 'Handler', 'Age'], cells: ['x', 'runsc', '3h10m'] },
+  EndpointSlice: { columns: ['Name', 'AddressType', 'Ports', 'Endpoints', 'Age'], cells: ['x', 'IPv4', '8080', '10.1.2.3', '3h10m'] },
   ValidatingWebhookConfiguration: { columns: ['Name', 'Webhooks', 'Age'], cells: ['x', 2, '3h10m'], change: (o) => { o.webhooks.push({ ...o.webhooks[0], name: 'b.example.com' }); } },
   MutatingWebhookConfiguration: { columns: ['Name', 'Webhooks', 'Age'], cells: ['x', 0, '3h10m'], change: (o) => { delete o.webhooks; } },
+  ValidatingAdmissionPolicy: { columns: ['Name', 'Validations', 'ParamKind', 'Age'], cells: ['x', 1, 'v1/ConfigMap', '3h10m'] },
+  ValidatingAdmissionPolicyBinding: {
+    columns: ['Name', 'PolicyName', 'ParamRef', 'Age'], cells: ['x', 'fixture-unbound-policy', '&LabelSelector{MatchLabels:map[string]string{env: prod,},MatchExpressions:[]LabelSelectorRequirement{},}', '3h10m'],
+    change: (o) => { o.spec.paramRef = { selector: { matchLabels: { env: 'prod' } }, parameterNotFoundAction: 'Deny' }; },
+  },
   PodDisruptionBudget: {
     columns: ['Name', 'Min Available', 'Max Unavailable', 'Allowed Disruptions', 'Age'],
     cells: ['x', '1', 'N/A', 1, '3h10m'],

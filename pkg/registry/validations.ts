@@ -40,9 +40,13 @@ import { storageClassValidation } from './storage/storage-class-validation.js';
 import { priorityClassValidation } from './scheduling/priority-class-validation.js';
 import { runtimeClassValidation } from './node/runtime-class-validation.js';
 import { leaseValidation } from './coordination/lease-validation.js';
+import { endpointSliceValidation } from './discovery/endpoint-slice-validation.js';
 import { mutatingWebhookConfigurationValidation, validatingWebhookConfigurationValidation } from './admissionregistration/webhook-configuration-validation.js';
 import { admissionRegistrationGroup } from '../../api/admissionregistration/v1/register.js';
+import { validatingAdmissionPolicyBindingValidation, validatingAdmissionPolicyValidation } from './admissionregistration/validating-admission-policy-validation.js';
 import type { KindValidation } from './validation/kind-validation.js';
+import { autoscalingGroup } from '../../api/autoscaling/v2/register.js';
+import { horizontalPodAutoscalerV1Validation, horizontalPodAutoscalerValidation } from './autoscaling/horizontal-pod-autoscaler-validation.js';
 import { certificatesGroup } from '../../api/certificates/v1/register.js';
 import { certificateSigningRequestValidation } from './certificates/certificate-signing-request-validation.js';
 import { nameIsDNSSubdomain } from './validation/names.js';
@@ -68,8 +72,9 @@ export function kindValidations(domain: ApiDomain, opts: ValidationOptions = {})
   const registry = new Map<string, KindValidation<StoredObject>>();
   // The store only ever passes objects decoded and schema-checked as that kind, which is what
   // makes widening the parameter type sound.
-  const register = <T>(group: string, kind: string, validation: KindValidation<T>): void => {
-    registry.set(`${group}/${kind}`, validation as unknown as KindValidation<StoredObject>);
+  // A version that needs rules of its own (one converted from another's storage) is registered with it.
+  const register = <T>(group: string, kind: string, validation: KindValidation<T>, version?: string): void => {
+    registry.set(version ? `${group}/${version}/${kind}` : `${group}/${kind}`, validation as unknown as KindValidation<StoredObject>);
   };
   const rbac = rbacGroup(domain);
   const resourceNames = new ResourceNames(domain.keyDomain);
@@ -110,8 +115,13 @@ export function kindValidations(domain: ApiDomain, opts: ValidationOptions = {})
   register(domain.group('scheduling'), 'PriorityClass', priorityClassValidation);
   register(domain.group('node'), 'RuntimeClass', runtimeClassValidation(resourceNames));
   register(domain.group('coordination'), 'Lease', leaseValidation);
+  register(domain.group('discovery'), 'EndpointSlice', endpointSliceValidation);
   register(admissionRegistrationGroup(domain), 'ValidatingWebhookConfiguration', validatingWebhookConfigurationValidation);
   register(admissionRegistrationGroup(domain), 'MutatingWebhookConfiguration', mutatingWebhookConfigurationValidation);
   register(apiextensionsGroup(domain), 'CustomResourceDefinition', customResourceDefinitionValidation(domain));
-  return (group, kind) => registry.get(`${group}/${kind}`) ?? noRules;
+  register(admissionRegistrationGroup(domain), 'ValidatingAdmissionPolicy', validatingAdmissionPolicyValidation);
+  register(admissionRegistrationGroup(domain), 'ValidatingAdmissionPolicyBinding', validatingAdmissionPolicyBindingValidation);
+  register(autoscalingGroup, 'HorizontalPodAutoscaler', horizontalPodAutoscalerValidation(resourceNames));
+  register(autoscalingGroup, 'HorizontalPodAutoscaler', horizontalPodAutoscalerV1Validation(domain, resourceNames), 'v1');
+  return (group, kind, version) => (version ? registry.get(`${group}/${version}/${kind}`) : undefined) ?? registry.get(`${group}/${kind}`) ?? noRules;
 }

@@ -101,6 +101,14 @@ export const newTooLargeResourceVersion = (requested: number, current: number, r
     { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds },
     { 'Retry-After': String(retryAfterSeconds) });
 
+/**
+ * A write etcd may or may not have applied (its connection went away with the write out at it),
+ * answered as kube-apiserver answers an etcd client error no Status describes: 500, no reason, the
+ * error's text, and no Retry-After, since client-go repeats any 5xx that carries one, write or not.
+ */
+export const newUnknownOutcome = (message: string) => new StatusError(500, '', message);
+
+/** 503 with Retry-After: a request that never reached the storage, which the client may send again. */
 export const newServiceUnavailable = (message: string) =>
   new StatusError(503, 'ServiceUnavailable', message, { retryAfterSeconds: 1 }, { 'Retry-After': '1' });
 

@@ -16,6 +16,16 @@ export function storagePrefix(group: string, resource: string): string {
   return `/${group || 'core'}/${resource}/`;
 }
 
+/**
+ * The key of a resource's store: `<group>/<resource>`, or `<group>/<version>/<resource>` for a
+ * version served from another version's storage of the same resource (autoscaling/v1 from v2), so
+ * that what looks a resource up by group and name finds the storage version's store.
+ */
+export function storeKey(info: Pick<ResourceInfo, 'group' | 'version' | 'resource' | 'storedAs'>): string {
+  const s = info.storedAs;
+  return s && s.group === info.group && s.resource === info.resource ? `${info.group}/${info.version}/${info.resource}` : `${info.group}/${info.resource}`;
+}
+
 export interface ResourceInfo {
   group: string;
   version: string;

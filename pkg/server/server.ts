@@ -81,20 +81,19 @@ export interface ServerConfig {
   /** The audit policy and log (--audit-policy-file, --audit-log-path); without it nothing is audited. */
   audit?: AuditServerConfig;
   /**
-   * Checks added to one health endpoint beside this process's own: with --workers, one per worker
-   * process, so any worker answers for the whole server.
+   * Checks added to /readyz beside this server's own: with --workers, one per worker
+   * thread, so any thread answers whether the whole server can take requests.
    */
-  peerHealthChecks?: (endpoint: HealthEndpoint) => HealthCheck[];
-  /** What /metrics serves instead of this process's registry (the sum over worker processes). */
+  peerHealthChecks?: () => HealthCheck[];
+  /** What /metrics serves instead of this server's registry (the sum over worker threads). */
   renderMetrics?: () => Promise<{ body: string; contentType: string }>;
-  /** Sent as `X-Orch-Worker` on every answer: which worker process served the request. */
+  /** Sent as `X-Orch-Worker` on every answer: which worker thread served the request. */
   servedBy?: string;
+  /** Listen with SO_REUSEPORT, beside the other threads of the server on the same port (the kernel spreads connections over them). */
+  reusePort?: boolean;
 }
 
 export type HealthEndpoint = 'livez' | 'readyz' | 'healthz';
-
-/** This process's own health per endpoint: undefined when passing, else the failing checks' names. */
-export type HealthSummary = Record<HealthEndpoint, string | undefined>;
 
 export interface ShutdownOptions {
   /** Keep serving this long after readyz starts failing, so load balancers can notice. */
@@ -243,10 +242,11 @@ export class APIServer {
       await cfg.api(req, res, requestInfoOf(res));
     });
     app.use(inOrder(chain));
-    const peers = (endpoint: HealthEndpoint) => cfg.peerHealthChecks?.(endpoint) ?? [];
-    const livez = () => [...this.localChecks('livez'), ...peers('livez')];
-    const readyz = () => [...this.localChecks('readyz'), ...peers('readyz')];
-    const healthz = () => [...this.localChecks('healthz'), ...peers('healthz')];
+    // The other threads' checks say whether the server can take every request, not whether it
+    // lives: /livez and /healthz (often a liveness probe too) stay 200 while one thread serves.
+    const livez = () => this.localChecks('livez');
+    const readyz = () => [...this.localChecks('readyz'), ...(cfg.peerHealthChecks?.() ?? [])];
+    const healthz = () => this.localChecks('healthz');
     app.get(['/healthz', '/healthz/*check'], healthHandler('healthz', healthz));
     app.get(['/livez', '/livez/*check'], healthHandler('livez', livez));
     app.get(['/readyz', '/readyz/*check'], healthHandler('readyz', readyz));
@@ -283,7 +283,7 @@ export class APIServer {
     return app;
   }
 
-  /** This process's own checks of one health endpoint. */
+  /** This server's own checks of one health endpoint. */
   private localChecks(endpoint: HealthEndpoint): HealthCheck[] {
     const { healthChecks, lifecycle } = this.cfg;
     switch (endpoint) {
@@ -294,20 +294,6 @@ export class APIServer {
       case 'healthz':
         return [...healthChecks, ...lifecycle.hookChecks(false)];
     }
-  }
-
-  /** Runs this process's own checks of every endpoint (each check once), as a worker reports them. */
-  async healthSummary(): Promise<HealthSummary> {
-    const { healthChecks, lifecycle } = this.cfg;
-    const run = async (checks: HealthCheck[]) => {
-      const failed = await Promise.all(checks.map((c) => c.check().then((err) => err !== undefined, () => true)));
-      return checks.filter((_, i) => failed[i]).map((c) => c.name);
-    };
-    const [shared, hooksLive, hooksReady, shutdown] = await Promise.all([
-      run(healthChecks), run(lifecycle.hookChecks(true)), run(lifecycle.hookChecks(false)), run([lifecycle.shutdownCheck()]),
-    ]);
-    const names = (...lists: string[][]) => (lists.flat().length > 0 ? lists.flat().join(',') : undefined);
-    return { livez: names(shared, hooksLive), readyz: names(shared, hooksReady, shutdown), healthz: names(shared, hooksReady) };
   }
 
   /** Every 5xx answer is an error line for the operator; slow requests are noted (watches are long by design). */
@@ -376,8 +362,8 @@ export class APIServer {
     this.app(req, res);
   };
 
-  /** Starts listening; resolves with the bound port. */
-  async start(): Promise<number> {
+  /** Starts listening (on `port`, default the configured one); resolves with the bound port. */
+  async start(port = this.cfg.securePort): Promise<number> {
     const { cfg } = this;
     const server = createServer({
       cert: cfg.cert.cert,
@@ -426,10 +412,10 @@ export class APIServer {
     this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(cfg.securePort, cfg.bindAddress, () => resolve());
+      server.listen({ port, host: cfg.bindAddress, reusePort: cfg.reusePort === true }, () => resolve());
     });
     const addr = server.address();
-    return typeof addr === 'object' && addr ? addr.port : cfg.securePort;
+    return typeof addr === 'object' && addr ? addr.port : port;
   }
 
   /**

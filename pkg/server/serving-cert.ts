@@ -9,7 +9,7 @@ import type Forge from 'node-forge';
 
 /**
  * node-forge, loaded only to make a certificate: a server started with its own pair, or with the
- * pair an earlier start generated, never loads it (a `--workers` supervisor is several MiB
+ * pair an earlier start generated, never loads it (the main thread of `--workers` is several MiB
  * smaller for it).
  */
 const loadForge = () => createRequire(import.meta.url)('node-forge') as typeof Forge;

@@ -9,7 +9,10 @@ export type StorageErrorCode =
   | 'Expired'
   | 'TooLargeResourceVersion'
   | 'RequestTooLarge'
-  | 'Unreachable';
+  /** etcd could not be reached: the request never got to it, and may be sent again. */
+  | 'Unreachable'
+  /** etcd went away while a write was out at it: the write may or may not have been applied. */
+  | 'OutcomeUnknown';
 
 export class StorageError extends Error {
   constructor(

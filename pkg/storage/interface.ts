@@ -91,13 +91,21 @@ export interface GuardedWrite {
   resourceVersion: string;
 }
 
-export interface CreateOptions {
+/**
+ * Aborted when the write's request was answered without it (timed out): a write not yet sent is
+ * not sent, and one out at etcd is given up. Its outcome is then unknown to the caller.
+ */
+export interface WriteSignal {
+  signal?: AbortSignal | undefined;
+}
+
+export interface CreateOptions extends WriteSignal {
   alongside?: GuardedWrite[];
   /** The key vanishes on its own this many seconds after the write (an etcd lease); 0 or absent: never. */
   ttlSeconds?: number;
 }
 
-export interface UpdateOptions {
+export interface UpdateOptions extends WriteSignal {
   preconditions?: Preconditions;
   /** As CreateOptions.ttlSeconds: every write renews the key's time to live. */
   ttlSeconds?: number;
@@ -124,7 +132,7 @@ export interface UpdateOptions {
  */
 export type TryUpdate = (current: StoredObject | null) => Promise<StoredObject | null>;
 
-export interface DeleteOptions {
+export interface DeleteOptions extends WriteSignal {
   preconditions?: Preconditions;
   /** Called with the current object before deleting it; throwing aborts the deletion. */
   validateDeletion?: (current: StoredObject) => Promise<void>;

@@ -21,9 +21,14 @@ export class ExpiringLRU<V> {
 
   /** Keeps `value` for `ttlMs`; a TTL of 0 or less keeps nothing. */
   add(key: string, value: V, ttlMs: number): void {
-    if (ttlMs <= 0) return;
+    if (ttlMs > 0) this.addUntil(key, value, this.now() + ttlMs);
+  }
+
+  /** Keeps `value` until the clock reads `expires` (ms); a moment already past keeps nothing. */
+  addUntil(key: string, value: V, expires: number): void {
+    if (expires <= this.now()) return;
     this.entries.delete(key);
-    this.entries.set(key, { expires: this.now() + ttlMs, value });
+    this.entries.set(key, { expires, value });
     while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
   }
 

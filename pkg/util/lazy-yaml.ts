@@ -1,5 +1,5 @@
 // YAML parsing for configuration files, with the parser loaded on the first file read. The `yaml`
-// package costs a process about 6 MiB once loaded; the `--workers` supervisor checks the flags that
+// package costs a thread about 6 MiB once loaded; the main thread of `--workers` checks the flags that
 // name configuration files (admission, audit policy) but, given none, never needs it.
 import { createRequire } from 'node:module';
 import type * as YAML from 'yaml';

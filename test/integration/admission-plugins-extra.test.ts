@@ -177,6 +177,6 @@ describe('AlwaysDeny', () => {
 });
 
 test('a server asked to run a plug-in it has no code for does not start, naming it', async () => {
-  await assert.rejects(startTestServer(withPlugins({ enable: ['ValidatingAdmissionPolicy'] })),
-    /^Error: enable-admission-plugins plugin "ValidatingAdmissionPolicy" is not implemented by this server$/);
+  await assert.rejects(startTestServer(withPlugins({ enable: ['PersistentVolumeLabel'] })),
+    /^Error: enable-admission-plugins plugin "PersistentVolumeLabel" is not implemented by this server$/);
 });

@@ -22,8 +22,8 @@ describe('discovery', () => {
     const r = await t.client.get('/apis');
     assert.equal(r.body.kind, 'APIGroupList');
     const names = r.body.groups.map((g: any) => g.name);
-    assert.deepEqual(names, ['apps', 'events.orch.io', 'authentication.orch.io', 'authorization.orch.io', 'batch', 'certificates.orch.io', 'rbac.authorization.orch.io', 'storage.orch.io', 'networking.orch.io', 'policy',
-      'admissionregistration.orch.io', 'apiextensions.orch.io', 'scheduling.orch.io', 'coordination.orch.io', 'node.orch.io']);
+    assert.deepEqual(names, ['apps', 'events.orch.io', 'authentication.orch.io', 'authorization.orch.io', 'autoscaling', 'batch', 'certificates.orch.io', 'rbac.authorization.orch.io', 'storage.orch.io', 'networking.orch.io', 'policy',
+      'admissionregistration.orch.io', 'apiextensions.orch.io', 'scheduling.orch.io', 'coordination.orch.io', 'node.orch.io', 'discovery.orch.io']);
     const authn = r.body.groups[2];
     assert.deepEqual(authn.versions.map((v: any) => v.version), ['v1', 'v1beta1']);
     assert.deepEqual(authn.preferredVersion, { groupVersion: 'authentication.orch.io/v1', version: 'v1' });

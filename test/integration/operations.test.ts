@@ -31,7 +31,7 @@ describe('health and metrics', () => {
       '[+]poststarthook/scheduling/bootstrap-system-priority-classes ok',
       '[+]poststarthook/start-storage-compaction ok',
       '[+]shutdown ok',
-      // With --workers (ORCH_TEST_WORKERS), one check per worker process.
+      // With --workers (ORCH_TEST_WORKERS), one check per worker thread.
       ...Array.from({ length: t.options.workers > 1 ? t.options.workers : 0 }, (_, i) => `[+]worker-${i + 1} ok`),
       'readyz check passed', '',
     ].join('\n'));

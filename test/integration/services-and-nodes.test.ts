@@ -215,7 +215,7 @@ describe('services and nodes', () => {
     assert.match(name.body.message, /DNS-1035 label/);
   });
 
-  test('the kubernetes Service and its Endpoints exist from start', async () => {
+  test('the kubernetes Service, its Endpoints and its EndpointSlice exist from start', async () => {
     const s = await t.client.get(`${svcPath}/kubernetes`);
     assert.equal(s.status, 200, s.text);
     assert.equal(s.body.spec.clusterIP, '10.0.0.1');
@@ -224,6 +224,13 @@ describe('services and nodes', () => {
     const ep = await t.client.get('/api/v1/namespaces/default/endpoints/kubernetes');
     assert.equal(ep.status, 200, ep.text);
     assert.deepEqual(ep.body.subsets, [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port: t.server.port, protocol: 'TCP' }] }]);
+    assert.equal(ep.body.metadata.labels['endpointslice.orch.io/skip-mirror'], 'true', 'the server writes the slice itself: not mirrored');
+    const slice = await t.client.get('/apis/discovery.orch.io/v1/namespaces/default/endpointslices/kubernetes');
+    assert.equal(slice.status, 200, slice.text);
+    assert.deepEqual(slice.body.metadata.labels, { 'orch.io/service-name': 'kubernetes' });
+    assert.equal(slice.body.addressType, 'IPv4');
+    assert.deepEqual(slice.body.endpoints, [{ addresses: ['127.0.0.1'], conditions: { ready: true } }]);
+    assert.deepEqual(slice.body.ports, [{ name: 'https', protocol: 'TCP', port: t.server.port }]);
     const ready = await t.client.get('/readyz?verbose');
     assert.match(ready.text, /\[\+\]poststarthook\/bootstrap-controller ok/);
     // The first IP stays with it: nobody else can ask for it.

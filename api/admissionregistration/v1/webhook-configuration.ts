@@ -82,9 +82,10 @@ export type RuleWithOperations = Static<typeof RuleWithOperations>;
 export const MatchCondition = object(`${P}.MatchCondition`, {
   name: str(1, { description: 'Name of the condition, unique within the webhook; a qualified name as label keys are.' }),
   expression: str(2, {
-    description: 'CEL expression that must yield true for the webhook to be called. This server records it but does not evaluate it.',
+    description: 'CEL expression that must yield true for the webhook to be called (or the policy to apply). It reads object, ' +
+      'oldObject, request and authorizer (and params, in a policy with a paramKind).',
   }),
-}, { required: ['name', 'expression'], description: 'A further condition a matching request must meet before the webhook is called.' });
+}, { required: ['name', 'expression'], description: 'A further condition a matching request must meet before the webhook is called or the policy applies.' });
 export type MatchCondition = Static<typeof MatchCondition>;
 
 /** The fields validating and mutating webhooks share, each at its own field number. */

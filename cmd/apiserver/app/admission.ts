@@ -70,6 +70,11 @@ export async function buildAdmission(o: AdmissionOptions, deps: AdmissionDeps): 
   const pluginDeps: PluginDeps = {
     domain,
     lister,
+    informer: (group, resource) => {
+      const cache = caches.get(group, resource);
+      if (!stores.get(`${group}/${resource}`) || !cache) return undefined;
+      return { lister: lister(group, resource), hasSynced: () => cache.hasSynced(), synced: caches.synced(group, resource).then(() => undefined) };
+    },
     logger,
     objects: schemeObjectInterfaces(deps.scheme, deps.decoder),
     ...(deps.metrics ? { metrics: deps.metrics } : {}),

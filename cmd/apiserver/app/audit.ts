@@ -29,7 +29,15 @@ function ensureLogFile(path: string): void {
   }
 }
 
-export function buildAudit(o: AuditOptions, deps: { domain: ApiDomain; logger: Logger; metrics: AuditMetrics }): BuiltAudit {
+export interface AuditDeps {
+  domain: ApiDomain;
+  logger: Logger;
+  metrics: AuditMetrics;
+  /** With --workers: the memory every thread's writer of the one --audit-log-path file shares, and this thread's id. */
+  sharedFile?: { memory: SharedArrayBuffer; owner: number };
+}
+
+export function buildAudit(o: AuditOptions, deps: AuditDeps): BuiltAudit {
   const { domain, logger, metrics } = deps;
   const none: BuiltAudit = { server: undefined, stop: async () => undefined };
   if (o.policyFile === '') {
@@ -51,6 +59,7 @@ export function buildAudit(o: AuditOptions, deps: { domain: ApiDomain; logger: L
       maxBackups: o.logMaxBackups,
       compress: o.logCompress,
       onBackgroundError: (err) => logger.error('audit log rotation failed', { err: err instanceof Error ? err.message : String(err) }),
+      ...(deps.sharedFile ? { shared: deps.sharedFile } : {}),
     }));
   }
   const log = new LogBackend({ format: o.logFormat as LogFormat, apiVersion, sink, logger, observer: metrics });

@@ -24,10 +24,12 @@ import { apiAudiences as defaultAPIAudiences, serviceAccountFlagErrors, serviceA
 import { loadTokenFile } from '../../../pkg/authentication/token-file.js';
 import { unionTokenAuthenticator } from '../../../pkg/authentication/union.js';
 import { WebhookTokenAuthenticator } from '../../../pkg/authentication/webhook/authenticator.js';
+import { defaultTokenCacheEntries } from '../../../pkg/authentication/token-cache.js';
 import { loadCABundle, tlsClientCAs, x509Authenticator } from '../../../pkg/authentication/x509.js';
 import type { RequestAuthenticator } from '../../../pkg/authentication/authenticator.js';
 import type { VirtualHandler } from '../../../pkg/endpoints/resource-handlers.js';
 import type { Logger } from '../../../pkg/log/logger.js';
+import type { AnswerCacheFactory } from '../../../pkg/util/cache/answer-cache.js';
 import type { SharedCaches } from './caches.js';
 import type { Store } from '../../../pkg/registry/generic/store.js';
 import type { RequestAuthentication } from '../../../pkg/server/authentication-filter.js';
@@ -55,6 +57,12 @@ export interface AuthenticationDeps {
   tlsPrivateKeyFile: string;
   /** host:port the server is reached at, for the default JWKS URI. */
   externalAddress: string;
+  /**
+   * Where the token webhook keeps its answers, and the salt of their keys: with --workers, the cache
+   * and salt every thread shares.
+   */
+  answerCaches: AnswerCacheFactory;
+  tokenKeySalt?: Uint8Array;
   logger: Logger;
 }
 
@@ -134,6 +142,7 @@ export async function buildAuthentication(o: AuthenticationOptions, deps: Authen
   if (o.webhookConfigFile) {
     tokens.push(new WebhookTokenAuthenticator({
       domain, configFile: o.webhookConfigFile, version: o.webhookVersion as 'v1' | 'v1beta1', cacheTTLMs: o.webhookCacheTTLMs, apiAudiences,
+      answers: deps.answerCaches('token-webhook', defaultTokenCacheEntries), ...(deps.tokenKeySalt ? { keySalt: deps.tokenKeySalt } : {}),
     }));
   }
 

@@ -13,7 +13,7 @@ import { Graph } from '../../../pkg/authorization/node/graph.js';
 import { GraphPopulator } from '../../../pkg/authorization/node/graph-populator.js';
 import type { Authorizer, RuleResolver } from '../../../pkg/authorization/authorizer.js';
 import { RbacAuthorizer } from '../../../pkg/authorization/rbac/authorizer.js';
-import { checkBindingWrite, checkRoleWrite, type AuthorizeFn, type BindingWrite, type RoleWrite } from '../../../pkg/authorization/rbac/escalation.js';
+import { checkBindingWrite as checkRoleBindingWrite, checkRoleWrite, type AuthorizeFn, type BindingWrite, type RoleWrite } from '../../../pkg/authorization/rbac/escalation.js';
 import type { WriteCheck } from '../../../pkg/endpoints/write-admission.js';
 import type { ResourceInfo } from '../../../pkg/runtime/scheme.js';
 import { bootstrapPolicy, autoupdateAnnotation, nodeRules } from '../../../pkg/authorization/rbac/bootstrap-policy.js';
@@ -22,9 +22,13 @@ import { aggregateAll, reconcileBinding, reconcileRole, type ReconcileResult } f
 import type { ClusterRole } from '../../../api/rbac/v1/cluster-role.js';
 import { webhookAuthorizerFromOptions } from '../../../pkg/authorization/webhook/authorizer.js';
 import type { Logger } from '../../../pkg/log/logger.js';
+import type { AnswerCacheFactory } from '../../../pkg/util/cache/answer-cache.js';
 import { ObjectCache } from '../../../pkg/registry/generic/object-cache.js';
 import type { Store } from '../../../pkg/registry/generic/store.js';
 import type { StoredObject } from '../../../pkg/storage/interface.js';
+import { admissionRegistrationGroup } from '../../../api/admissionregistration/v1/register.js';
+import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../../../api/admissionregistration/v1/validating-admission-policy.js';
+import { checkBindingWrite, checkPolicyWrite, type PolicyAuthorizationDeps } from '../../../pkg/registry/admissionregistration/policy-authorization.js';
 import type { SharedCaches } from './caches.js';
 
 export interface Authorization {
@@ -45,6 +49,8 @@ export interface AuthorizationDeps {
   stores: ReadonlyMap<string, Store>;
   /** The shared pod and PersistentVolume caches the Node authorizer's graph is fed from. */
   caches: SharedCaches;
+  /** Where the Webhook mode keeps its answers (with --workers, the cache every thread shares). */
+  answerCaches: AnswerCacheFactory;
   logger: Logger;
 }
 
@@ -86,7 +92,7 @@ export async function buildAuthorization(options: AuthorizationOptions, deps: Au
     });
     constructors[ModeNode] = () => authorizer;
   }
-  if (o.modes.includes(ModeWebhook)) constructors[ModeWebhook] = () => webhookAuthorizerFromOptions(o, domain);
+  if (o.modes.includes(ModeWebhook)) constructors[ModeWebhook] = () => webhookAuthorizerFromOptions(o, domain, deps.answerCaches);
   const chain = buildAuthorizationChain(o.modes, constructors);
   logger.info('authorization configured', { modes: o.modes.join(',') });
   // `escalate` and `bind` are asked of the whole chain, as upstream's policy-based RBAC storage does.
@@ -95,11 +101,13 @@ export async function buildAuthorization(options: AuthorizationOptions, deps: Au
     apiVersion: a.apiVersion ?? '*', resource: a.resource ?? '', subresource: a.subresource ?? '', name: a.name ?? '', isResourceRequest: a.isResourceRequest, path: a.path ?? '',
   })).decision === 'allow';
   const nobody = { name: '', groups: [] };
+  const policyDeps = policyAuthorizationDeps(domain, deps.stores, chain.authorizer);
   return {
     authorizer: chain.authorizer,
     ruleResolver: chain.ruleResolver,
     ...(rbac ? { rbac } : {}),
     writeChecks: (info) => {
+      if (info.group === policyDeps.group) return policyWriteCheck(policyDeps, info.resource);
       if (!rbac || info.group !== group) return undefined;
       const index = rbac;
       switch (info.resource) {
@@ -113,7 +121,7 @@ export async function buildAuthorization(options: AuthorizationOptions, deps: Au
         case 'rolebindings':
         case 'clusterrolebindings': {
           const resource = info.resource;
-          return async ({ user, namespace, obj, old }) => checkBindingWrite({
+          return async ({ user, namespace, obj, old }) => checkRoleBindingWrite({
             index, authorize, user: user ?? nobody, apiGroup: group, resource, namespace, object: obj as BindingWrite['object'], ...(old ? { old } : {}),
           });
         }
@@ -128,6 +136,39 @@ export async function buildAuthorization(options: AuthorizationOptions, deps: Au
       await Promise.all(caches.map((c) => c.stop()));
     },
   };
+}
+
+/** What the checks of writes of policies and bindings read: the authorizer chain, the served kinds, the stored policies. */
+function policyAuthorizationDeps(domain: ApiDomain, stores: ReadonlyMap<string, Store>, authorizer: Authorizer): PolicyAuthorizationDeps {
+  const group = admissionRegistrationGroup(domain);
+  return {
+    group,
+    authorize: async (user, c) => (await authorizer.authorize({
+      user, verb: c.verb, namespace: c.namespace, apiGroup: c.apiGroup, apiVersion: c.apiVersion, resource: c.resource,
+      subresource: '', name: c.name, isResourceRequest: true, path: '',
+    })).decision === 'allow',
+    resourceFor: (g, _version, kind) => [...stores.values()].find((s) => s.info.group === g && s.info.kind === kind && !s.info.virtual)?.info.resource,
+    policy: async (name) => {
+      try {
+        return (await stores.get(`${group}/validatingadmissionpolicies`)?.get('', name)) as unknown as ValidatingAdmissionPolicy | undefined;
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
+/** The parameter checks of writes of policies and bindings (undefined for other resources of the group). */
+function policyWriteCheck(deps: PolicyAuthorizationDeps, resource: string): WriteCheck | undefined {
+  const nobody = { name: '', groups: [], extra: {} };
+  // The store hands over objects decoded and validated as their kind, which makes the casts sound.
+  if (resource === 'validatingadmissionpolicies') {
+    return ({ user, obj, old }) => checkPolicyWrite(deps, user ?? nobody, obj as unknown as ValidatingAdmissionPolicy, old as unknown as ValidatingAdmissionPolicy | null);
+  }
+  if (resource === 'validatingadmissionpolicybindings') {
+    return ({ user, obj, old }) => checkBindingWrite(deps, user ?? nobody, obj as unknown as ValidatingAdmissionPolicyBinding, old as unknown as ValidatingAdmissionPolicyBinding | null);
+  }
+  return undefined;
 }
 
 /** The Node authorizer's graph, once it holds every pod and PersistentVolume the caches listed. */

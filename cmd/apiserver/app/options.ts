@@ -14,6 +14,7 @@ import { admissionFlags, admissionOptionsFrom, validateAdmissionOptions, type Ad
 import { kubeletFlags, kubeletOptionsFrom, validateKubeletOptions, type KubeletOptions } from './kubelet-options.js';
 import { parseWatchCacheSizes } from './watch-cache-options.js';
 import { auditFlags, auditOptionsFrom, validateAuditOptions, type AuditOptions } from './audit-options.js';
+import { exitOnVersionFlag, versionFlagDefinition } from '../../internal/version-flag.js';
 
 export interface APIServerOptions {
   securePort: number;
@@ -34,6 +35,8 @@ export interface APIServerOptions {
   maxRequestsInflight: number;
   maxMutatingRequestsInflight: number;
   minRequestTimeout: number;
+  /** Milliseconds a request that is not long-running may take at most (--request-timeout); writes at most 34 s of it. */
+  requestTimeoutMs: number;
   verbosity: number;
   /** --runtime-config as given: key[=value],... */
   runtimeConfig: string;
@@ -61,7 +64,7 @@ export interface APIServerOptions {
    * this is closed as too slow; default 4 MiB. Tests lower it.
    */
   watchMaxBufferedBytes?: number;
-  /** --workers: server processes sharing the listening port; 1 serves from this process alone. */
+  /** --workers: threads of this process serving the API on the shared port; 1 serves from the main thread alone. */
   workers: number;
 }
 
@@ -95,6 +98,7 @@ export function parseOptions(argv: string[]): APIServerOptions {
     .option('max-requests-inflight', { type: 'number', default: 400, describe: 'The maximum number of non-mutating requests in flight at a given time; above it the server answers 429. Zero for no limit.', group: 'Generic:' })
     .option('max-mutating-requests-inflight', { type: 'number', default: 200, describe: 'The maximum number of mutating requests in flight at a given time; above it the server answers 429. Zero for no limit.', group: 'Generic:' })
     .option('min-request-timeout', { type: 'number', default: 1800, describe: 'Minimum number of seconds a watch may stay open; the default watch timeout is randomised between this and twice this.', group: 'Generic:' })
+    .option('request-timeout', { type: 'string', default: '1m0s', describe: 'An optional field indicating the duration a handler must keep a request open before timing it out. This is the default request timeout for requests but may be overridden by flags such as --min-request-timeout for specific types of requests.', group: 'Generic:' })
     .option('livez-grace-period', { type: 'string', default: '0s', describe: 'This option represents the maximum amount of time it should take for apiserver to complete its startup sequence and become live. From apiserver\'s start time to when this amount of time has elapsed, /livez will assume that unfinished post-start hooks will complete successfully and therefore return true.', group: 'Generic:' })
     .option('shutdown-delay-duration', { type: 'string', default: '0s', describe: 'Time to delay the termination. During that time the server keeps serving requests normally. The endpoints /healthz and /livez will return success, but /readyz immediately returns failure. Graceful termination starts after this delay has elapsed. This can be used to allow load balancer to stop sending traffic to this server.', group: 'Generic:' })
     .option('runtime-config', { type: 'string', default: '', describe: "A set of key=value pairs that enable or disable built-in APIs: api/all, api/ga, api/beta, api/alpha, <group>/<version> (the core group as v1) and <group>/<version>/<resource>, each =true or =false (a missing value means true). Alpha and beta versions are off unless enabled.", group: 'API enablement:' })
@@ -103,12 +107,13 @@ export function parseOptions(argv: string[]): APIServerOptions {
     .option('service-cluster-ip-range', { type: 'string', default: '10.0.0.0/24', describe: 'A CIDR notation IP range from which to assign service cluster IPs. This must not overlap with any IP ranges assigned to nodes or pods.', group: 'Networking:' })
     .option('service-node-port-range', { type: 'string', default: '30000-32767', describe: 'A port range to reserve for services with NodePort visibility. This must not overlap with the ephemeral port range on nodes. Example: \'30000-32767\'. Inclusive at both ends of the range.', group: 'Networking:' })
     .option('allow-privileged', { type: 'boolean', default: false, describe: 'If true, allow privileged containers (securityContext.privileged) in pods and in the pod templates of workloads; otherwise they are refused as disallowed by cluster policy.', group: 'Misc:' })
-    .option('workers', { type: 'number', default: availableParallelism(), defaultDescription: 'the number of cores', describe: 'The number of server processes sharing the secure port, each a full API server with its own caches on the same etcd; with more than 1 this process supervises them (restarting any that crash) and aggregates their health and metrics. 1 serves from this process alone.', group: 'Generic:' })
+    .option('workers', { type: 'number', default: availableParallelism(), defaultDescription: 'the number of cores', describe: 'The number of threads serving the API, each a full API server with its own caches on the same etcd, all on the secure port (SO_REUSEPORT) in this one process, which shares among them one audit log, one cache per authentication and authorization webhook, and /metrics, and replaces a thread that dies. 1 serves from the main thread alone.', group: 'Generic:' })
     .option('v', { type: 'number', default: 0, describe: 'Number for the log level verbosity.', group: 'Logging:' })
     .strictOptions()
     .help('help')
     .alias('help', 'h')
     .version(false)
+    .option('version', versionFlagDefinition)
     .wrap(Math.min(120, process.stdout.columns || 100))
     .fail((msg, err, y) => {
       process.stderr.write(`Error: ${msg ?? err?.message}\n\nRun 'apiserver --help' for usage.\n`);
@@ -116,7 +121,8 @@ export function parseOptions(argv: string[]): APIServerOptions {
       process.exit(1);
     })
     .parseSync();
-  const duration = (flag: 'etcd-compaction-interval' | 'event-ttl' | 'livez-grace-period' | 'shutdown-delay-duration') => {
+  exitOnVersionFlag('apiserver', parsed.version);
+  const duration = (flag: 'etcd-compaction-interval' | 'event-ttl' | 'request-timeout' | 'livez-grace-period' | 'shutdown-delay-duration') => {
     try {
       return parseDuration(parsed[flag]);
     } catch (e) {
@@ -139,6 +145,7 @@ export function parseOptions(argv: string[]): APIServerOptions {
     maxRequestsInflight: parsed['max-requests-inflight'],
     maxMutatingRequestsInflight: parsed['max-mutating-requests-inflight'],
     minRequestTimeout: parsed['min-request-timeout'],
+    requestTimeoutMs: duration('request-timeout'),
     verbosity: parsed.v,
     runtimeConfig: parsed['runtime-config'],
     livezGracePeriodMs: duration('livez-grace-period'),
@@ -177,9 +184,9 @@ export async function loadServerCode(): Promise<ServerCode> {
  *
  * `code` names what the server can serve and run, which the keys of --runtime-config and the
  * admission plug-ins left on must match. Loading it costs every kind's schema and every plug-in,
- * so the `--workers` supervisor, which serves nothing itself, passes none: it checks the syntax of
- * --runtime-config and the plug-in names only, and each worker checks the rest (workers-link.ts),
- * the supervisor reporting a refusal exactly as it reports its own (workers.ts).
+ * so the main thread of `--workers`, which serves nothing itself, passes none: it checks the syntax
+ * of --runtime-config and the plug-in names only, and each worker thread checks the rest
+ * (worker-thread.ts), the main thread reporting a refusal exactly as it reports its own (threads.ts).
  */
 export function validateOptions(o: APIServerOptions, code?: ServerCode): string[] {
   const errs: string[] = [];
@@ -195,6 +202,7 @@ export function validateOptions(o: APIServerOptions, code?: ServerCode): string[
   } catch (e) {
     errs.push(`--watch-cache-sizes: ${(e as Error).message}`);
   }
+  if (o.requestTimeoutMs <= 0) errs.push('--request-timeout must be greater than 0');
   if (o.livezGracePeriodMs < 0) errs.push('--livez-grace-period must not be negative');
   if (o.shutdownDelayMs < 0) errs.push('--shutdown-delay-duration must not be negative');
   for (const [flag, parse] of [['--service-cluster-ip-range', () => IPRange.parse(o.serviceClusterIPRange)], ['--service-node-port-range', () => PortRange.parse(o.serviceNodePortRange)]] as const) {

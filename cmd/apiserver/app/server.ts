@@ -13,7 +13,7 @@ import { SystemPriorityClasses } from '../../../api/scheduling/v1/priority-class
 import { kindValidations } from '../../../pkg/registry/validations.js';
 import type { Service } from '../../../api/core/v1/service.js';
 import { ServiceAllocator } from '../../../pkg/registry/core/service/allocator.js';
-import { reconcileKubernetesEndpoints, reconcileKubernetesService } from '../../../pkg/registry/core/service/bootstrap.js';
+import { reconcileKubernetesEndpointSlice, reconcileKubernetesEndpoints, reconcileKubernetesService } from '../../../pkg/registry/core/service/bootstrap.js';
 import { IPRange, PortRange } from '../../../pkg/registry/core/service/ranges.js';
 import { clusterInfoKubeconfig, reconcileClusterInfo, serverURL } from '../../../pkg/registry/core/cluster-info.js';
 import { servingCA } from '../../../pkg/server/serving-ca.js';
@@ -24,11 +24,12 @@ import { Scheme, storagePrefix } from '../../../pkg/runtime/scheme.js';
 import { SchemaValidator } from '../../../pkg/runtime/schema-validator.js';
 import type { HealthCheck } from '../../../pkg/server/healthz.js';
 import { Lifecycle } from '../../../pkg/server/lifecycle.js';
-import { APIServer, type HealthEndpoint, type HealthSummary, type VersionInfo } from '../../../pkg/server/server.js';
+import { APIServer, type VersionInfo } from '../../../pkg/server/server.js';
+import { localAnswerCaches, type AnswerCacheFactory } from '../../../pkg/util/cache/answer-cache.js';
 import { APIServerMetrics } from '../../../pkg/metrics/apiserver-metrics.js';
 import type { ServingCert } from '../../../pkg/server/serving-cert.js';
 import { servingCertificate } from './serving.js';
-import { compatibleKubernetes, orchVersion } from '../../../pkg/version/version.js';
+import { compatibleKubernetes, gitVersion } from '../../../pkg/version/version.js';
 import type { Storage } from '../../../pkg/storage/interface.js';
 import { Etcd3Storage } from '../../../pkg/storage/etcd3/store.js';
 import { jsonStorageCodec } from '../../../pkg/storage/json-codec.js';
@@ -38,6 +39,8 @@ import type { Store } from '../../../pkg/registry/generic/store.js';
 import { buildAuthentication } from './authentication.js';
 import { buildAuthorization } from './authorization.js';
 import { buildAdmission } from './admission.js';
+import { startPolicyTypeChecking } from './policy-status.js';
+import { schemeObjectInterfaces } from '../../../pkg/admission/object-interfaces.js';
 import { buildAudit } from './audit.js';
 import { AuditMetrics } from '../../../pkg/metrics/audit-metrics.js';
 import { SharedCaches } from './caches.js';
@@ -59,19 +62,33 @@ const MAX_BODY_BYTES = 3 * 1024 * 1024;
 const REQUEST_DRAIN_MS = 60_000;
 
 /**
- * What a worker process of `--workers N` adds to the server: its identity on every log line and
- * answer, the other workers' health in its health endpoints, and /metrics summed over all workers.
+ * What a worker thread of `--workers N` adds to the server: its identity on every answer, the
+ * port it shares with the other threads, the other threads' health in its health endpoints,
+ * /metrics summed over every thread, and what the threads share: the webhook answer caches (with
+ * one salt for token keys) and the --audit-log-path file.
  */
-export interface WorkerRole {
-  /** 1..count, kept across restarts of the worker. */
+export interface ThreadRole {
+  /** 1..count, kept by a thread that replaces one that ended. */
   id: number;
   count: number;
-  /** When the whole server (the supervisor) started: one Last-Modified for documents every worker builds alike. */
+  /** When the whole server started: one Last-Modified for documents every thread builds alike. */
   startedAt: Date;
-  peerHealthChecks(endpoint: HealthEndpoint): HealthCheck[];
+  /**
+   * Whether it replaces a thread that ended: the server serves already, so this one finishes its
+   * post-start hooks before it listens, and health never hears of them unfinished.
+   */
+  replacing: boolean;
+  /** The port to listen on beside the other threads (the first thread's, when the flag says 0). */
+  listenPort(): Promise<number>;
+  /** Tells the other threads the port this one listens on. */
+  listening(port: number): void;
+  peerHealthChecks(): HealthCheck[];
   renderMetrics(): Promise<{ body: string; contentType: string }>;
-  /** Hands the link what it reports: this process's own health, and its own metrics registry. */
-  serving(own: { health(): Promise<HealthSummary>; metrics: APIServerMetrics }): void;
+  /** Hands the link this thread's metrics, which it sends when the main thread sums them. */
+  serving(metrics: APIServerMetrics): void;
+  answerCaches: AnswerCacheFactory;
+  tokenKeySalt: Uint8Array;
+  auditFile: { memory: SharedArrayBuffer; owner: number };
 }
 
 export interface RunningAPIServer {
@@ -84,7 +101,7 @@ function versionInfo(): VersionInfo {
   return {
     major: compatibleKubernetes.major,
     minor: compatibleKubernetes.minor,
-    gitVersion: `v${compatibleKubernetes.major}.${compatibleKubernetes.minor}.0+orch.${orchVersion}`,
+    gitVersion,
     gitCommit: process.env.ORCH_GIT_COMMIT ?? '',
     gitTreeState: '',
     buildDate: '',
@@ -187,14 +204,14 @@ function advertiseAddress(opts: APIServerOptions): string {
 }
 
 /** Starts the API server; resolves once it serves and its post-start hooks are done. */
-export async function runAPIServer(opts: APIServerOptions, logger: Logger, worker?: WorkerRole): Promise<RunningAPIServer> {
-  const cert = servingCertificate(opts, logger, !worker);
+export async function runAPIServer(opts: APIServerOptions, logger: Logger, thread?: ThreadRole): Promise<RunningAPIServer> {
+  const cert = servingCertificate(opts, logger, !thread);
   const domain = apiDomain(opts.apiDomain);
   logger.info('starting the API server', { version: versionInfo().gitVersion, apiDomain: domain.name, etcdServers: opts.etcdServers.join(','), etcdPrefix: opts.etcdPrefix });
   const scheme = new Scheme(applyRuntimeConfig(groupVersions(domain), parseRuntimeConfig(opts.runtimeConfig)), domain);
   const metrics = new APIServerMetrics();
   // Read before anything connects: a broken policy or an unwritable log stops the start.
-  const audit = buildAudit(opts.audit, { domain, logger, metrics: new AuditMetrics(metrics.registry) });
+  const audit = buildAudit(opts.audit, { domain, logger, metrics: new AuditMetrics(metrics.registry), ...(thread ? { sharedFile: thread.auditFile } : {}) });
   const etcd = new Etcd3Storage({
     servers: opts.etcdServers,
     prefix: opts.etcdPrefix,
@@ -212,7 +229,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger, worke
   const customCacheSizes = new Map<string, number>();
   const storage = cachedStorage(opts, etcd, scheme, metrics, logger, customCacheSizes);
   try {
-    return await serve(opts, logger, worker, { cert, domain, scheme, metrics, audit, etcd, storage, customCacheSizes });
+    return await serve(opts, logger, thread, { cert, domain, scheme, metrics, audit, etcd, storage, customCacheSizes });
   } catch (e) {
     // Whatever failed, the etcd client must not keep the process (or a test) alive.
     await Promise.allSettled([audit.stop(), storage.close()]);
@@ -233,7 +250,7 @@ interface Assembled {
 }
 
 /** Everything after the storage: stores, admission, authentication, authorization, the HTTPS server and its post-start hooks. */
-async function serve(opts: APIServerOptions, logger: Logger, worker: WorkerRole | undefined, { cert, domain, scheme, metrics, audit, etcd, storage, customCacheSizes }: Assembled): Promise<RunningAPIServer> {
+async function serve(opts: APIServerOptions, logger: Logger, thread: ThreadRole | undefined, { cert, domain, scheme, metrics, audit, etcd, storage, customCacheSizes }: Assembled): Promise<RunningAPIServer> {
   metrics.countObjectsWith(async () => {
     const counts = new Map<string, number>();
     for (const r of scheme.resources()) counts.set(r.group ? `${r.resource}.${r.group}` : r.resource, await storage.count(r.storagePrefix));
@@ -268,10 +285,12 @@ async function serve(opts: APIServerOptions, logger: Logger, worker: WorkerRole 
   const custom = customResources({
     scheme, storage, domain, stores, caches, logger, watchCacheSize: watchCacheSizeOf(opts), watchCacheSizes: customCacheSizes,
   });
+  const answerCaches = thread?.answerCaches ?? localAnswerCaches;
   const authentication = await buildAuthentication(opts.authentication, {
     domain, stores, caches, tlsPrivateKeyFile: opts.tlsPrivateKeyFile, externalAddress: serverAddress, logger,
+    answerCaches, ...(thread ? { tokenKeySalt: thread.tokenKeySalt } : {}),
   });
-  const authorization = await buildAuthorization(opts.authorization, { domain, stores, caches, logger });
+  const authorization = await buildAuthorization(opts.authorization, { domain, stores, caches, answerCaches, logger });
   const decoder = new ObjectDecoder(schemas);
   const admission = await buildAdmission(opts.admission, {
     domain, stores, caches, logger, scheme, decoder, metrics: metrics.admission,
@@ -280,6 +299,7 @@ async function serve(opts: APIServerOptions, logger: Logger, worker: WorkerRole 
       return { allowed: d.decision === 'allow', reason: d.reason, ...(d.evaluationError ? { evaluationError: d.evaluationError } : {}) };
     },
   });
+  const policyStatus = startPolicyTypeChecking({ domain, stores, caches, scheme, objects: schemeObjectInterfaces(scheme, decoder), logger });
   let stopCompaction = () => undefined as void;
   let port = 0;
   let namespacesMade: Promise<void> | undefined;
@@ -287,7 +307,7 @@ async function serve(opts: APIServerOptions, logger: Logger, worker: WorkerRole 
     { name: 'start-system-namespaces', run: () => (namespacesMade ??= ensureSystemNamespaces(stores, logger)) },
     // Upstream's crd-informer-synced: the stored CustomResourceDefinitions are served.
     ...(custom ? [{ name: 'crd-informer-synced', run: () => retrying('serve the stored custom resources', () => custom.start(), logger) }] : []),
-    // Upstream's bootstrap-controller: the `kubernetes` Service and its Endpoints, after the namespaces.
+    // Upstream's bootstrap-controller: the `kubernetes` Service, its Endpoints and EndpointSlice, after the namespaces.
     {
       name: 'bootstrap-controller',
       run: async () => {
@@ -295,7 +315,11 @@ async function serve(opts: APIServerOptions, logger: Logger, worker: WorkerRole 
         await (namespacesMade ??= ensureSystemNamespaces(stores, logger));
         const m = { clusterIP: serviceAllocator.firstIP(), securePort: port, advertiseAddress: advertiseAddress(opts) };
         await retrying('reconcile the kubernetes Service', () => reconcileKubernetesService(services!, m), logger);
-        await retrying('reconcile the kubernetes Endpoints', () => reconcileKubernetesEndpoints(storage, m), logger);
+        await retrying('reconcile the kubernetes Endpoints', () => reconcileKubernetesEndpoints(storage, m, domain), logger);
+        // discovery/v1 may be off with --runtime-config.
+        if (stores.has(`${domain.group('discovery')}/endpointslices`)) {
+          await retrying('reconcile the kubernetes EndpointSlice', () => reconcileKubernetesEndpointSlice(storage, m, domain), logger);
+        }
       },
     },
     // What kubeadm writes upstream: cluster-info in orch-public, the server and the CA that verifies it.
@@ -348,6 +372,7 @@ async function serve(opts: APIServerOptions, logger: Logger, worker: WorkerRole 
       protobuf: new ProtobufCodec(scheme),
       logger,
       serverAddress,
+      requestTimeoutMs: opts.requestTimeoutMs,
       // The access reviews are answered by the configured authorizer chain and its rule resolvers.
       virtual: new Map([
         ...authentication.virtual,
@@ -370,7 +395,7 @@ async function serve(opts: APIServerOptions, logger: Logger, worker: WorkerRole 
         ...(opts.watchMaxBufferedBytes ? { maxBufferedBytes: opts.watchMaxBufferedBytes } : {}),
       },
     }),
-    openapi: openAPIHandler(lazyOpenAPIDocs(scheme, version, worker?.startedAt)),
+    openapi: openAPIHandler(lazyOpenAPIDocs(scheme, version, thread?.startedAt)),
     healthChecks: [
       { name: 'ping', check: async () => undefined },
       { name: 'log', check: async () => undefined },
@@ -386,14 +411,20 @@ async function serve(opts: APIServerOptions, logger: Logger, worker: WorkerRole 
     clientCAs: authentication.clientCAs,
     documents: authentication.documents,
     ...(audit.server ? { audit: audit.server } : {}),
-    ...(worker ? { peerHealthChecks: (e: HealthEndpoint) => worker.peerHealthChecks(e), renderMetrics: () => worker.renderMetrics(), servedBy: String(worker.id) } : {}),
+    ...(thread ? {
+      peerHealthChecks: () => thread.peerHealthChecks(), renderMetrics: () => thread.renderMetrics(), servedBy: String(thread.id), reusePort: true,
+    } : {}),
   });
-  worker?.serving({ health: () => server.healthSummary(), metrics });
-  port = await server.start();
+  thread?.serving(metrics);
+  const runHooks = () => lifecycle.runPostStartHooks((name, err) => logger.error('post-start hook failed', { hook: name, err: err instanceof Error ? err.message : String(err) }));
+  port = thread ? await thread.listenPort() : opts.securePort;
+  if (thread?.replacing) await runHooks();
+  port = await server.start(port);
+  thread?.listening(port);
   logger.info('serving securely', { address: `${opts.bindAddress}:${port}` });
-  await lifecycle.runPostStartHooks((name, err) => logger.error('post-start hook failed', { hook: name, err: err instanceof Error ? err.message : String(err) }));
-  // With workers the supervisor says when the whole server is ready.
-  logger.info(worker ? 'the worker is ready' : 'the API server is ready', { address: `${opts.bindAddress}:${port}` });
+  if (!thread?.replacing) await runHooks();
+  // With --workers the main thread says when the whole server is ready.
+  logger.info(thread ? 'the thread is ready' : 'the API server is ready', { address: `${opts.bindAddress}:${port}` });
   return {
     port,
     cert,
@@ -403,6 +434,7 @@ async function serve(opts: APIServerOptions, logger: Logger, worker: WorkerRole 
       custom?.stop();
       await authentication.stop();
       await authorization.stop();
+      await policyStatus?.stop();
       await caches.stop();
       await audit.stop();
       await storage.close();

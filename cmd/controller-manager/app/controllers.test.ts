@@ -82,6 +82,56 @@ test('tokencleaner and bootstrapsigner are off by default, as upstream, and on w
   assert.deepEqual(names(o.controllers), on);
 });
 
+test('the storage and autoscaling controllers are on by default under their upstream names, with upstream\'s flags and defaults', () => {
+  for (const n of ['persistentvolume-binder', 'pvc-protection', 'pv-protection', 'horizontalpodautoscaling']) assert.ok(names(['*']).includes(n), n);
+  assert.deepEqual(names(['persistentvolume-binder-controller', 'persistentvolumeclaim-protection-controller', 'persistentvolume-protection-controller', 'horizontal-pod-autoscaler-controller']),
+    ['persistentvolume-binder', 'pvc-protection', 'pv-protection', 'horizontalpodautoscaling']);
+  const d = parseOptions(['--kubeconfig=/k']);
+  assert.equal(d.pvClaimBinderSyncPeriodMs, 15_000);
+  assert.deepEqual(d.hpa, { syncPeriodMs: 15_000, tolerance: 0.1, downscaleStabilizationMs: 300_000, cpuInitializationPeriodMs: 300_000, initialReadinessDelayMs: 30_000 });
+  assert.equal(d.concurrency['horizontal-pod-autoscaler'], 5);
+  const o = parseOptions(['--kubeconfig=/k', '--pvclaimbinder-sync-period=2s', '--horizontal-pod-autoscaler-sync-period=1s', '--horizontal-pod-autoscaler-tolerance=0.2',
+    '--horizontal-pod-autoscaler-downscale-stabilization=1m', '--horizontal-pod-autoscaler-cpu-initialization-period=2m', '--horizontal-pod-autoscaler-initial-readiness-delay=10s',
+    '--concurrent-horizontal-pod-autoscaler-syncs=2']);
+  assert.equal(o.pvClaimBinderSyncPeriodMs, 2_000);
+  assert.deepEqual(o.hpa, { syncPeriodMs: 1_000, tolerance: 0.2, downscaleStabilizationMs: 60_000, cpuInitializationPeriodMs: 120_000, initialReadinessDelayMs: 10_000 });
+  assert.equal(o.concurrency['horizontal-pod-autoscaler'], 2);
+  assert.deepEqual(validateOptions(o), []);
+  assert.deepEqual(validateOptions(parseOptions(['--kubeconfig=/k', '--horizontal-pod-autoscaler-sync-period=0s', '--pvclaimbinder-sync-period=0s',
+    '--horizontal-pod-autoscaler-tolerance=-1', '--concurrent-horizontal-pod-autoscaler-syncs=0'])), [
+    '--pvclaimbinder-sync-period must be greater than 0',
+    '--horizontal-pod-autoscaler-sync-period must be greater than 0',
+    '--horizontal-pod-autoscaler-tolerance must be a non-negative number',
+    '--concurrent-horizontal-pod-autoscaler-syncs must be a positive integer',
+  ]);
+});
+
+test('the endpoint slice and replication controllers: on by default, upstream 1.30 names, flags and their bounds', () => {
+  for (const n of ['endpointslice', 'endpointslicemirroring', 'replicationcontroller']) assert.ok(names(['*']).includes(n), n);
+  assert.deepEqual(names(['endpointslice-controller', 'endpointslice-mirroring-controller', 'replicationcontroller-controller']),
+    ['endpointslice', 'endpointslicemirroring', 'replicationcontroller']);
+  const d = parseOptions(['--kubeconfig=/k']);
+  assert.deepEqual([d.concurrency['service-endpoint'], d.concurrency.rc], [5, 5]);
+  assert.deepEqual(d.endpointSlice, { maxEndpointsPerSlice: 100, batchPeriodMs: 0 });
+  assert.deepEqual(d.endpointSliceMirroring, { workers: 5, maxEndpointsPerSubset: 1000, batchPeriodMs: 0 });
+  assert.equal(d.endpointUpdatesBatchPeriodMs, 0);
+  const o = parseOptions(['--kubeconfig=/k', '--concurrent-service-endpoint-syncs=3', '--concurrent-rc-syncs=2', '--max-endpoints-per-slice=20',
+    '--endpointslice-updates-batch-period=1s', '--endpoint-updates-batch-period=500ms', '--mirroring-concurrent-service-endpoint-syncs=4',
+    '--mirroring-max-endpoints-per-subset=10', '--mirroring-endpointslice-updates-batch-period=2s']);
+  assert.deepEqual(validateOptions(o), []);
+  assert.deepEqual([o.concurrency['service-endpoint'], o.concurrency.rc, o.endpointUpdatesBatchPeriodMs], [3, 2, 500]);
+  assert.deepEqual(o.endpointSlice, { maxEndpointsPerSlice: 20, batchPeriodMs: 1000 });
+  assert.deepEqual(o.endpointSliceMirroring, { workers: 4, maxEndpointsPerSubset: 10, batchPeriodMs: 2000 });
+  assert.deepEqual(validateOptions(parseOptions(['--kubeconfig=/k', '--concurrent-service-endpoint-syncs=51', '--max-endpoints-per-slice=0',
+    '--mirroring-concurrent-service-endpoint-syncs=0', '--mirroring-max-endpoints-per-subset=1001', '--concurrent-rc-syncs=0'])), [
+    'concurrent-service-endpoint-syncs must not be more than 50, but got 51',
+    '--concurrent-rc-syncs must be a positive integer',
+    'max-endpoints-per-slice must not be less than 1, but got 0',
+    'mirroring-concurrent-service-endpoint-syncs must not be less than 1, but got 0',
+    'mirroring-max-endpoints-per-subset must not be more than 1000, but got 1001',
+  ]);
+});
+
 test('job, cronjob and ttl-after-finished are on by default under their upstream names, with their concurrency flags', () => {
   for (const n of ['job', 'cronjob', 'ttl-after-finished']) assert.ok(names(['*']).includes(n), n);
   assert.deepEqual(names(['job-controller', 'cronjob-controller', 'ttl-after-finished-controller']), ['job', 'cronjob', 'ttl-after-finished']);

@@ -7,7 +7,10 @@ import { ServiceAccountsController } from '../../../pkg/controller/serviceaccoun
 import { clusterroleAggregationController } from '../../../pkg/controller/clusterroleaggregation/controller.js';
 import { newServiceAccountTokenController } from '../../../pkg/controller/serviceaccounttoken/tokens-controller.js';
 import { disruptionController } from '../../../pkg/controller/disruption/controller.js';
-import { endpointController } from '../../../pkg/controller/endpoint/controller.js';
+import { newEndpointController } from '../../../pkg/controller/endpoint/controller.js';
+import { endpointSliceController } from '../../../pkg/controller/endpointslice/controller.js';
+import { endpointSliceMirroringController } from '../../../pkg/controller/endpointslicemirroring/controller.js';
+import { replicationcontrollerController } from '../../../pkg/controller/replicationcontroller/controller.js';
 import { garbagecollectorController } from '../../../pkg/controller/garbagecollector/controller.js';
 import { newResourceQuotaController } from '../../../pkg/controller/resourcequota/controller.js';
 import { replicasetController } from '../../../pkg/controller/replicaset/controller.js';
@@ -26,6 +29,10 @@ import { newNodeLifecycleController } from '../../../pkg/controller/nodelifecycl
 import { newPodGCController } from '../../../pkg/controller/podgc/controller.js';
 import { taintEvictionController, taintEvictionControllerName } from '../../../pkg/controller/tainteviction/controller.js';
 import { ttlController } from '../../../pkg/controller/ttl/controller.js';
+import { pvcProtectionController } from '../../../pkg/controller/pvcprotection/controller.js';
+import { pvProtectionController } from '../../../pkg/controller/pvprotection/controller.js';
+import { persistentVolumeBinderController } from '../../../pkg/controller/persistentvolumebinder/controller.js';
+import { horizontalPodAutoscalingController } from '../../../pkg/controller/horizontalpodautoscaling/controller.js';
 import { signingFiles, type ControllerManagerOptions } from './options.js';
 
 /** What a registration's factory may read: the flags, and what the manager loaded from the files they name. */
@@ -52,7 +59,10 @@ export interface ControllerRegistration {
 export const registrations: ControllerRegistration[] = [
   // Without a key the manager skips it (server.ts), as upstream does.
   { name: 'serviceaccount-token', factory: ({ serviceAccountPrivateKey }) => newServiceAccountTokenController({ privateKeyPem: serviceAccountPrivateKey ?? '' })(), enabledByDefault: true },
-  { name: 'endpoint', factory: () => endpointController(), enabledByDefault: true },
+  { name: 'endpoint', factory: ({ options }) => newEndpointController({ batchPeriodMs: options.endpointUpdatesBatchPeriodMs })(), enabledByDefault: true },
+  { name: 'endpointslice', factory: ({ options }) => endpointSliceController(options.endpointSlice)(), enabledByDefault: true },
+  { name: 'endpointslicemirroring', factory: ({ options }) => endpointSliceMirroringController(options.endpointSliceMirroring)(), enabledByDefault: true },
+  { name: 'replicationcontroller', factory: () => replicationcontrollerController(), enabledByDefault: true },
   { name: 'namespace', factory: () => new NamespaceController(), enabledByDefault: true, clientRateScale: { qps: 20, burst: 100 } },
   { name: 'serviceaccount', factory: () => new ServiceAccountsController(), enabledByDefault: true },
   { name: 'root-ca-cert-publisher', factory: () => new RootCACertPublisher(), enabledByDefault: true },
@@ -72,6 +82,10 @@ export const registrations: ControllerRegistration[] = [
   { name: taintEvictionControllerName, factory: () => taintEvictionController(), enabledByDefault: true },
   { name: 'podgc', factory: ({ options }) => newPodGCController(options.podGC)(), enabledByDefault: true },
   { name: 'ttl', factory: () => ttlController(), enabledByDefault: true },
+  { name: 'persistentvolume-binder', factory: ({ options }) => persistentVolumeBinderController({ syncPeriodMs: options.pvClaimBinderSyncPeriodMs })(), enabledByDefault: true },
+  { name: 'pvc-protection', factory: () => pvcProtectionController(), enabledByDefault: true },
+  { name: 'pv-protection', factory: () => pvProtectionController(), enabledByDefault: true },
+  { name: 'horizontalpodautoscaling', factory: ({ options }) => horizontalPodAutoscalingController(options.hpa)(), enabledByDefault: true },
   // Without any --cluster-signing-* files the manager skips it (server.ts), as upstream does.
   { name: 'csrsigning', factory: ({ options }) => newCSRSigningController({ signers: signingFiles(options.csrSigning), durationMs: options.csrSigning.durationMs })(), enabledByDefault: true },
   { name: 'csrapproving', factory: () => newCSRApprovingController()(), enabledByDefault: true },
@@ -151,11 +165,15 @@ export interface ConcurrencyFlag {
   stem: string;
   default: number;
   describe: string;
+  /** The range upstream checks, with its own words; else the value must be a positive integer. */
+  bounds?: readonly [number, number];
 }
 
 /** Upstream's `--concurrent-*-syncs` of the controllers we have (or are about to have), with upstream's defaults. */
 export const concurrencyFlags: ConcurrencyFlag[] = [
   { stem: 'endpoint', default: 5, describe: 'The number of endpoint syncing operations that will be done concurrently. Larger number = faster endpoint updating, but more CPU (and network) load' },
+  { stem: 'service-endpoint', default: 5, bounds: [1, 50], describe: 'The number of service endpoint syncing operations that will be done concurrently. Larger number = faster endpoint slice updating, but more CPU (and network) load. Defaults to 5.' },
+  { stem: 'rc', default: 5, describe: 'The number of replication controllers that are allowed to sync concurrently. Larger number = more responsive replica management, but more CPU (and network) load' },
   { stem: 'namespace', default: 10, describe: 'The number of namespace objects that are allowed to sync concurrently. Larger number = more responsive namespace termination, but more CPU (and network) load.' },
   { stem: 'serviceaccount-token', default: 5, describe: 'The number of service account token objects that are allowed to sync concurrently. Larger number = more responsive token generation, but more CPU (and network) load.' },
   { stem: 'gc', default: 20, describe: 'The number of garbage collector workers that are allowed to sync concurrently.' },
@@ -167,6 +185,7 @@ export const concurrencyFlags: ConcurrencyFlag[] = [
   { stem: 'job', default: 5, describe: 'The number of job objects that are allowed to sync concurrently. Larger number = more responsive jobs, but more CPU (and network) load' },
   { stem: 'cron-job', default: 5, describe: 'The number of cron job objects that are allowed to sync concurrently. Larger number = more responsive jobs, but more CPU (and network) load' },
   { stem: 'ttl-after-finished', default: 5, describe: 'The number of ttl-after-finished-controller workers that are allowed to sync concurrently.' },
+  { stem: 'horizontal-pod-autoscaler', default: 5, describe: 'The number of horizontal pod autoscaler objects that are allowed to sync concurrently. Larger number = more responsive horizontal pod autoscaler objects processing, but more CPU (and network) load.' },
 ];
 
 /** Every name --controllers accepts: each registration's short name and, where upstream has one, its 1.30 name. */

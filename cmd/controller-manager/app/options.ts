@@ -6,6 +6,7 @@ import { parseDuration } from '../../../pkg/util/duration.js';
 import type { NodeLifecycleOptions } from '../../../pkg/controller/nodelifecycle/controller.js';
 import type { PodGCOptions } from '../../../pkg/controller/podgc/controller.js';
 import { concurrencyFlags, knownControllerNames } from './controllers.js';
+import { exitOnVersionFlag, versionFlagDefinition } from '../../internal/version-flag.js';
 
 export interface ControllerManagerOptions {
   /** --kubeconfig: the manager's own credentials and the API server's address and CA. */
@@ -34,15 +35,50 @@ export interface ControllerManagerOptions {
   apiDomain: string;
   /** --resource-quota-sync-period: how often every quota is recalculated in full. */
   resourceQuotaSyncPeriodMs: number;
+  /** --pvclaimbinder-sync-period: how often the persistentvolume-binder syncs every claim and volume. */
+  pvClaimBinderSyncPeriodMs: number;
+  /** The --horizontal-pod-autoscaler-* flags. */
+  hpa: HPAFlags;
   /** --service-account-private-key-file: the key legacy service account tokens are signed with; serviceaccount-token is off without it. */
   serviceAccountPrivateKeyFile: string;
   /** The --cluster-signing-* flags of csrsigning. */
   csrSigning: CSRSigningFlags;
+  /** --endpoint-updates-batch-period: how long the endpoint controller lets pod changes gather before a sync. */
+  endpointUpdatesBatchPeriodMs: number;
+  /** The endpointslice controller's flags. */
+  endpointSlice: EndpointSliceFlags;
+  /** The endpointslicemirroring controller's flags. */
+  endpointSliceMirroring: EndpointSliceMirroringFlags;
   /** The flags of nodelifecycle (--node-monitor-*, --node-eviction-rate, ...), upstream 1.30's. */
   nodeLifecycle: NodeLifecycleOptions;
   /** --terminated-pod-gc-threshold, and podgc's timings (constants upstream, which tests shorten as upstream's NewPodGCInternal lets its tests). */
   podGC: PodGCOptions;
   verbosity: number;
+}
+
+/** The flags of the horizontalpodautoscaling controller, as upstream's HPAControllerConfiguration. */
+export interface HPAFlags {
+  syncPeriodMs: number;
+  tolerance: number;
+  downscaleStabilizationMs: number;
+  cpuInitializationPeriodMs: number;
+  initialReadinessDelayMs: number;
+}
+
+export interface EndpointSliceFlags {
+  /** --max-endpoints-per-slice. */
+  maxEndpointsPerSlice: number;
+  /** --endpointslice-updates-batch-period. */
+  batchPeriodMs: number;
+}
+
+export interface EndpointSliceMirroringFlags {
+  /** --mirroring-concurrent-service-endpoint-syncs. */
+  workers: number;
+  /** --mirroring-max-endpoints-per-subset. */
+  maxEndpointsPerSubset: number;
+  /** --mirroring-endpointslice-updates-batch-period. */
+  batchPeriodMs: number;
 }
 
 /** A CA certificate and key file pair, as given (empty when not). */
@@ -94,12 +130,17 @@ export function defaultOptions(): ControllerManagerOptions {
     rootCAFile: '',
     apiDomain: 'orch.io',
     resourceQuotaSyncPeriodMs: 5 * 60_000,
+    pvClaimBinderSyncPeriodMs: 15_000,
+    hpa: { syncPeriodMs: 15_000, tolerance: 0.1, downscaleStabilizationMs: 5 * 60_000, cpuInitializationPeriodMs: 5 * 60_000, initialReadinessDelayMs: 30_000 },
     serviceAccountPrivateKeyFile: '',
     csrSigning: {
       cluster: { certFile: '', keyFile: '' },
       signers: Object.fromEntries(Object.keys(signerFlagStems).map((k) => [k, { certFile: '', keyFile: '' }])) as Record<SignerFlagKey, SigningFilePair>,
       durationMs: 8760 * 3600_000,
     },
+    endpointUpdatesBatchPeriodMs: 0,
+    endpointSlice: { maxEndpointsPerSlice: 100, batchPeriodMs: 0 },
+    endpointSliceMirroring: { workers: 5, maxEndpointsPerSubset: 1000, batchPeriodMs: 0 },
     nodeLifecycle: {
       monitorPeriodMs: 5_000, monitorGracePeriodMs: 40_000, startupGracePeriodMs: 60_000,
       evictionRate: 0.1, secondaryEvictionRate: 0.01, largeClusterSizeThreshold: 50, unhealthyZoneThreshold: 0.55,
@@ -132,10 +173,22 @@ export function parseOptions(argv: string[]): ControllerManagerOptions {
     .option('api-domain', { type: 'string', default: d.apiDomain, describe: 'The platform domain the API server was started with (--api-domain): group names, finalizers and keys derive from it.', group: 'Generic:' })
     .option('root-ca-file', { type: 'string', default: '', describe: "If set, this root certificate authority will be included in the kube-root-ca.crt ConfigMap of every namespace. Defaults to the CA of the kubeconfig's cluster.", group: 'Generic:' })
     .option('resource-quota-sync-period', { type: 'string', default: '5m0s', describe: 'The period for syncing quota usage status in the system', group: 'Controllers:' })
+    .option('pvclaimbinder-sync-period', { type: 'string', default: '15s', describe: 'The period for syncing persistent volumes and persistent volume claims', group: 'Controllers:' })
+    .option('horizontal-pod-autoscaler-sync-period', { type: 'string', default: '15s', describe: 'The period for syncing the number of pods in horizontal pod autoscaler.', group: 'Controllers:' })
+    .option('horizontal-pod-autoscaler-tolerance', { type: 'number', default: d.hpa.tolerance, describe: 'The minimum change (from 1.0) in the desired-to-actual metrics ratio for the horizontal pod autoscaler to consider scaling.', group: 'Controllers:' })
+    .option('horizontal-pod-autoscaler-downscale-stabilization', { type: 'string', default: '5m0s', describe: 'The period for which autoscaler will look backwards and not scale down below any recommendation it made during that period.', group: 'Controllers:' })
+    .option('horizontal-pod-autoscaler-cpu-initialization-period', { type: 'string', default: '5m0s', describe: 'The period after pod start when CPU samples might be skipped.', group: 'Controllers:' })
+    .option('horizontal-pod-autoscaler-initial-readiness-delay', { type: 'string', default: '30s', describe: 'The period after pod start during which readiness changes will be treated as initial readiness.', group: 'Controllers:' })
     .option('service-account-private-key-file', { type: 'string', default: '', describe: 'Filename containing a PEM-encoded private RSA or ECDSA key used to sign service account tokens.', group: 'Controllers:' })
     .option('cluster-signing-cert-file', { type: 'string', default: '', describe: 'Filename containing a PEM-encoded X509 CA certificate used to issue cluster-scoped certificates.  If specified, no more specific --cluster-signing-* flag may be specified.', group: 'CSR signing:' })
     .option('cluster-signing-key-file', { type: 'string', default: '', describe: 'Filename containing a PEM-encoded RSA or ECDSA private key used to sign cluster-scoped certificates.  If specified, no more specific --cluster-signing-* flag may be specified.', group: 'CSR signing:' })
     .option('cluster-signing-duration', { type: 'string', default: '8760h0m0s', describe: 'The max length of duration signed certificates will be given.  Individual CSRs may request shorter certs by setting spec.expirationSeconds.', group: 'CSR signing:' })
+    .option('endpoint-updates-batch-period', { type: 'string', default: '0s', describe: 'The length of endpoint updates batching period. Processing of pod changes will be delayed by this duration to join them with potential upcoming updates and reduce the overall number of endpoints updates. Larger number = higher endpoint programming latency, but lower number of endpoints revision generated', group: 'Controllers:' })
+    .option('max-endpoints-per-slice', { type: 'number', default: d.endpointSlice.maxEndpointsPerSlice, describe: 'The maximum number of endpoints that will be added to an EndpointSlice. More endpoints per slice will result in less endpoint slices, but larger resources. Defaults to 100.', group: 'Controllers:' })
+    .option('endpointslice-updates-batch-period', { type: 'string', default: '0s', describe: 'The length of endpoint slice updates batching period. Processing of pod changes will be delayed by this duration to join them with potential upcoming updates and reduce the overall number of endpoints updates. Larger number = higher endpoint programming latency, but lower number of endpoints revision generated', group: 'Controllers:' })
+    .option('mirroring-concurrent-service-endpoint-syncs', { type: 'number', default: d.endpointSliceMirroring.workers, describe: 'The number of service endpoint syncing operations that will be done concurrently by the endpointslice-mirroring-controller. Larger number = faster endpoint slice updating, but more CPU (and network) load. Defaults to 5.', group: 'Controllers:' })
+    .option('mirroring-max-endpoints-per-subset', { type: 'number', default: d.endpointSliceMirroring.maxEndpointsPerSubset, describe: 'The maximum number of endpoints that will be added to an EndpointSlice by the endpointslice-mirroring-controller. More endpoints per slice will result in less endpoint slices, but larger resources. Defaults to 100.', group: 'Controllers:' })
+    .option('mirroring-endpointslice-updates-batch-period', { type: 'string', default: '0s', describe: 'The length of EndpointSlice updates batching period for endpointslice-mirroring-controller. Processing of EndpointSlice changes will be delayed by this duration to join them with potential upcoming updates and reduce the overall number of EndpointSlice updates. Larger number = higher endpoint programming latency, but lower number of endpoints revision generated', group: 'Controllers:' })
     .option('node-monitor-period', { type: 'string', default: '5s', describe: 'The period for syncing NodeStatus in cloud-node-lifecycle-controller.', group: 'Controllers:' })
     .option('node-monitor-grace-period', { type: 'string', default: '40s', describe: "Amount of time which we allow running Node to be unresponsive before marking it unhealthy. Must be N times more than kubelet's nodeStatusUpdateFrequency, where N means number of retries allowed for kubelet to post node status.", group: 'Controllers:' })
     .option('node-startup-grace-period', { type: 'string', default: '1m0s', describe: 'Amount of time which we allow starting Node to be unresponsive before marking it unhealthy.', group: 'Controllers:' })
@@ -170,9 +223,11 @@ export function parseOptions(argv: string[]): ControllerManagerOptions {
     .help('help')
     .alias('help', 'h')
     .version(false)
+    .option('version', versionFlagDefinition)
     .wrap(Math.min(120, process.stdout.columns || 100))
     .fail((msg, err) => usageError(msg ?? err?.message ?? 'bad flags'))
     .parseSync() as Record<string, unknown>;
+  exitOnVersionFlag('controller-manager', parsed.version);
   const duration = (flag: string): number => {
     try {
       return parseDuration(String(parsed[flag]));
@@ -200,6 +255,14 @@ export function parseOptions(argv: string[]): ControllerManagerOptions {
     rootCAFile: String(parsed['root-ca-file']),
     apiDomain: String(parsed['api-domain']),
     resourceQuotaSyncPeriodMs: duration('resource-quota-sync-period'),
+    pvClaimBinderSyncPeriodMs: duration('pvclaimbinder-sync-period'),
+    hpa: {
+      syncPeriodMs: duration('horizontal-pod-autoscaler-sync-period'),
+      tolerance: Number(parsed['horizontal-pod-autoscaler-tolerance']),
+      downscaleStabilizationMs: duration('horizontal-pod-autoscaler-downscale-stabilization'),
+      cpuInitializationPeriodMs: duration('horizontal-pod-autoscaler-cpu-initialization-period'),
+      initialReadinessDelayMs: duration('horizontal-pod-autoscaler-initial-readiness-delay'),
+    },
     serviceAccountPrivateKeyFile: String(parsed['service-account-private-key-file']),
     csrSigning: {
       cluster: { certFile: String(parsed['cluster-signing-cert-file']), keyFile: String(parsed['cluster-signing-key-file']) },
@@ -207,6 +270,13 @@ export function parseOptions(argv: string[]): ControllerManagerOptions {
         certFile: String(parsed[`cluster-signing-${stem}-cert-file`]), keyFile: String(parsed[`cluster-signing-${stem}-key-file`]),
       }])) as Record<SignerFlagKey, SigningFilePair>,
       durationMs: duration('cluster-signing-duration'),
+    },
+    endpointUpdatesBatchPeriodMs: duration('endpoint-updates-batch-period'),
+    endpointSlice: { maxEndpointsPerSlice: Number(parsed['max-endpoints-per-slice']), batchPeriodMs: duration('endpointslice-updates-batch-period') },
+    endpointSliceMirroring: {
+      workers: Number(parsed['mirroring-concurrent-service-endpoint-syncs']),
+      maxEndpointsPerSubset: Number(parsed['mirroring-max-endpoints-per-subset']),
+      batchPeriodMs: duration('mirroring-endpointslice-updates-batch-period'),
     },
     nodeLifecycle: {
       monitorPeriodMs: duration('node-monitor-period'),
@@ -233,6 +303,9 @@ export function validateOptions(o: ControllerManagerOptions): string[] {
     if (c !== '*' && !known.has(name)) errs.push(`--controllers: ${JSON.stringify(c)} is not in the list of known controllers`);
   }
   if (!(o.resourceQuotaSyncPeriodMs > 0)) errs.push('--resource-quota-sync-period must be greater than 0');
+  if (!(o.pvClaimBinderSyncPeriodMs > 0)) errs.push('--pvclaimbinder-sync-period must be greater than 0');
+  if (!(o.hpa.syncPeriodMs > 0)) errs.push('--horizontal-pod-autoscaler-sync-period must be greater than 0');
+  if (!Number.isFinite(o.hpa.tolerance) || o.hpa.tolerance < 0) errs.push('--horizontal-pod-autoscaler-tolerance must be a non-negative number');
   if (!(o.kubeAPIQPS > 0)) errs.push('--kube-api-qps must be greater than 0');
   if (!Number.isInteger(o.kubeAPIBurst) || o.kubeAPIBurst < 1) errs.push('--kube-api-burst must be a positive integer');
   if (o.leaderElect) {
@@ -244,7 +317,18 @@ export function validateOptions(o: ControllerManagerOptions): string[] {
     if (!o.leaseNamespace) errs.push('--leader-elect-resource-namespace must not be empty');
     if (!o.leaseName) errs.push('--leader-elect-resource-name must not be empty');
   }
-  for (const [stem, n] of Object.entries(o.concurrency)) if (!Number.isInteger(n) || n < 1) errs.push(`--concurrent-${stem}-syncs must be a positive integer`);
+  for (const [stem, n] of Object.entries(o.concurrency)) {
+    const bounds = concurrencyFlags.find((f) => f.stem === stem)?.bounds;
+    if (bounds) errs.push(...inBounds(`concurrent-${stem}-syncs`, n, bounds));
+    else if (!Number.isInteger(n) || n < 1) errs.push(`--concurrent-${stem}-syncs must be a positive integer`);
+  }
+  errs.push(...inBounds('max-endpoints-per-slice', o.endpointSlice.maxEndpointsPerSlice, [1, 1000]));
+  errs.push(...inBounds('mirroring-concurrent-service-endpoint-syncs', o.endpointSliceMirroring.workers, [1, 50]));
+  errs.push(...inBounds('mirroring-max-endpoints-per-subset', o.endpointSliceMirroring.maxEndpointsPerSubset, [1, 1000]));
+  for (const [flag, ms] of [['endpoint-updates-batch-period', o.endpointUpdatesBatchPeriodMs], ['endpointslice-updates-batch-period', o.endpointSlice.batchPeriodMs],
+    ['mirroring-endpointslice-updates-batch-period', o.endpointSliceMirroring.batchPeriodMs]] as const) {
+    if (ms < 0) errs.push(`--${flag} must not be negative`);
+  }
   if (!Number.isInteger(o.securePort) || o.securePort < 0 || o.securePort > 65535) errs.push('--secure-port must be between 0 and 65535, inclusive');
   if (isIP(o.bindAddress) === 0) errs.push(`--bind-address: ${JSON.stringify(o.bindAddress)} is not a valid IP address`);
   const badDomain = invalidApiDomain(o.apiDomain);
@@ -254,6 +338,13 @@ export function validateOptions(o: ControllerManagerOptions): string[] {
   if (!Number.isInteger(o.podGC.terminatedPodThreshold)) errs.push('--terminated-pod-gc-threshold must be an integer');
   if (!Number.isInteger(o.verbosity) || o.verbosity < 0) errs.push('--v must be a non-negative integer');
   return errs;
+}
+
+/** Upstream's range checks of the endpoint slice controllers' int32 flags, in their words. */
+function inBounds(flag: string, n: number, [min, max]: readonly [number, number]): string[] {
+  if (!Number.isInteger(n) || n < min) return [`${flag} must not be less than ${min}, but got ${n}`];
+  if (n > max) return [`${flag} must not be more than ${max}, but got ${n}`];
+  return [];
 }
 
 /**

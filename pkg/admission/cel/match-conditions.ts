@@ -2,14 +2,12 @@
 // condition is evaluated; one false means no match; evaluation errors with no false follow the
 // failure policy (Fail: the request fails; Ignore: no match). All conditions share the match
 // conditions' runtime cost budget.
-import { compile, EvalError, type Program } from '../../cel/compile.js';
+import { EvalError, type Program } from '../../cel/compile.js';
 import { estimateCost, valueSizes } from '../../cel/cost.js';
-import { admissionEnvironment } from './environment.js';
+import { compileExpression } from '../../cel/admission/composition.js';
+import { admissionEnvironment } from '../../cel/admission/environment.js';
+import { matchConditionsBudget, perCallLimit } from '../../cel/limits.js';
 
-/** The per-call cost limit of every Kubernetes CEL program (celconfig.PerCallLimit). */
-export const perCallLimit = 1_000_000;
-/** The runtime budget of one object's match conditions (celconfig.RuntimeCELCostBudgetMatchConditions). */
-export const matchConditionsBudget = 2_500_000;
 
 export interface MatchCondition {
   name: string;
@@ -31,10 +29,7 @@ export class MatchConditionMatcher {
 
   constructor(conditions: readonly MatchCondition[], private readonly failurePolicy: 'Fail' | 'Ignore', opts: { params?: boolean } = {}) {
     const env = admissionEnvironment({ authorizer: true, params: opts.params ?? false });
-    this.conditions = conditions.map((c) => {
-      const r = compile(env, c.expression);
-      return { name: c.name, expression: c.expression, ...(r.error !== undefined ? { error: `compilation failed: ${r.error}` } : { program: r.program }) };
-    });
+    this.conditions = conditions.map((c) => ({ name: c.name, expression: c.expression, ...compileExpression(env, c.expression, ['bool']) }));
   }
 
   get empty(): boolean {
@@ -47,11 +42,11 @@ export class MatchConditionMatcher {
     let remaining = matchConditionsBudget;
     for (const c of this.conditions) {
       if (!c.program) {
-        errors.push(c.error ?? 'unexpected internal error compiling expression');
+        errors.push(c.error !== undefined ? `compilation error: ${c.error}` : 'unexpected internal error compiling expression');
         continue;
       }
       // The runtime cost is bounded by the estimate over the actual sizes of the values.
-      const cost = estimateCost(c.program.ast, valueSizes(vars)).max;
+      const cost = estimateCost(c.program.ast, valueSizes(vars), { runtime: true }).max;
       if (cost > perCallLimit) {
         errors.push(`expression '${c.expression}' resulted in error: operation cancelled: actual cost limit exceeded`);
         continue;
@@ -75,12 +70,4 @@ export class MatchConditionMatcher {
   private onError(message: string): MatchResult {
     return this.failurePolicy === 'Fail' ? { error: message } : { matches: false };
   }
-}
-
-/** Why each expression cannot be a match condition (compiled as the webhook configuration is written). */
-export function matchConditionCompileError(expression: string): string | undefined {
-  const r = compile(admissionEnvironment({ authorizer: true }), expression);
-  if (r.error !== undefined) return `compilation failed: ${r.error}`;
-  if (r.program.outputType !== 'bool' && r.program.outputType !== 'dyn') return 'must evaluate to bool';
-  return undefined;
 }

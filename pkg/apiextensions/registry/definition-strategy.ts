@@ -31,7 +31,7 @@ function dropSelectableFields(crd: CustomResourceDefinition, old: CustomResource
 export function customResourceDefinitionStrategy(domain: ApiDomain): StrategyOverrides {
   const finalizer = cleanupFinalizer(domain);
   return {
-    allowUnconditionalUpdate: false,
+    requireResourceVersion: true,
     standardFinalizers: [finalizer],
     prepareForCreate: (obj) => {
       const crd = asDefinition(obj);

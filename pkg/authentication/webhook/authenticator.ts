@@ -17,6 +17,7 @@ import { authenticated, failed, skipped, type AuthenticationResult, type TokenAu
 import type { UserInfo } from '../../runtime/user.js';
 import { defaultRetryBackoff, validateRetryBackoff, withExponentialBackoff, type RetryBackoff } from '../../util/webhook/backoff.js';
 import { TokenCache } from '../token-cache.js';
+import type { AnswerCache } from '../../util/cache/answer-cache.js';
 import { WebhookCallError, WebhookClient } from '../../util/webhook/client.js';
 import { loadWebhookKubeconfig, type WebhookClientConfig } from '../../util/webhook/kubeconfig.js';
 import { parseTokenReviewResponse, tokenReviewRequest, type TokenReviewVersion } from './token-review.js';
@@ -49,6 +50,9 @@ export interface WebhookTokenOptions {
   maxResponseBytes?: number;
   /** Clock for the cache (milliseconds); default Date.now. */
   now?: () => number;
+  /** Where answers are kept (with `keySalt`, the cache every thread of the server shares); default this thread's own. */
+  answers?: AnswerCache<AuthenticationResult>;
+  keySalt?: Uint8Array;
 }
 
 export class WebhookTokenAuthenticator implements TokenAuthenticator {
@@ -74,7 +78,10 @@ export class WebhookTokenAuthenticator implements TokenAuthenticator {
     if (!cfg) throw new Error('authentication-token-webhook-config-file is required');
     this.client = new WebhookClient(cfg);
     this.apiVersion = `${opts.domain.group('authentication')}/${version}`;
-    this.cache = new TokenCache({ ttlMs: opts.cacheTTLMs ?? 120_000, ...(opts.now ? { now: opts.now } : {}) });
+    this.cache = new TokenCache({
+      ttlMs: opts.cacheTTLMs ?? 120_000,
+      ...(opts.now ? { now: opts.now } : {}), ...(opts.answers ? { answers: opts.answers } : {}), ...(opts.keySalt ? { salt: opts.keySalt } : {}),
+    });
     this.requestTimeoutMs = opts.requestTimeoutMs ?? 30_000;
     this.lookupTimeoutMs = opts.lookupTimeoutMs ?? 30_000;
     this.maxResponseBytes = opts.maxResponseBytes ?? 1 << 20;

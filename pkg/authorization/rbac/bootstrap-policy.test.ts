@@ -53,9 +53,11 @@ test('names are unique and every binding resolves to a role of the policy', () =
     'system:controller:generic-garbage-collector', 'system:controller:service-account-controller', 'system:controller:root-ca-cert-publisher',
     'system:controller:resourcequota-controller', 'system:controller:disruption-controller', 'system:controller:clusterrole-aggregation-controller',
     'system:controller:statefulset-controller', 'system:controller:deployment-controller', 'system:controller:replicaset-controller',
-    'system:controller:certificate-controller', 'system:controller:endpoint-controller', 'system:controller:job-controller',
+    'system:controller:certificate-controller', 'system:controller:endpoint-controller', 'system:controller:endpointslice-controller',
+    'system:controller:endpointslicemirroring-controller', 'system:controller:replication-controller', 'system:controller:job-controller',
     'system:controller:cronjob-controller', 'system:controller:ttl-after-finished-controller', 'system:controller:daemon-set-controller',
-    'system:controller:node-controller', 'system:controller:pod-garbage-collector', 'system:controller:ttl-controller']) assert.ok(crNames.includes(name), name);
+    'system:controller:node-controller', 'system:controller:pod-garbage-collector', 'system:controller:ttl-controller', 'system:controller:persistent-volume-binder',
+    'system:controller:pvc-protection-controller', 'system:controller:pv-protection-controller', 'system:controller:horizontal-pod-autoscaler']) assert.ok(crNames.includes(name), name);
 });
 
 test('the node and daemon controllers\' roles are upstream 1.30\'s', () => {
@@ -99,6 +101,18 @@ test('the policy grants what upstream grants', () => {
     'RBAC: allowed by ClusterRoleBinding "cluster-admin" of ClusterRole "cluster-admin" to Group "system:masters"');
   const gc = { name: 'system:serviceaccount:orch-system:generic-garbage-collector', groups: [] };
   assert.ok(allow(req(gc, 'patch', 'apps', 'replicasets', 'ns')));
+  const hpa = { name: 'system:serviceaccount:orch-system:horizontal-pod-autoscaler', groups: [] };
+  assert.ok(allow({ ...req(hpa, 'update', 'apps', 'deployments', 'ns', 'web'), subresource: 'scale' }));
+  assert.ok(allow(req(hpa, 'list', 'metrics.orch.io', 'pods', 'ns')));
+  assert.ok(!allow(req(hpa, 'update', 'apps', 'deployments', 'ns', 'web')));
+  const binder = { name: 'system:serviceaccount:orch-system:persistent-volume-binder', groups: [] };
+  assert.ok(allow({ ...req(binder, 'update', '', 'persistentvolumeclaims', 'ns', 'data'), subresource: 'status' }));
+  assert.ok(allow(req(binder, 'delete', '', 'persistentvolumes')));
+  const pvc = { name: 'system:serviceaccount:orch-system:pvc-protection-controller', groups: [] };
+  assert.ok(allow(req(pvc, 'update', '', 'persistentvolumeclaims', 'ns', 'data')));
+  assert.ok(!allow(req(pvc, 'update', '', 'persistentvolumes')));
+  const pv = { name: 'system:serviceaccount:orch-system:pv-protection-controller', groups: [] };
+  assert.ok(allow(req(pv, 'update', '', 'persistentvolumes', '', 'vol')));
   const signer = { name: 'system:serviceaccount:orch-system:bootstrap-signer', groups: [] };
   assert.ok(allow(req(signer, 'update', '', 'configmaps', 'orch-public', 'cluster-info')));
   assert.ok(allow(req(signer, 'list', '', 'secrets', 'orch-system')));
@@ -136,6 +150,26 @@ test('the bootstrap token roles are upstream 1.30\'s, and anonymous may get clus
   assert.ok(allow(req(manager, 'watch', '', 'configmaps', 'orch-public')));
   assert.ok(allow(req(manager, 'list', '', 'secrets', 'orch-system')));
   assert.ok(allow(req(manager, 'delete', '', 'secrets', 'orch-system', 'bootstrap-token-abcdef')));
+});
+
+test('the endpoint slice and replication controllers may do what upstream lets them, and no more', () => {
+  const { authz } = authorizerOver();
+  const allow = (a: RbacAttributes) => authz.authorize(a).decision === 'allow';
+  const sa = (name: string) => ({ name: `system:serviceaccount:orch-system:${name}`, groups: [] });
+  const slices = sa('endpointslice-controller');
+  for (const verb of ['create', 'update', 'delete', 'list']) assert.ok(allow(req(slices, verb, 'discovery.orch.io', 'endpointslices', 'ns')), verb);
+  assert.ok(allow(req(slices, 'watch', '', 'nodes')));
+  assert.ok(allow(req(slices, 'update', '', 'services', 'ns', 'web', 'finalizers')), 'blockOwnerDeletion on its service');
+  assert.ok(!allow(req(slices, 'watch', 'discovery.orch.io', 'endpointslices', 'ns')), 'upstream grants no watch here: the manager\'s informers use its own role');
+  assert.ok(!allow(req(slices, 'update', '', 'services', 'ns')));
+  const mirroring = sa('endpointslicemirroring-controller');
+  assert.ok(allow(req(mirroring, 'watch', '', 'endpoints', 'ns')));
+  assert.ok(allow(req(mirroring, 'update', '', 'endpoints', 'ns', 'ext', 'finalizers')));
+  assert.ok(!allow(req(mirroring, 'list', '', 'pods', 'ns')));
+  const rc = sa('replication-controller');
+  assert.ok(allow(req(rc, 'update', '', 'replicationcontrollers', 'ns', 'web', 'status')));
+  assert.ok(allow(req(rc, 'create', '', 'pods', 'ns')));
+  assert.ok(!allow(req(rc, 'get', '', 'pods', 'ns')), 'upstream lists and watches pods but never gets one');
 });
 
 test('the batch controllers\' roles are upstream 1.30\'s, each bound to its service account and to the manager', () => {

@@ -268,7 +268,32 @@ export function bootstrapPolicy(d: ApiDomain, opts: BootstrapOptions = {}): Boot
         rule(['create'], [''], ['endpoints/restricted']),
         eventsRule,
       ]),
+      // Both slice controllers set blockOwnerDeletion on the owner (services/finalizers, endpoints/finalizers).
+      c('endpointslice-controller', [
+        rule(Read, [''], ['nodes', 'pods', 'services']),
+        rule(['update'], [''], ['services/finalizers']),
+        rule(['create', 'delete', 'get', 'list', 'update'], [discovery], ['endpointslices']),
+        eventsRule,
+      ]),
+      c('endpointslicemirroring-controller', [
+        rule(Read, [''], ['endpoints', 'services']),
+        rule(['update'], [''], ['services/finalizers']),
+        rule(['update'], [''], ['endpoints/finalizers']),
+        rule(['create', 'delete', 'get', 'list', 'update'], [discovery], ['endpointslices']),
+        eventsRule,
+      ]),
       c('generic-garbage-collector', [rule(['delete', 'get', 'list', 'patch', 'update', 'watch'], ['*'], ['*']), eventsRule]),
+      c('horizontal-pod-autoscaler', [
+        rule(Read, ['autoscaling'], ['horizontalpodautoscalers']),
+        rule(['update'], ['autoscaling'], ['horizontalpodautoscalers/status']),
+        rule(['get', 'update'], ['*'], ['*/scale']),
+        rule(['list'], [''], ['pods']),
+        // The resource, custom and external metrics APIs.
+        rule(['list'], [g('metrics')], ['pods']),
+        rule(['get', 'list'], [g('custom.metrics')], ['*']),
+        rule(['get', 'list'], [g('external.metrics')], ['*']),
+        eventsRule,
+      ]),
       c('job-controller', [
         rule(['get', 'list', 'patch', 'update', 'watch'], ['batch'], ['jobs']),
         rule(['update'], ['batch'], ['jobs/status']),
@@ -289,15 +314,44 @@ export function bootstrapPolicy(d: ApiDomain, opts: BootstrapOptions = {}): Boot
         rule(['delete', 'get', 'list', 'watch'], [''], ['pods']),
         eventsRule,
       ]),
+      c('persistent-volume-binder', [
+        rule(['create', 'delete', 'get', 'list', 'update', 'watch'], [''], ['persistentvolumes']),
+        rule(['update'], [''], ['persistentvolumes/status']),
+        rule(['get', 'list', 'update', 'watch'], [''], ['persistentvolumeclaims']),
+        rule(['update'], [''], ['persistentvolumeclaims/status']),
+        rule(['create', 'delete', 'get', 'list', 'watch'], [''], ['pods']),
+        // Upstream keeps the rules of its glusterfs, openstack and recycler plug-ins.
+        rule(Read, [storage], ['storageclasses']),
+        rule(['create', 'delete', 'get', 'update'], [''], ['endpoints']),
+        rule(['create', 'delete', 'get'], [''], ['services']),
+        rule(['get'], [''], ['secrets']),
+        rule(['get', 'list'], [''], ['nodes']),
+        rule(['watch'], [''], ['events']),
+        eventsRule,
+      ]),
       c('pod-garbage-collector', [
         rule(['delete', 'list', 'watch'], [''], ['pods']),
         rule(Read, [''], ['nodes']),
         rule(['patch'], [''], ['pods/status']),
       ]),
+      c('pv-protection-controller', [rule(['get', 'list', 'update', 'watch'], [''], ['persistentvolumes']), eventsRule]),
+      c('pvc-protection-controller', [
+        rule(['get', 'list', 'update', 'watch'], [''], ['persistentvolumeclaims']),
+        rule(Read, [''], ['pods']),
+        eventsRule,
+      ]),
       c('replicaset-controller', [
         rule(['get', 'list', 'update', 'watch'], ['apps', 'extensions'], ['replicasets']),
         rule(['update'], ['apps', 'extensions'], ['replicasets/status']),
         rule(['update'], ['apps', 'extensions'], ['replicasets/finalizers']),
+        rule(['create', 'delete', 'list', 'patch', 'watch'], [''], ['pods']),
+        eventsRule,
+      ]),
+      c('replication-controller', [
+        // 1.0 controllers needed get and update, so upstream keeps them.
+        rule(['get', 'list', 'update', 'watch'], [''], ['replicationcontrollers']),
+        rule(['update'], [''], ['replicationcontrollers/status']),
+        rule(['update'], [''], ['replicationcontrollers/finalizers']),
         rule(['create', 'delete', 'list', 'patch', 'watch'], [''], ['pods']),
         eventsRule,
       ]),

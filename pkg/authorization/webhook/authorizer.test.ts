@@ -10,6 +10,7 @@ import { createTestCA, issueLoopbackServerCert, type TestCA } from '../../authen
 import type { UserInfo } from '../../runtime/user.js';
 import { nonResourceAttributes, resourceAttributes } from '../attributes.js';
 import { buildAuthorizationChain, defaultAuthorizationOptions } from '../modes.js';
+import { localAnswerCaches } from '../../util/cache/answer-cache.js';
 import { bothAllowedAndDenied, noRuleResolution, WebhookAuthorizer, webhookAuthorizerFromOptions, type WebhookAuthorizerOptions } from './authorizer.js';
 
 const fastRetry = { initialDelayMs: 5, factor: 1.5, jitter: 0.2, steps: 5 };
@@ -152,11 +153,11 @@ current-context: webhook
   test('built from the flags: config file, version and TTLs', async () => {
     make(); // writes a kubeconfig
     const file = join(dir, `kubeconfig-${open.length - 1}.yaml`);
-    const a = webhookAuthorizerFromOptions({ ...defaultAuthorizationOptions(), modes: ['Webhook'], webhookConfigFile: file, webhookVersion: 'v1beta1' }, defaultApiDomain);
+    const a = webhookAuthorizerFromOptions({ ...defaultAuthorizationOptions(), modes: ['Webhook'], webhookConfigFile: file, webhookVersion: 'v1beta1' }, defaultApiDomain, localAnswerCaches);
     open.push(a);
     assert.equal((await a.authorize(get('pods'))).decision, 'allow');
     assert.equal(JSON.parse(server.requests.at(-1)!.body).apiVersion, 'authorization.orch.io/v1beta1');
-    assert.throws(() => webhookAuthorizerFromOptions({ ...defaultAuthorizationOptions(), modes: ['Webhook'] }, defaultApiDomain), /authorization config file not passed/);
+    assert.throws(() => webhookAuthorizerFromOptions({ ...defaultAuthorizationOptions(), modes: ['Webhook'] }, defaultApiDomain, localAnswerCaches), /authorization config file not passed/);
   });
 
   test('rule listing is not supported: incomplete, with upstream\'s error', async () => {

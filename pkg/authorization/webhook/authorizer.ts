@@ -10,7 +10,8 @@
 //   so later modes still decide; transient failures are retried with upstream's backoff first;
 // - answers are cached by the whole review spec: allowed ones for the authorized TTL (default
 //   5m), the others for the unauthorized TTL (default 30s); errors are never cached, and neither
-//   are requests whose requester-controlled attributes are too long to be worth a cache slot.
+//   are requests whose requester-controlled attributes are too long to be worth a cache slot;
+//   concurrent requests of one review share one call.
 //
 // authorize() never rejects.
 import type { ApiDomain } from '../../../api/domain.js';
@@ -21,7 +22,7 @@ import type { UserInfo } from '../../runtime/user.js';
 import type { Attributes } from '../attributes.js';
 import type { Authorizer, Decision, RuleResolver, RulesResult } from '../authorizer.js';
 import type { AuthorizationOptions } from '../modes.js';
-import { ExpiringLRU } from '../../util/expiring-lru.js';
+import { LocalAnswerCache, type AnswerCache, type AnswerCacheFactory } from '../../util/cache/answer-cache.js';
 import {
   parseSubjectAccessReviewResponse,
   subjectAccessReviewRequest,
@@ -55,7 +56,12 @@ export interface WebhookAuthorizerOptions {
   maxResponseBytes?: number;
   /** Clock for the cache (milliseconds); default Date.now. */
   now?: () => number;
+  /** Where answers are kept (the cache every thread of the server shares); default this thread's own. */
+  answers?: AnswerCache<SubjectAccessReviewStatus>;
 }
+
+/** Upstream's webhook authorizer keeps this many answers. */
+export const webhookAuthorizerCacheEntries = 8192;
 
 /** Upstream skips the cache when the requester-controlled attributes add up to this many bytes. */
 const maxControlledAttrCacheSize = 10_000;
@@ -65,7 +71,7 @@ export const noRuleResolution = 'webhook authorizer does not support user rule r
 
 export class WebhookAuthorizer implements Authorizer, RuleResolver {
   private readonly client: WebhookClient;
-  private readonly cache: ExpiringLRU<SubjectAccessReviewStatus>;
+  private readonly cache: AnswerCache<SubjectAccessReviewStatus>;
   private readonly group: string;
   private readonly version: SubjectAccessReviewVersion;
   private readonly backoff: RetryBackoff;
@@ -88,7 +94,7 @@ export class WebhookAuthorizer implements Authorizer, RuleResolver {
     if (!cfg) throw new Error("authorization-mode Webhook's authorization config file not passed");
     this.client = new WebhookClient(cfg, { userAgent: 'orch-apiserver/webhook-authorizer' });
     this.group = opts.domain.group('authorization');
-    this.cache = new ExpiringLRU(8192, opts.now);
+    this.cache = opts.answers ?? new LocalAnswerCache(webhookAuthorizerCacheEntries, opts.now);
     this.authorizedTTLMs = opts.authorizedTTLMs ?? 5 * 60_000;
     this.unauthorizedTTLMs = opts.unauthorizedTTLMs ?? 30_000;
     this.requestTimeoutMs = opts.requestTimeoutMs ?? 30_000;
@@ -98,15 +104,15 @@ export class WebhookAuthorizer implements Authorizer, RuleResolver {
 
   async authorize(a: Attributes): Promise<Decision> {
     const spec = subjectAccessReviewSpec(a);
-    const key = JSON.stringify(spec);
-    let status = this.cache.get(key);
-    if (!status) {
-      try {
-        status = await this.review(spec);
-      } catch (e) {
-        return { decision: 'noOpinion', reason: '', evaluationError: e instanceof Error ? e.message : String(e) };
-      }
-      if (shouldCache(a)) this.cache.add(key, status, status.allowed ? this.authorizedTTLMs : this.unauthorizedTTLMs);
+    const cached = shouldCache(a);
+    let status: SubjectAccessReviewStatus;
+    try {
+      status = await this.cache.get(JSON.stringify(spec), async () => {
+        const value = await this.review(spec);
+        return { value, ttlMs: !cached ? 0 : value.allowed ? this.authorizedTTLMs : this.unauthorizedTTLMs };
+      });
+    } catch (e) {
+      return { decision: 'noOpinion', reason: '', evaluationError: e instanceof Error ? e.message : String(e) };
     }
     if (status.denied && status.allowed) return { decision: 'deny', reason: status.reason, evaluationError: bothAllowedAndDenied };
     if (status.denied) return { decision: 'deny', reason: status.reason };
@@ -137,14 +143,15 @@ export class WebhookAuthorizer implements Authorizer, RuleResolver {
   }
 }
 
-/** The Webhook mode as the --authorization-webhook-* flags configure it. */
-export function webhookAuthorizerFromOptions(o: AuthorizationOptions, domain: ApiDomain): WebhookAuthorizer {
+/** The Webhook mode as the --authorization-webhook-* flags configure it, keeping its answers in `answers`' cache. */
+export function webhookAuthorizerFromOptions(o: AuthorizationOptions, domain: ApiDomain, answers: AnswerCacheFactory): WebhookAuthorizer {
   return new WebhookAuthorizer({
     configFile: o.webhookConfigFile,
     version: o.webhookVersion,
     authorizedTTLMs: o.webhookCacheAuthorizedTTLMs,
     unauthorizedTTLMs: o.webhookCacheUnauthorizedTTLMs,
     domain,
+    answers: answers('authorization-webhook', webhookAuthorizerCacheEntries),
   });
 }
 

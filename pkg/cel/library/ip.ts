@@ -2,6 +2,7 @@
 // prefixes parsed as Go's netip parses them, IPv4-mapped IPv6 addresses and zones refused.
 import { isIPv4, isIPv6 } from 'node:net';
 import type { Environment } from '@marcbachmann/cel-js';
+import { formatIPBytes } from '../../util/ip.js';
 import { fail } from './errors.js';
 
 /** An IP address as 4 or 16 bytes. */
@@ -14,22 +15,7 @@ export class KubeIP {
     return o instanceof KubeIP && Buffer.compare(this.bytes, o.bytes) === 0;
   }
   toString(): string {
-    if (this.bytes.length === 4) return [...this.bytes].join('.');
-    const words: number[] = [];
-    for (let i = 0; i < 16; i += 2) words.push((this.bytes[i]! << 8) | this.bytes[i + 1]!);
-    // The longest run of two or more zero words becomes '::', as Go (and RFC 5952) print it.
-    let best = -1;
-    let bestLen = 1;
-    for (let i = 0; i < 8;) {
-      if (words[i] !== 0) { i++; continue; }
-      let j = i;
-      while (j < 8 && words[j] === 0) j++;
-      if (j - i > bestLen) { best = i; bestLen = j - i; }
-      i = j;
-    }
-    const hex = (ws: number[]) => ws.map((w) => w.toString(16)).join(':');
-    if (best < 0) return hex(words);
-    return `${hex(words.slice(0, best))}::${hex(words.slice(best + bestLen))}`;
+    return formatIPBytes(this.bytes);
   }
 }
 

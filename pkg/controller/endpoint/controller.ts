@@ -8,36 +8,32 @@
 import type { Endpoints } from '../../../api/core/v1/endpoints.js';
 import type { Pod } from '../../../api/core/v1/pod.js';
 import type { Service } from '../../../api/core/v1/service.js';
-import { EventRecorder, RateLimitingQueue, deletedObject, isForbidden, isNotFound, objectKey, splitKey, StatusError, type KubeObject } from '../../client/index.js';
+import { EventRecorder, RateLimitingQueue, deletedObject, hasStatusCause, isForbidden, isNotFound, objectKey, splitKey, type KubeObject } from '../../client/index.js';
 import type { Controller, ControllerContext, ControllerFactory } from '../controller.js';
+import { sameStringMap } from '../../util/string-map.js';
 import { runWorkers } from '../queue-workers.js';
+import { selectedPods, serviceSelector, servicesSelecting, servicesToSyncOnPodChange } from '../service-pods.js';
 import { MAX_ENDPOINT_ADDRESSES, serviceSubsets, truncateSubsets } from './endpoint-subsets.js';
 
 type ServiceObject = Service & KubeObject;
 type PodObject = Pod & KubeObject;
 type EndpointsObject = Endpoints & KubeObject;
 
-/** A service's selector as upstream reads a map selector; an empty one counts as none, as on the wire. */
-function selectorOf(svc: Service): Record<string, string> | undefined {
-  const sel = svc.spec?.selector;
-  return sel && Object.keys(sel).length > 0 ? sel : undefined;
-}
-
-const selects = (sel: Record<string, string>, labels: Record<string, string> | undefined) => Object.entries(sel).every(([k, v]) => labels?.[k] === v);
-
 /** Subsets compared without the pods' resourceVersions, which change with every pod update. */
 const subsetsKey = (e: Endpoints['subsets']) => JSON.stringify(e ?? [], (k, v: unknown) => (k === 'resourceVersion' ? undefined : v));
-const sameMap = (a: Record<string, string> | undefined, b: Record<string, string> | undefined) =>
-  JSON.stringify(Object.entries(a ?? {}).sort()) === JSON.stringify(Object.entries(b ?? {}).sort());
 
 /** Upstream's maxRetries: a service whose sync keeps failing is dropped until its next event (5 ms doubling, about 82 s at the last). */
 const maxRetries = 15;
 
-/** The reason the API server gives a create in a namespace that is being deleted. */
-const namespaceTerminating = (e: unknown) => e instanceof StatusError && (e.status.details?.causes ?? []).some((c) => c.reason === 'NamespaceTerminating');
+export interface EndpointOptions {
+  /** --endpoint-updates-batch-period: how long pod changes wait to be synced together. */
+  batchPeriodMs: number;
+}
 
 class EndpointController implements Controller {
   readonly name = 'endpoint';
+
+  constructor(private readonly opts: EndpointOptions) {}
 
   async run(ctx: ControllerContext): Promise<void> {
     const { client, informers, logger, signal, domain } = ctx;
@@ -51,14 +47,9 @@ class EndpointController implements Controller {
     const overCapacity = domain.key('over-capacity', 'endpoints');
     const leaderAnnotation = domain.key('leader', 'control-plane.alpha');
 
-    /** A pod change wakes every service that selects the pod before or after it. */
-    const enqueueFor = (...versions: PodObject[]) => {
-      const ns = versions[0]!.metadata.namespace ?? '';
-      for (const svc of services.indexer.byNamespace(ns)) {
-        const sel = selectorOf(svc);
-        if (sel && versions.some((p) => selects(sel, p.metadata.labels))) queue.add(objectKey(svc));
-      }
-    };
+    /** A new or deleted pod wakes every service that selects it, once the batch period is over. */
+    const afterBatch = (svc: ServiceObject) => queue.addAfter(objectKey(svc), this.opts.batchPeriodMs);
+    const enqueueFor = (p: PodObject) => servicesSelecting(services.indexer.byNamespace(p.metadata.namespace ?? ''), p).forEach(afterBatch);
     services.addEventHandler({
       onAdd: (s) => queue.add(objectKey(s)),
       onUpdate: (_old, s) => queue.add(objectKey(s)),
@@ -66,7 +57,8 @@ class EndpointController implements Controller {
     });
     pods.addEventHandler({
       onAdd: (p) => enqueueFor(p),
-      onUpdate: (old, p) => enqueueFor(old, p),
+      // Only a change the Endpoints can show wakes the services concerned.
+      onUpdate: (old, p) => servicesToSyncOnPodChange(services.indexer.byNamespace(p.metadata.namespace ?? ''), old, p).forEach(afterBatch),
       onDelete: (p) => enqueueFor(deletedObject(p)),
     });
     endpoints.addEventHandler({ onDelete: (e) => queue.add(objectKey(deletedObject(e))) });
@@ -82,14 +74,13 @@ class EndpointController implements Controller {
         }
         return;
       }
-      const selector = selectorOf(svc);
-      if (svc.spec?.type === 'ExternalName' || !selector) return;
-      const subsets = serviceSubsets(svc, pods.indexer.byNamespace(namespace).filter((p) => selects(selector, p.metadata.labels)));
+      if (svc.spec?.type === 'ExternalName' || !serviceSelector(svc)) return;
+      const subsets = serviceSubsets(svc, selectedPods(svc, pods.indexer.byNamespace(namespace)));
       const current = endpoints.indexer.getByKey(key);
       const { [headlessLabel]: _headless, ...currentLabels } = current?.metadata.labels ?? {};
       const addressCount = subsets.reduce((n, s) => n + (s.addresses ?? []).length + (s.notReadyAddresses ?? []).length, 0);
       const capacityNoted = current?.metadata.annotations?.[overCapacity] !== undefined;
-      if (current && subsetsKey(current.subsets) === subsetsKey(subsets) && sameMap(currentLabels, svc.metadata.labels) &&
+      if (current && subsetsKey(current.subsets) === subsetsKey(subsets) && sameStringMap(currentLabels, svc.metadata.labels) &&
         addressCount <= MAX_ENDPOINT_ADDRESSES && !capacityNoted) return;
 
       const annotations = { ...(current?.metadata.annotations ?? {}) };
@@ -105,7 +96,7 @@ class EndpointController implements Controller {
         else await endpointsClient.namespace(namespace).create({ apiVersion: 'v1', kind: 'Endpoints', metadata, subsets });
       } catch (e) {
         // A namespace being deleted takes no new objects; the service goes with it.
-        if (!current && isForbidden(e) && namespaceTerminating(e)) return;
+        if (!current && isForbidden(e) && hasStatusCause(e, 'NamespaceTerminating')) return;
         const [reason, message] = current
           ? ['FailedToUpdateEndpoint', `Failed to update endpoint ${key}: ${e instanceof Error ? e.message : String(e)}`]
           : ['FailedToCreateEndpoint', `Failed to create endpoint for service ${key}: ${e instanceof Error ? e.message : String(e)}`];
@@ -126,4 +117,8 @@ class EndpointController implements Controller {
   }
 }
 
-export const endpointController: ControllerFactory = () => new EndpointController();
+/** The controller with its flags. */
+export const newEndpointController = (opts: EndpointOptions): ControllerFactory => () => new EndpointController(opts);
+
+/** The controller with upstream's default flags. */
+export const endpointController: ControllerFactory = newEndpointController({ batchPeriodMs: 0 });

@@ -7,21 +7,10 @@ import { isIP } from 'node:net';
 import type { EndpointAddress, EndpointPort, EndpointSubset } from '../../../api/core/v1/endpoints.js';
 import type { Pod } from '../../../api/core/v1/pod.js';
 import type { Service } from '../../../api/core/v1/service.js';
+import { findPort, isPodReady, shouldPodBeInEndpoints, shouldSetHostname, type ServicePort } from '../service-pods.js';
 
 /** Upstream's maxCapacity: more addresses than this are truncated. */
 export const MAX_ENDPOINT_ADDRESSES = 1000;
-
-type ServicePort = NonNullable<NonNullable<Service['spec']>['ports']>[number];
-
-const isReady = (pod: Pod) => (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
-
-/** Upstream's ShouldPodBeInEndpoints. */
-function inEndpoints(pod: Pod, includeTerminating: boolean): boolean {
-  const phase = pod.status?.phase;
-  if (phase === 'Failed' || phase === 'Succeeded') return false;
-  if (!pod.status?.podIP && (pod.status?.podIPs ?? []).length === 0) return false;
-  return includeTerminating || !pod.metadata?.deletionTimestamp;
-}
 
 /** The pod's address of the service's IP family (the first of spec.ipFamilies, else guessed as upstream does), or undefined. */
 function podAddress(svc: Service, pod: Pod): EndpointAddress | undefined {
@@ -38,22 +27,8 @@ function podAddress(svc: Service, pod: Pod): EndpointAddress | undefined {
     nodeName: pod.spec?.nodeName ?? '',
     targetRef: { kind: 'Pod', namespace: meta.namespace ?? '', name: meta.name ?? '', uid: meta.uid ?? '' },
   };
-  // Upstream's ShouldSetHostname: the pod names this service as its subdomain.
-  if (pod.spec?.hostname && pod.spec.subdomain === svc.metadata?.name && meta.namespace === svc.metadata?.namespace) address.hostname = pod.spec.hostname;
+  if (shouldSetHostname(pod, svc)) address.hostname = pod.spec!.hostname!;
   return address;
-}
-
-/** Upstream's FindPort: a numbered target port as it is, a named one from the pod's containers (and sidecars) with the same protocol. */
-function findPort(pod: Pod, sp: ServicePort): number | undefined {
-  const target = sp.targetPort ?? sp.port;
-  if (typeof target === 'number') return target;
-  const protocol = sp.protocol ?? 'TCP';
-  const sidecars = (pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always');
-  for (const c of [...(pod.spec?.containers ?? []), ...sidecars]) {
-    const found = (c.ports ?? []).find((p) => p.name === target && (p.protocol ?? 'TCP') === protocol);
-    if (found) return found.containerPort;
-  }
-  return undefined;
 }
 
 function endpointPort(sp: ServicePort, port: number): EndpointPort {
@@ -66,10 +41,10 @@ function podSubsets(svc: Service, pods: readonly Pod[]): EndpointSubset[] {
   const publishNotReady = spec.publishNotReadyAddresses === true;
   const out: EndpointSubset[] = [];
   for (const pod of pods) {
-    if (!inEndpoints(pod, publishNotReady)) continue;
+    if (!shouldPodBeInEndpoints(pod, publishNotReady)) continue;
     const address = podAddress(svc, pod);
     if (!address) continue;
-    const add = (ports: EndpointPort[]) => out.push(publishNotReady || isReady(pod) ? { addresses: [address], ports } : { notReadyAddresses: [address], ports });
+    const add = (ports: EndpointPort[]) => out.push(publishNotReady || isPodReady(pod) ? { addresses: [address], ports } : { notReadyAddresses: [address], ports });
     const ports = spec.ports ?? [];
     // A headless service may have no ports: its addresses alone.
     if (ports.length === 0) {

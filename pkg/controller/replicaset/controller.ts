@@ -3,7 +3,10 @@
 // orphans, releases pods that stop matching, deletes the surplus worst-first, and writes status
 // (replicas, fullyLabeledReplicas, readyReplicas, availableReplicas, observedGeneration,
 // ReplicaFailure). Expectations keep it from acting twice on a cache that has not caught up.
-import type { ReplicaSet } from '../../../api/apps/v1/replica-set.js';
+// Upstream runs ReplicationControllers through the same controller with an adapter; so do we
+// (ReplicatedKind, and pkg/controller/replicationcontroller).
+import type { ReplicaSet, ReplicaSetSpec, ReplicaSetStatus } from '../../../api/apps/v1/replica-set.js';
+import type { LabelSelector } from '../../../api/meta/v1/types.js';
 import {
   EventRecorder, RateLimitingQueue, deletedObject, isNotFound, objectKey, type KubeObject,
 } from '../../client/index.js';
@@ -15,12 +18,27 @@ import { runWorkers } from '../queue-workers.js';
 import { isPodActive, isPodAvailable, isPodReady, rankPodsForDeletion, type PodObject } from './pod-ranking.js';
 
 export type ReplicaSetObject = ReplicaSet & KubeObject;
-type Status = NonNullable<ReplicaSet['status']>;
+
+/** What the controller reads and writes of its objects: a ReplicaSet's fields but the selector, which ReplicationControllers share. */
+export type ReplicatedObject = KubeObject & { spec?: Omit<ReplicaSetSpec, 'selector'>; status?: ReplicaSetStatus };
+
+/** The kind a ReplicaSet controller runs over, and how it reads that kind's selector (upstream's replication adapter). */
+export interface ReplicatedKind<T extends ReplicatedObject> {
+  /** The controller's upstream name, as --controllers spells it. */
+  name: string;
+  group: string;
+  version: string;
+  resource: string;
+  kind: string;
+  /** The source component of its events. */
+  component: string;
+  /** Its --concurrent-<stem>-syncs. */
+  concurrencyStem: string;
+  selector(obj: T): LabelSelector | undefined;
+}
 
 /** Upstream's BurstReplicas: the most pods one sync creates or deletes. */
 const burstReplicas = 500;
-const rsApiVersion = 'apps/v1';
-const rsKind = 'ReplicaSet';
 
 const errMessage = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -43,34 +61,43 @@ function fullyLabeled(p: PodObject, templateLabels: Record<string, string>): boo
   return Object.entries(templateLabels).every(([k, v]) => p.metadata.labels?.[k] === v);
 }
 
-class ReplicaSetController implements Controller {
-  readonly name = 'replicaset';
+/** Runs over the objects of one ReplicatedKind. */
+export class ReplicaSetController<T extends ReplicatedObject> implements Controller {
+  readonly name: string;
+
+  constructor(private readonly k: ReplicatedKind<T>) {
+    this.name = k.name;
+  }
 
   async run(ctx: ControllerContext): Promise<void> {
     const { client, informers, logger, signal, domain } = ctx;
+    const k = this.k;
+    const rsApiVersion = k.group ? `${k.group}/${k.version}` : k.version;
+    const rsKind = k.kind;
     const queue = new RateLimitingQueue<string>();
     const expectations = new ControllerExpectations();
-    const rsInformer = informers.forResource<ReplicaSetObject>('apps', 'v1', 'replicasets');
+    const rsInformer = informers.forResource<T>(k.group, k.version, k.resource);
     const podInformer = informers.forResource<PodObject>('', 'v1', 'pods');
-    const rsClient = client.resource<ReplicaSetObject>('apps', 'v1', 'replicasets');
+    const rsClient = client.resource<T>(k.group, k.version, k.resource);
     const podClient = client.resource<PodObject>('', 'v1', 'pods');
-    const recorder = new EventRecorder(client, 'replicaset-controller', logger);
+    const recorder = new EventRecorder(client, k.component, logger);
     const deletionCostKey = domain.key('pod-deletion-cost', 'controller');
 
-    const event = (rs: ReplicaSetObject, type: 'Normal' | 'Warning', reason: string, message: string) =>
+    const event = (rs: T, type: 'Normal' | 'Warning', reason: string, message: string) =>
       void recorder.event({ apiVersion: rsApiVersion, kind: rsKind, namespace: rs.metadata.namespace ?? '', name: rs.metadata.name ?? '', uid: rs.metadata.uid ?? '' }, type, reason, message);
+    const groupOf = (apiVersion: string) => (apiVersion.includes('/') ? apiVersion.split('/')[0] : '');
 
-    /** The ReplicaSet a pod's controllerRef names, if it is one we have with that uid. */
-    const ownerOf = (p: PodObject): ReplicaSetObject | undefined => {
+    /** The object a pod's controllerRef names, if it is one we have with that uid. */
+    const ownerOf = (p: PodObject): T | undefined => {
       const ref = controllerRefOf(p);
-      if (!ref || ref.kind !== rsKind || ref.apiVersion.split('/')[0] !== 'apps') return undefined;
+      if (!ref || ref.kind !== rsKind || groupOf(ref.apiVersion) !== k.group) return undefined;
       const rs = rsInformer.indexer.get(p.metadata.namespace ?? '', ref.name);
       return rs && rs.metadata.uid === ref.uid ? rs : undefined;
     };
     /** Orphans wake every ReplicaSet that selects them, so one of them adopts. */
     const enqueueSelecting = (p: PodObject) => {
       for (const rs of rsInformer.indexer.byNamespace(p.metadata.namespace ?? '')) {
-        if (selectorMatches(rs.spec?.selector, p.metadata.labels)) queue.add(objectKey(rs));
+        if (selectorMatches(k.selector(rs), p.metadata.labels)) queue.add(objectKey(rs));
       }
     };
 
@@ -128,7 +155,7 @@ class ReplicaSetController implements Controller {
       },
     });
 
-    const createPod = async (rs: ReplicaSetObject): Promise<void> => {
+    const createPod = async (rs: T): Promise<void> => {
       const ns = rs.metadata.namespace ?? '';
       const template = rs.spec?.template ?? {};
       const pod = {
@@ -150,7 +177,7 @@ class ReplicaSetController implements Controller {
     };
 
     /** Creates or deletes pods toward spec.replicas; returns the error to report in ReplicaFailure, if any. */
-    const manageReplicas = async (rs: ReplicaSetObject, pods: PodObject[], key: string): Promise<{ reason: string; message: string } | undefined> => {
+    const manageReplicas = async (rs: T, pods: PodObject[], key: string): Promise<{ reason: string; message: string } | undefined> => {
       const want = rs.spec?.replicas ?? 1;
       const diff = pods.length - want;
       if (diff < 0) {
@@ -192,11 +219,11 @@ class ReplicaSetController implements Controller {
       return undefined;
     };
 
-    const calculateStatus = (rs: ReplicaSetObject, pods: PodObject[], failure: { reason: string; message: string } | undefined): Status => {
+    const calculateStatus = (rs: T, pods: PodObject[], failure: { reason: string; message: string } | undefined): ReplicaSetStatus => {
       const now = Date.now();
       const minReady = rs.spec?.minReadySeconds ?? 0;
       const templateLabels = rs.spec?.template?.metadata?.labels ?? {};
-      const status: Status = {
+      const status: ReplicaSetStatus = {
         replicas: pods.length,
         fullyLabeledReplicas: pods.filter((p) => fullyLabeled(p, templateLabels)).length,
         readyReplicas: pods.filter(isPodReady).length,
@@ -224,7 +251,7 @@ class ReplicaSetController implements Controller {
       const needsSync = expectations.satisfied(key);
       const candidates = podInformer.indexer.byNamespace(ns).filter(isPodActive);
       const pods = await claimObjects(candidates, {
-        owner: rs, ownerApiVersion: rsApiVersion, ownerKind: rsKind, selector: rs.spec?.selector,
+        owner: rs, ownerApiVersion: rsApiVersion, ownerKind: rsKind, selector: k.selector(rs),
         client: podClient.namespace(ns), logger, what: 'pod',
         canAdopt: async () => {
           try {
@@ -248,9 +275,9 @@ class ReplicaSetController implements Controller {
       }
       const status = calculateStatus(rs, pods, failure);
       if (JSON.stringify(status) !== JSON.stringify(rs.status ?? {})) {
-        logger.v(4).info('Updating status for ReplicaSet', { replicaSet: key, ...status, conditions: undefined });
+        logger.v(4).info(`Updating status for ${rsKind}`, { replicaSet: key, ...status, conditions: undefined });
         try {
-          await rsClient.namespace(ns).updateStatus({ ...rs, status });
+          await rsClient.namespace(ns).updateStatus({ ...rs, status } as T);
         } catch (e) {
           if (!isNotFound(e)) throw e;
         }
@@ -264,12 +291,15 @@ class ReplicaSetController implements Controller {
       return undefined;
     };
 
-    if (!(await rsInformer.waitForSync(60_000)) || !(await podInformer.waitForSync(60_000))) logger.warn('ReplicaSet controller caches have not synced; syncing anyway');
+    if (!(await rsInformer.waitForSync(60_000)) || !(await podInformer.waitForSync(60_000))) logger.warn(`${rsKind} controller caches have not synced; syncing anyway`);
     if (signal.aborted) return;
-    const workers = ctx.concurrency('replicaset');
-    logger.info('Starting replicaset controller', { workers });
+    const workers = ctx.concurrency(k.concurrencyStem);
+    logger.info(`Starting ${this.name} controller`, { workers });
     await runWorkers(this.name, queue, workers, signal, sync, logger);
   }
 }
 
-export const replicasetController: ControllerFactory = () => new ReplicaSetController();
+export const replicasetController: ControllerFactory = () => new ReplicaSetController<ReplicaSetObject>({
+  name: 'replicaset', group: 'apps', version: 'v1', resource: 'replicasets', kind: 'ReplicaSet',
+  component: 'replicaset-controller', concurrencyStem: 'replicaset', selector: (rs) => rs.spec?.selector,
+});

@@ -210,7 +210,7 @@ test('match conditions: required, qualified and unique names, non-empty well-for
     `${p}[0].expression: Invalid value: "nope == 1": compilation failed: ERROR: <input>:1:1: undeclared reference to 'nope' (in container '')\n | nope == 1\n | ^`,
   ]);
   assert.deepEqual(mc({ name: 'a', expression: 'request.nope' }), [
-    `${p}[0].expression: Invalid value: "request.nope": compilation failed: ERROR: <input>:1:9: undefined field 'nope'\n | request.nope\n | ........^`,
+    `${p}[0].expression: Invalid value: "request.nope": compilation failed: ERROR: <input>:1:8: undefined field 'nope'\n | request.nope\n | .......^`,
   ]);
   assert.deepEqual(mc({ name: 'a', expression: '1 + 1' }), [`${p}[0].expression: Invalid value: "1 + 1": must evaluate to bool`]);
   assert.deepEqual(mc({ name: 'a', expression: 'authorizer.group("").resource("pods").check("get").allowed() && request.userInfo.username != ""' }), [

@@ -16,7 +16,7 @@ import { duplicate, invalid, notSupported, required, tooMany, Path, type FieldEr
 import type { KindValidation } from '../validation/kind-validation.js';
 import { validateLabelSelector } from '../validation/label-selector.js';
 import { isDNS1035Label, isDNS1123Subdomain, isQualifiedName, isValidPortNum, nameIsDNSSubdomain } from '../validation/names.js';
-import { matchConditionCompileError } from '../../admission/cel/match-conditions.js';
+import { matchConditionCompileError } from '../../cel/admission/composition.js';
 
 /** AdmissionReview versions this server can send, preferred first. */
 export const acceptedAdmissionReviewVersions = ['v1', 'v1beta1'] as const;
@@ -88,7 +88,8 @@ function validateResources(resources: readonly string[], path: Path): FieldError
   return errs;
 }
 
-function validateRule(rule: RuleWithOperations, path: Path): FieldError[] {
+/** upstream validateRuleWithOperations: operations, groups, versions and resources with their wildcards. */
+export function validateRuleWithOperations(rule: RuleWithOperations, path: Path): FieldError[] {
   const errs: FieldError[] = [];
   const operations = rule.operations ?? [];
   if (operations.length === 0) errs.push(required(path.child('operations')));
@@ -153,7 +154,11 @@ export function validateWebhookService(service: ServiceReference, path: Path): F
   return errs;
 }
 
-function validateMatchConditions(conditions: readonly MatchCondition[], path: Path): FieldError[] {
+/**
+ * upstream validateMatchConditions: at most 64, unique qualified names, and expressions that
+ * compile (`compileError` says why one does not).
+ */
+export function validateMatchConditions(conditions: readonly MatchCondition[], path: Path, compileError: (expression: string) => string | undefined = (e) => matchConditionCompileError(e)): FieldError[] {
   const errs: FieldError[] = [];
   if (conditions.length > maxMatchConditions) errs.push(tooMany(path, conditions.length, maxMatchConditions));
   const names = new Set<string>();
@@ -163,7 +168,7 @@ function validateMatchConditions(conditions: readonly MatchCondition[], path: Pa
     if (expression === '') {
       errs.push(required(p.child('expression')));
     } else {
-      const problem = matchConditionCompileError(expression);
+      const problem = compileError(expression);
       if (problem) errs.push(invalid(p.child('expression'), c.expression, problem));
     }
     const name = c.name ?? '';
@@ -205,7 +210,7 @@ function validateWebhook(hook: Webhook, opts: Options, path: Path): FieldError[]
   const errs: FieldError[] = [];
   // A missing name is reported by the schema.
   if (typeof hook.name === 'string') errs.push(...validateFullyQualifiedName(hook.name, path.child('name')));
-  (hook.rules ?? []).forEach((rule, i) => errs.push(...validateRule(rule, path.child('rules').index(i))));
+  (hook.rules ?? []).forEach((rule, i) => errs.push(...validateRuleWithOperations(rule, path.child('rules').index(i))));
   const allowedSideEffects: readonly string[] = opts.requireNoSideEffects ? NoSideEffectClasses : SideEffectClasses;
   if (hook.sideEffects === undefined || hook.sideEffects === null) {
     errs.push(required(path.child('sideEffects'), `must specify one of ${allowedSideEffects.join(', ')}`));

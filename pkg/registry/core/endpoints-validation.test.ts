@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { Endpoints, defaultEndpoints } from '../../../api/core/v1/endpoints.js';
 import { formatEndpoints } from '../../../api/core/v1/register.js';
 import { createErrors, summary, updateErrors, type KindUnderTest } from '../testing/kind-check.js';
-import { endpointsValidation, ipBytes } from './endpoints-validation.js';
+import { ipBytes } from '../../util/ip.js';
+import { endpointsValidation } from './endpoints-validation.js';
 
 const kind: KindUnderTest<Endpoints> = { schema: Endpoints, validation: endpointsValidation, defaulter: defaultEndpoints };
 const ep = (subsets: unknown[]) => ({ apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'svc', namespace: 'default' }, subsets });

@@ -1,35 +1,11 @@
 // Rules of Endpoints (upstream ValidateEndpointsCreate, ValidateEndpointsUpdate): every subset
 // has addresses, every address is a usable IP, every port is numbered, named when there are
 // several and of a supported protocol.
-import { isIP } from 'node:net';
 import type { EndpointAddress, EndpointPort, Endpoints } from '../../../api/core/v1/endpoints.js';
 import { invalid, required, Path, type FieldError } from '../../runtime/field-errors.js';
+import { ipBytes } from '../../util/ip.js';
 import type { KindValidation } from '../validation/kind-validation.js';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidPortNum, nameIsDNSSubdomain } from '../validation/names.js';
-
-/** The 16 bytes of an IPv6 address, or the 4 of an IPv4 one (IPv4-mapped IPv6 included); null when not an IP. */
-export function ipBytes(ip: string): number[] | null {
-  if (ip.includes('%')) return null;
-  const family = isIP(ip);
-  if (family === 4) return ip.split('.').map(Number);
-  if (family !== 6) return null;
-  let text = ip;
-  let tail: number[] = [];
-  const lastColon = text.lastIndexOf(':');
-  if (text.slice(lastColon + 1).includes('.')) {
-    tail = text.slice(lastColon + 1).split('.').map(Number);
-    text = `${text.slice(0, lastColon + 1)}0:0`;
-  }
-  const [head, rest] = text.split('::') as [string, string | undefined];
-  const groups = (s: string) => (s === '' ? [] : s.split(':').map((g) => parseInt(g, 16)));
-  const left = groups(head);
-  const right = rest === undefined ? [] : groups(rest);
-  const all = rest === undefined ? left : [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
-  const bytes = all.flatMap((g) => [g >> 8, g & 0xff]);
-  if (tail.length === 4) bytes.splice(12, 4, ...tail);
-  const mapped = bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff;
-  return mapped ? bytes.slice(12) : bytes;
-}
 
 /**
  * Upstream's ValidateNonSpecialIP: addresses that make no sense as an endpoint (unspecified,

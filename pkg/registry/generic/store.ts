@@ -15,6 +15,7 @@ import {
   newStaleConflict,
   newRequestEntityTooLarge,
   newServiceUnavailable,
+  newUnknownOutcome,
   qualifiedResource,
   newTooLargeResourceVersion,
   StatusError,
@@ -114,6 +115,8 @@ export interface WriteOptions {
   validate?: ValidateObjectFunc;
   /** Who asks: kinds that record their requester read it while preparing a new object. */
   user?: UserInfo | undefined;
+  /** Aborted when the request was answered without the write (it timed out): the write is given up. */
+  signal?: AbortSignal | undefined;
 }
 
 export interface UpdateOptions extends WriteOptions {
@@ -249,6 +252,8 @@ export class Store {
           throw newRequestEntityTooLarge(`${qualifiedResource(this.gr)} "${name}": ${err.message}`);
         case 'Unreachable':
           throw newServiceUnavailable(`the storage backend is unavailable: ${err.message}`);
+        case 'OutcomeUnknown':
+          throw newUnknownOutcome(err.message);
         default:
           throw newInternalError(err);
       }
@@ -394,7 +399,7 @@ export class Store {
       }
       const finish = this.hooks.beginCreate ? await this.hooks.beginCreate(obj, false).catch((e: unknown) => this.interpret(e, name)) : undefined;
       try {
-        const created = await this.storage.create(this.key(namespace, name), obj, { alongside, ...this.ttl });
+        const created = await this.storage.create(this.key(namespace, name), obj, { alongside, ...this.ttl, signal: opts.signal });
         await finish?.(true);
         return created;
       } catch (e) {
@@ -507,7 +512,7 @@ export class Store {
         await abandon();
         return { object, created };
       }
-      const object = await this.storage.guaranteedUpdate(key, tryUpdate, { ignoreNotFound: strategy.allowCreateOnUpdate || !!opts.forceAllowCreate, alongside: () => alongside, ...this.ttl });
+      const object = await this.storage.guaranteedUpdate(key, tryUpdate, { ignoreNotFound: strategy.allowCreateOnUpdate || !!opts.forceAllowCreate, alongside: () => alongside, ...this.ttl, signal: opts.signal });
       const f = finish as FinishWrite | undefined;
       finish = undefined;
       // A release that fails leaves a key the next allocation reclaims; the write itself stood.
@@ -518,7 +523,7 @@ export class Store {
       if (e instanceof FinalizersEmptied) {
         if (opts.dryRun) return { object: e.obj, created: false };
         try {
-          await this.storage.delete(key, { preconditions: { resourceVersion: e.current.metadata.resourceVersion! } });
+          await this.storage.delete(key, { preconditions: { resourceVersion: e.current.metadata.resourceVersion! }, signal: opts.signal });
           await this.hooks.afterDelete?.(e.current).catch(() => undefined);
           return { object: e.obj, created: false };
         } catch (err) {
@@ -592,10 +597,10 @@ export class Store {
       const marked = mark(current);
       if (opts.dryRun) return { object: marked ?? current, deleted: marked === null };
       if (marked) {
-        const stored = await this.storage.guaranteedUpdate(key, async (latest) => (latest ? mark(latest) ?? latest : null), { preconditions: { ...preconditions, resourceVersion: current.metadata.resourceVersion! }, ...this.ttl });
+        const stored = await this.storage.guaranteedUpdate(key, async (latest) => (latest ? mark(latest) ?? latest : null), { preconditions: { ...preconditions, resourceVersion: current.metadata.resourceVersion! }, ...this.ttl, signal: opts.signal });
         if (this.strategy.hasPendingFinalizers(stored)) return { object: this.withTypeMeta(stored), deleted: false };
       }
-      const removed = await this.storage.delete(key, { preconditions: { ...preconditions, resourceVersion: current.metadata.resourceVersion! } });
+      const removed = await this.storage.delete(key, { preconditions: { ...preconditions, resourceVersion: current.metadata.resourceVersion! }, signal: opts.signal });
       await this.hooks.afterDelete?.(removed).catch(() => undefined);
       return { object: this.withTypeMeta(removed), deleted: true };
     } catch (e) {

@@ -27,8 +27,8 @@ export interface StrategyOverrides {
   returnDeletedObject?: boolean;
   /** A PUT of a missing object creates it. */
   allowCreateOnUpdate?: boolean;
-  /** False: a PUT must carry metadata.resourceVersion (upstream's CustomResourceDefinitions and custom resources). */
-  allowUnconditionalUpdate?: boolean;
+  /** An update without metadata.resourceVersion is refused (upstream's AllowUnconditionalUpdate false). */
+  requireResourceVersion?: boolean;
   /** Finalizers without a domain path the kind accepts besides the standard ones. */
   standardFinalizers?: readonly string[];
   /** A create keeps the status the client sent, though the kind has a status sub-resource (upstream's Node). */
@@ -67,7 +67,7 @@ export function newStrategy(
   const finalizers = new Set([...standardFinalizers(info.domain.namespaceFinalizer), ...(overrides.standardFinalizers ?? [])]);
   return {
     allowCreateOnUpdate: overrides.allowCreateOnUpdate ?? false,
-    allowUnconditionalUpdate: overrides.allowUnconditionalUpdate ?? true,
+    allowUnconditionalUpdate: !overrides.requireResourceVersion,
     returnDeletedObject: overrides.returnDeletedObject ?? false,
     selectableFieldNames: new Set(['metadata.name', 'metadata.namespace', ...Object.keys(extraFields)]),
     selectableFields(obj) {

@@ -81,6 +81,23 @@ export function isQualifiedName(value: string): string[] {
   return errs;
 }
 
+/**
+ * A fully qualified domain name (upstream's IsFullyQualifiedDomainName): a DNS subdomain of at least
+ * two labels, a trailing '.' allowed; the first problem as [bad value, message], or undefined.
+ */
+export function fullyQualifiedDomainNameProblem(value: string): [string, string] | undefined {
+  const name = value.endsWith('.') ? value.slice(0, -1) : value;
+  const subdomain = isDNS1123Subdomain(name);
+  if (subdomain.length > 0) return [name, subdomain.join(',')];
+  const labels = name.split('.');
+  if (labels.length < 2) return [name, 'should be a domain with at least two segments separated by dots'];
+  for (const label of labels) {
+    const bad = isDNS1123Label(label);
+    if (bad.length > 0) return [label, bad.join(',')];
+  }
+  return undefined;
+}
+
 /** A label value: empty, or at most 63 alphanumerics, '-', '_' and '.', starting and ending alphanumeric. */
 export function isLabelValue(value: string): string[] {
   const errs: string[] = [];

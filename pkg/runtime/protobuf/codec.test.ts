@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { allGroupVersions } from '../../../api/index.js';
-import { fixtures } from '../../../test/integration/fixtures.js';
+import { fixtures, serverStatusFixtures } from '../../../test/integration/fixtures.js';
 import { Scheme, type ResourceInfo } from '../scheme.js';
 import { apiDomain, defaultApiDomain } from '../../../api/domain.js';
 import { ProtobufCodec, frame } from './codec.js';
@@ -12,11 +12,16 @@ import { fullStatefulSet, objectsByKind } from './testdata/objects.js';
 const scheme = new Scheme(allGroupVersions);
 const codec = new ProtobufCodec(scheme);
 
-/** The resource of a kind, or of `<group>/<kind>` where several groups serve a kind of that name. */
+/** The resource of a kind, of `<group>/<kind>` where several groups serve a kind of that name, or of `<apiVersion>/<kind>` where several versions do. */
 function infoOf(kind: string): ResourceInfo {
-  const info = scheme.resources().find((r) => r.kind === kind || `${r.group}/${r.kind}` === kind);
+  const info = scheme.resources().find((r) => r.kind === kind || `${r.group}/${r.kind}` === kind || `${r.apiVersion}/${r.kind}` === kind);
   assert.ok(info, `kind ${kind} is in the scheme`);
   return info;
+}
+
+/** The test object of a resource: the one of its version, of its group, or of its kind. */
+function objectOf(objects: Record<string, Record<string, unknown>>, info: ResourceInfo): Record<string, unknown> | undefined {
+  return objects[`${info.apiVersion}/${info.kind}`] ?? objects[`${info.group}/${info.kind}`] ?? objects[info.kind];
 }
 
 function clone<T>(v: T): T {
@@ -44,7 +49,7 @@ test('media type: ours by default, upstream\'s for k8s.io', () => {
 
 test('every kind of the scheme with a protobuf form has a test object', () => {
   const objects = objectsByKind();
-  for (const info of scheme.resources().filter((r) => r.protobuf)) assert.ok(objects[`${info.group}/${info.kind}`] ?? objects[info.kind], `no test object for ${info.kind}`);
+  for (const info of scheme.resources().filter((r) => r.protobuf)) assert.ok(objectOf(objects, info), `no test object for ${info.kind}`);
 });
 
 for (const [kind, obj] of Object.entries(objectsByKind())) {
@@ -60,7 +65,7 @@ for (const [kind, obj] of Object.entries(objectsByKind())) {
 }
 
 test('round trip of the integration fixtures of every kind', () => {
-  for (const f of fixtures) {
+  for (const f of [...fixtures, ...serverStatusFixtures]) {
     const info = infoOf(f.kind);
     const obj = f.make(`fixture-${f.kind.toLowerCase()}`);
     assert.deepStrictEqual(codec.decodeObject(info, codec.encodeObject(info, obj)), obj, f.kind);
@@ -129,7 +134,7 @@ test('encoding a value of the wrong JSON type is a programming error, not silent
 test('round trip of lists of every kind', () => {
   const objects = objectsByKind();
   for (const info of scheme.resources()) {
-    const obj = (objects[`${info.group}/${info.kind}`] ?? objects[info.kind])!;
+    const obj = objectOf(objects, info)!;
     const item = { ...obj };
     delete item.apiVersion;
     delete item.kind;

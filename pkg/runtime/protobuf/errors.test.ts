@@ -15,8 +15,8 @@ const scheme = new Scheme(allGroupVersions);
 const codec = new ProtobufCodec(scheme);
 
 function infoOf(kind: string): ResourceInfo {
-  const info = scheme.resources().find((r) => r.kind === kind || `${r.group}/${r.kind}` === kind);
-  assert.ok(info);
+  const info = scheme.resources().find((r) => r.kind === kind || `${r.group}/${r.kind}` === kind || `${r.apiVersion}/${r.kind}` === kind);
+  assert.ok(info, kind);
   return info;
 }
 

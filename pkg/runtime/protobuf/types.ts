@@ -174,8 +174,7 @@ export class MessageTypes {
     this.building.add(schema);
     try {
       const name = typeof schema['x-orch-type'] === 'string' ? schema['x-orch-type'] : fallbackName;
-      const direct: FieldPlan[] = [];
-      const groups = new Map<number, FieldPlan[]>();
+      const fields: { field: FieldPlan; at: number[] }[] = [];
       const properties = isObject(schema.properties) ? schema.properties : {};
       for (const [prop, propSchema] of Object.entries(properties)) {
         if (!isObject(propSchema)) continue;
@@ -189,28 +188,46 @@ export class MessageTypes {
         const { shape, value } = this.valueOf(propSchema, `${name}_${prop}`, fieldPath);
         const field: FieldPlan = { json: prop, proto: protoFieldName(prop, id), id, shape, value };
         const embeddedAt = propSchema['x-orch-proto-embedded'];
-        if (embeddedAt === undefined) {
-          direct.push(field);
-        } else {
-          if (typeof embeddedAt !== 'number' || !Number.isInteger(embeddedAt) || embeddedAt < 1 || embeddedAt > maxFieldNumber) {
+        const at = embeddedAt === undefined ? [] : Array.isArray(embeddedAt) ? embeddedAt : [embeddedAt];
+        for (const n of at) {
+          if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > maxFieldNumber) {
             throw new Error(`protobuf: invalid x-orch-proto-embedded ${String(embeddedAt)} at ${fieldPath}`);
           }
-          const group = groups.get(embeddedAt) ?? [];
-          group.push(field);
-          groups.set(embeddedAt, group);
         }
+        fields.push({ field, at: at as number[] });
       }
-      const embedded: EmbeddedPlan[] = [];
-      for (const [id, fields] of groups) {
-        const plan = this.message(`${name}_Embedded${id}`, fields, [], `${path}<embedded ${id}>`);
-        embedded.push({ proto: `_embedded${id}`, id, plan });
-      }
+      const { direct, embedded } = this.embeddedGroups(name, fields, path);
       const plan = this.message(name, direct, embedded, path);
       this.bySchema.set(schema, plan);
       return plan;
     } finally {
       this.building.delete(schema);
     }
+  }
+
+  /**
+   * The fields of a message that are its own, and the sub-messages of its inline-embedded structs,
+   * built recursively for structs embedded in embedded structs (`at` is the path of field numbers).
+   */
+  private embeddedGroups(name: string, fields: { field: FieldPlan; at: number[] }[], path: string): { direct: FieldPlan[]; embedded: EmbeddedPlan[] } {
+    const direct: FieldPlan[] = [];
+    const groups = new Map<number, { field: FieldPlan; at: number[] }[]>();
+    for (const f of fields) {
+      if (f.at.length === 0) {
+        direct.push(f.field);
+        continue;
+      }
+      const group = groups.get(f.at[0]!) ?? [];
+      group.push({ field: f.field, at: f.at.slice(1) });
+      groups.set(f.at[0]!, group);
+    }
+    const embedded: EmbeddedPlan[] = [];
+    for (const [id, inner] of groups) {
+      const sub = this.embeddedGroups(`${name}_Embedded${id}`, inner, `${path}<embedded ${id}>`);
+      const plan = this.message(`${name}_Embedded${id}`, sub.direct, sub.embedded, `${path}<embedded ${id}>`);
+      embedded.push({ proto: `_embedded${id}`, id, plan });
+    }
+    return { direct, embedded };
   }
 
   private message(name: string, fields: FieldPlan[], embedded: EmbeddedPlan[], path: string): MessagePlan {

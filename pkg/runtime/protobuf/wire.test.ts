@@ -263,6 +263,28 @@ test('StatefulSet read by an upstream-numbered decoder', () => {
   assert.deepEqual(pod.securityContext.supplementalGroups, [1, 5_000_000_000]);
 });
 
+test('EndpointSlice read by an upstream-numbered decoder: addressType 4, endpoints 2 (conditions, hints, zone), ports 3 with explicit zero values', () => {
+  const slice = {
+    apiVersion: 'discovery.orch.io/v1', kind: 'EndpointSlice', metadata: { name: 'web-abcde', namespace: 'default' },
+    addressType: 'IPv4',
+    endpoints: [{
+      addresses: ['10.0.0.1'], conditions: { ready: false, serving: true, terminating: false }, nodeName: 'node-1', zone: 'a',
+      targetRef: { kind: 'Pod', namespace: 'default', name: 'web-0', uid: 'u1' }, hints: { forZones: [{ name: 'a' }] },
+    }],
+    ports: [{ name: '', protocol: 'TCP', port: 8080 }],
+  };
+  const raw = decodeEnvelope(codec.encodeObject(infoOf('EndpointSlice'), slice)).raw;
+  assert.deepEqual(decodeUpstream('EndpointSlice', raw), {
+    metadata: { name: 'web-abcde', namespace: 'default' },
+    addressType: 'IPv4',
+    endpoints: [{
+      addresses: ['10.0.0.1'], conditions: { ready: false, serving: true, terminating: false }, nodeName: 'node-1', zone: 'a',
+      targetRef: { kind: 'Pod', namespace: 'default', name: 'web-0', uid: 'u1' }, hints: { forZones: [{ name: 'a' }] },
+    }],
+    ports: [{ name: '', protocol: 'TCP', port: 8080 }],
+  });
+});
+
 const packed = (id: number, type: 'int32' | 'int64', values: number[]): Part => (w) => {
   w.uint32(tag(id, LEN)).fork();
   for (const v of values) w[type](v);

@@ -1,11 +1,13 @@
 // The etcd3 implementation of the storage contract: one key per object, resourceVersion is the
 // key's mod_revision, creates and updates are compare-and-swap transactions.
-import { circuitBreaker, ConsecutiveBreaker, ExponentialBackoff, handleWhen, retry } from 'cockatiel';
-import { Etcd3, GRPCResourceExhastedError, isRecoverableError, type IKeyValue, type Watcher } from 'etcd3';
+import { ExponentialBackoff, handleWhen, isBrokenCircuitError, retry } from 'cockatiel';
+import { Etcd3, GRPCResourceExhastedError, type IKeyValue, type Watcher } from 'etcd3';
 import { isStorageError, StorageError } from '../errors.js';
 import { preconditionFailure } from '../preconditions.js';
 import { copyObject } from '../../runtime/copy.js';
+import { AbandonableCall, type CallOptions } from './abandonable-call.js';
 import { startCompactor, type CompactorEvents } from './compactor.js';
+import { HealthMonitor } from './health-monitor.js';
 import { LeaseManager } from './lease-manager.js';
 import type {
   DeleteOptions,
@@ -48,7 +50,21 @@ export interface Etcd3StorageOptions {
   codec: StorageCodec;
   observe?: RequestObserver;
   events?: StorageEvents;
+  /**
+   * How often each etcd member is probed in the background while it answers (default 1 s); 0 probes
+   * only when healthy() asks, for tests that count etcd's calls.
+   */
+  probeIntervalMs?: number;
 }
+
+/**
+ * How long a call waits for etcd to answer its probe again before it is refused (503). A probe is
+ * always out at a member that does not answer, and its answer is the first thing etcd gives when it
+ * runs again; a call that arrives in the moment between the resume and that answer waits for it
+ * instead of being refused. During an outage each refusal comes this much later (a request that
+ * needs two etcd calls, a cached list's freshness probe and its read, waits twice).
+ */
+const SHUT_GATE_WAIT_MS = 250;
 
 /** Keys read per range call of a list: keeps responses small without many round trips. */
 const LIST_BATCH = 500;
@@ -74,17 +90,26 @@ function prefixEnd(prefix: Buffer): Buffer {
 }
 
 /**
- * Retries and the circuit breaker act on connectivity errors only. etcd3 counts RESOURCE_EXHAUSTED
- * (an object over etcd's request limit) as recoverable, so by default one oversized write was
- * retried three times and opened the breaker, failing every request for five seconds.
+ * Whether a failed call never reached etcd: its member's health probe fails (the gate is shut), the
+ * client closed, no connection to send it on, or etcd refused the stream before reading it.
+ * Anything else that fails with the connection (dropped, reset, cancelled, timed out) may have been
+ * applied.
  */
-const transient = handleWhen((e) => isRecoverableError(e) && !(e instanceof GRPCResourceExhastedError));
-const faultHandling = {
-  global: retry(transient, { maxAttempts: 2, backoff: new ExponentialBackoff({ initialDelay: 50, maxDelay: 500 }) }),
-  host: () => circuitBreaker(transient, { halfOpenAfter: 1000, breaker: new ConsecutiveBreaker(5) }),
-  // Watches resume from their last revision; reconnect soon after etcd is back.
-  watchBackoff: new ExponentialBackoff({ initialDelay: 100, maxDelay: 2000 }).next(),
-};
+function neverSent(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  if (isBrokenCircuitError(err) || err.constructor.name === 'ClientClosedError') return true;
+  return err.constructor.name === 'GRPCUnavailableError' && /No connection established|Stream refused by server/.test(err.message);
+}
+
+/**
+ * Retries act only on calls that never reached etcd, and not on those a shut gate refused (every
+ * member was tried already): a write retried after its connection dropped may be applied twice (a
+ * create answered AlreadyExists, an update applied again), as etcd's own client never retries one.
+ * No circuit breaker counts failures: a member's gate opens and shuts with its health probe alone
+ * (health-monitor.ts). A breaker that counted them was opened by the calls that timed out during a
+ * hang, after etcd was back, and its half-open trial call, itself hanging, held every other call.
+ */
+const retryUnsent = retry(handleWhen((e) => neverSent(e) && !isBrokenCircuitError(e)), { maxAttempts: 2, backoff: new ExponentialBackoff({ initialDelay: 50, maxDelay: 500 }) });
 
 /**
  * Cancels a watcher that etcd cancelled (history compacted). etcd keeps such a watch until the
@@ -101,9 +126,18 @@ function cancelCancelledWatcher(watcher: Watcher): Promise<void> {
 }
 
 /** Errors that mean etcd could not be reached or did not answer in time. */
-const unreachableErrors = new Set(['GRPCUnavailableError', 'GRPCDeadlineExceededError', 'GRPCCancelledError', 'ClientClosedError', 'BrokenCircuitError', 'TaskCancelledError']);
+const unreachableErrors = new Set(['GRPCUnavailableError', 'GRPCDeadlineExceededError', 'GRPCCancelledError', 'ClientClosedError', 'TaskCancelledError']);
 
-function translate(err: unknown, key: string): never {
+/** What a call refused or given up because etcd does not answer its health probe fails with. */
+const notAnswering = (key: string) => new StorageError('Unreachable', key, 'etcd: not answering its health probe');
+
+/** What a call given up for its request's sake fails with: the reason the request was aborted. */
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new Error('the request was cancelled');
+}
+
+/** The storage error of a failed etcd call; `write` says whether the call could have changed etcd. */
+function translate(err: unknown, key: string, write = false): never {
   if (err instanceof StorageError) throw err;
   const msg = err instanceof Error ? err.message : String(err);
   if (msg.includes('required revision has been compacted')) {
@@ -115,8 +149,9 @@ function translate(err: unknown, key: string): never {
   if (msg.includes('request is too large') || err instanceof GRPCResourceExhastedError) {
     throw new StorageError('RequestTooLarge', key, 'the object is larger than etcd accepts in one request');
   }
+  if (isBrokenCircuitError(err)) throw notAnswering(key);
   if (err instanceof Error && unreachableErrors.has(err.constructor.name)) {
-    throw new StorageError('Unreachable', key, `etcd: ${msg}`);
+    throw new StorageError(write && !neverSent(err) ? 'OutcomeUnknown' : 'Unreachable', key, `etcd: ${msg}`);
   }
   throw err;
 }
@@ -130,6 +165,9 @@ export class Etcd3Storage implements Storage {
   /** When etcd stopped answering, while it does not. */
   private downSince: number | undefined;
   private readonly leases: LeaseManager;
+  private readonly health: HealthMonitor;
+  /** Reads out at etcd, given up when it stops answering its probe (a read is safe to send again). */
+  private readonly readCalls = new Set<AbandonableCall>();
   /**
    * Watches not yet stopped. The etcd3 client keeps reconnecting a watch it still holds after it was
    * closed (a watch that was connecting when the server shut down kept the process alive), so close
@@ -139,10 +177,26 @@ export class Etcd3Storage implements Storage {
   private closed = false;
 
   constructor(opts: Etcd3StorageOptions) {
+    this.health = new HealthMonitor({
+      hosts: opts.servers,
+      probeKey: Buffer.from(`${opts.prefix.replace(/\/+$/, '')}/health`),
+      ...(opts.probeIntervalMs !== undefined ? { intervalMs: opts.probeIntervalMs } : {}),
+      // Reads out while no member answers its probe are given up: those sent before the gates
+      // shut, and any that slipped through as they shut.
+      checked: (up, err) => {
+        if (!up) for (const read of this.readCalls) read.abandon(notAnswering(''));
+        this.reached(up, up ? undefined : new Error(`the health probe got no answer: ${err}`));
+      },
+    });
     this.client = new Etcd3({
       hosts: opts.servers,
       dialTimeout: 5000,
-      faultHandling,
+      faultHandling: {
+        global: retryUnsent,
+        host: (host) => this.health.gate(host),
+        // Watches resume from their last revision; reconnect soon after etcd is back.
+        watchBackoff: new ExponentialBackoff({ initialDelay: 100, maxDelay: 2000 }).next(),
+      },
       // Pages are bounded by LIST_BATCH keys, but objects may be up to etcd's 1.5 MiB each.
       grpcOptions: { 'grpc.max_receive_message_length': -1 },
     });
@@ -154,6 +208,31 @@ export class Etcd3Storage implements Storage {
       const res = await this.client.leaseClient.leaseGrant({ TTL: ttl, ID: 0 }).catch((e: unknown) => translate(e, ''));
       return String(res.ID);
     });
+    this.health.start();
+  }
+
+  /**
+   * Sends one etcd call that can be given up: a write when its request's `signal` aborts (the client
+   * was answered 504, so the work stops), a read also when etcd stops answering its probe. A call
+   * given up rejects with the reason it was given up for; any other failure with the call's own error.
+   */
+  private async send<T>(run: (options: CallOptions) => Promise<T>, how: { write?: boolean; signal?: AbortSignal | undefined } = {}): Promise<T> {
+    const { signal } = how;
+    if (signal?.aborted) throw abortReason(signal);
+    if (!this.health.up) await this.health.waitUp(SHUT_GATE_WAIT_MS);
+    if (signal?.aborted) throw abortReason(signal);
+    const call = new AbandonableCall();
+    const onAbort = () => call.abandon(abortReason(signal!));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (!how.write) this.readCalls.add(call);
+    try {
+      return await run(call.options);
+    } catch (e) {
+      throw call.reason ?? e;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      this.readCalls.delete(call);
+    }
   }
 
   /** The `lease` field of a put: a shared lease for keys with a time to live, none otherwise. */
@@ -181,7 +260,7 @@ export class Etcd3Storage implements Storage {
       this.reached(true);
       return result;
     } catch (e) {
-      if (isStorageError(e, 'Unreachable')) this.reached(false, e);
+      if (isStorageError(e, 'Unreachable') || isStorageError(e, 'OutcomeUnknown')) this.reached(false, e);
       else if (e instanceof StorageError) this.reached(true); // etcd answered, with a refusal
       throw e;
     } finally {
@@ -209,23 +288,23 @@ export class Etcd3Storage implements Storage {
   }
 
   async create(key: string, obj: StoredObject, opts: CreateOptions = {}): Promise<StoredObject> {
-    return this.timed('create', key, () => this.doCreate(key, obj, opts.alongside ?? [], opts.ttlSeconds));
+    return this.timed('create', key, () => this.doCreate(key, obj, opts.alongside ?? [], opts.ttlSeconds, opts.signal));
   }
 
-  private async doCreate(key: string, obj: StoredObject, alongside: GuardedWrite[], ttlSeconds: number | undefined): Promise<StoredObject> {
+  private async doCreate(key: string, obj: StoredObject, alongside: GuardedWrite[], ttlSeconds: number | undefined, signal: AbortSignal | undefined): Promise<StoredObject> {
     if (obj.metadata.resourceVersion) {
       throw new StorageError('InvalidObject', key, 'resourceVersion should not be set on objects to be created');
     }
     const k = this.fullKey(key);
     const guarded = this.guarded(alongside);
     const lease = await this.leaseField(ttlSeconds);
-    const res = await this.client.kv
+    const res = await this.send((o) => this.client.kv
       .txn({
         compare: [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }, ...guarded.compare],
         success: [{ request_put: { key: k, value: this.encode(obj), ...lease } }, ...guarded.success],
         failure: alongside.length ? [{ request_range: { key: k, count_only: true } }] : [],
-      })
-      .catch((e: unknown) => translate(e, key));
+      }, o), { write: true, signal })
+      .catch((e: unknown) => translate(e, key, true));
     if (!res.succeeded) {
       const taken = !alongside.length || Number(res.responses[0]?.response_range.count ?? 0) > 0;
       if (taken) throw new StorageError('KeyExists', key, `key ${key} already exists`);
@@ -277,9 +356,9 @@ export class Etcd3Storage implements Storage {
     for (let i = 0; i < reads.length; i += MAX_TXN_OPS) {
       const batch = reads.slice(i, i + MAX_TXN_OPS);
       const answered = batch.length === 1
-        ? this.client.kv.range({ key: this.fullKey(batch[0]!.key) }).then((res) => [res.kvs[0]])
-        : this.client.kv
-          .txn({ compare: [], success: batch.map((r) => ({ request_range: { key: this.fullKey(r.key) } })), failure: [] })
+        ? this.send((o) => this.client.kv.range({ key: this.fullKey(batch[0]!.key) }, o)).then((res) => [res.kvs[0]])
+        : this.send((o) => this.client.kv
+          .txn({ compare: [], success: batch.map((r) => ({ request_range: { key: this.fullKey(r.key) } })), failure: [] }, o))
           .then((res) => res.responses.map((r) => r.response_range.kvs[0]));
       this.readsOut++;
       answered.then(
@@ -319,8 +398,7 @@ export class Etcd3Storage implements Storage {
     let from = start;
     for (;;) {
       const batch = limit ? Math.max(limit - items.length, 1) : LIST_BATCH;
-      const res = await this.client.kv
-        .range({ key: from, range_end: end, limit: batch, ...(revision ? { revision } : {}) })
+      const res = await this.send((o) => this.client.kv.range({ key: from, range_end: end, limit: batch, ...(revision ? { revision } : {}) }, o))
         .catch((e: unknown) => translate(e, prefix));
       if (!revision) revision = Number(res.header.revision);
       for (let i = 0; i < res.kvs.length; i++) {
@@ -399,7 +477,7 @@ export class Etcd3Storage implements Storage {
       }
       const modRevision = live ? kv?.mod_revision : cached!.metadata.resourceVersion;
       const lease = await this.leaseField(opts.ttlSeconds);
-      const res = await this.client.kv
+      const res = await this.send((o) => this.client.kv
         .txn({
           compare: [
             modRevision
@@ -409,8 +487,8 @@ export class Etcd3Storage implements Storage {
           ],
           success: [{ request_put: { key: k, value, ...lease } }, ...guarded.success],
           failure: [{ request_range: { key: k } }],
-        })
-        .catch((e: unknown) => translate(e, key));
+        }, o), { write: true, signal: opts.signal })
+        .catch((e: unknown) => translate(e, key, true));
       if (res.succeeded) {
         return { ...updated, metadata: { ...updated.metadata, resourceVersion: String(res.header.revision) } };
       }
@@ -431,13 +509,14 @@ export class Etcd3Storage implements Storage {
       const current = this.decode(kv, key);
       this.checkPreconditions(key, opts.preconditions, current);
       if (opts.validateDeletion) await opts.validateDeletion(current);
-      const res = await this.client.kv
+      const modRevision = kv.mod_revision;
+      const res = await this.send((o) => this.client.kv
         .txn({
-          compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: kv.mod_revision }],
+          compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: modRevision }],
           success: [{ request_delete_range: { key: k } }],
           failure: [{ request_range: { key: k } }],
-        })
-        .catch((e: unknown) => translate(e, key));
+        }, o), { write: true, signal: opts.signal })
+        .catch((e: unknown) => translate(e, key, true));
       if (res.succeeded) return current;
       kv = res.responses[0]?.response_range.kvs[0];
     }
@@ -540,8 +619,8 @@ export class Etcd3Storage implements Storage {
    */
   async probe(prefix: string): Promise<PrefixProbe> {
     const p = this.fullKey(prefix);
-    const res = await this.timed('probe', prefix, () => this.client.kv
-      .range({ key: p, range_end: prefixEnd(p), keys_only: true, limit: 1, sort_order: 'Descend', sort_target: 'Mod' })
+    const res = await this.timed('probe', prefix, () => this.send((o) => this.client.kv
+      .range({ key: p, range_end: prefixEnd(p), keys_only: true, limit: 1, sort_order: 'Descend', sort_target: 'Mod' }, o))
       .catch((e: unknown) => translate(e, prefix)));
     return { revision: Number(res.header.revision), newestModRevision: Number(res.kvs[0]?.mod_revision ?? 0), count: Number(res.count) };
   }
@@ -549,8 +628,8 @@ export class Etcd3Storage implements Storage {
   /** One read of a single key at `revision`, which etcd refuses once the revision is compacted. */
   async holdsRevision(revision: number): Promise<boolean> {
     try {
-      await this.timed('probe', '/', () => this.client.kv
-        .range({ key: this.fullKey('/'), count_only: true, revision: String(revision) })
+      await this.timed('probe', '/', () => this.send((o) => this.client.kv
+        .range({ key: this.fullKey('/'), count_only: true, revision: String(revision) }, o))
         .catch((e: unknown) => translate(e, '/')));
       return true;
     } catch (e) {
@@ -562,14 +641,13 @@ export class Etcd3Storage implements Storage {
 
   async count(prefix: string): Promise<number> {
     const p = this.fullKey(prefix);
-    const res = await this.timed('count', prefix, () => this.client.kv.range({ key: p, range_end: prefixEnd(p), count_only: true }))
+    const res = await this.timed('count', prefix, () => this.send((o) => this.client.kv.range({ key: p, range_end: prefixEnd(p), count_only: true }, o)))
       .catch((e: unknown) => translate(e, prefix));
     return Number(res.count);
   }
 
   async currentRevision(): Promise<number> {
-    const res = await this.timed('get', '/', () => this.client.kv
-      .range({ key: this.fullKey('/'), count_only: true })
+    const res = await this.timed('get', '/', () => this.send((o) => this.client.kv.range({ key: this.fullKey('/'), count_only: true }, o))
       .catch((e: unknown) => translate(e, '/')));
     return Number(res.header.revision);
   }
@@ -578,16 +656,9 @@ export class Etcd3Storage implements Storage {
     await this.client.kv.compact({ revision }).catch((e: unknown) => translate(e, ''));
   }
 
-  async healthy(): Promise<boolean> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 2000)));
-    const probe = this.client.kv
-      .range({ key: this.fullKey('/health'), count_only: true }, { deadline: Date.now() + 2000 })
-      .then(() => true, () => false);
-    const ok = await Promise.race([probe, timeout]);
-    clearTimeout(timer);
-    this.reached(ok, ok ? undefined : new Error('the health probe got no answer within 2s'));
-    return ok;
+  /** Probes every member now (joining the background probe when one is out); a success opens its gate at once. */
+  healthy(): Promise<boolean> {
+    return this.health.check();
   }
 
   /** Compacts etcd history every `intervalMs` (see compactor.ts); returns a function that stops it. */
@@ -597,6 +668,7 @@ export class Etcd3Storage implements Storage {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.health.stop();
     // A cancel waits for etcd's answer; one that cannot come in time does not hold the close up.
     const cancels = Promise.all([...this.open].map((stop) => stop().catch(() => undefined)));
     await Promise.race([cancels, new Promise((r) => setTimeout(r, 2000).unref())]);

@@ -1,6 +1,6 @@
 // The built API server binary as an operator runs it, with `--workers` (2 by default): a separate
-// process (the supervisor) and its worker processes, on a real etcd, over real HTTPS. For tests of
-// what only several processes show; test/integration/framework/apiserver.ts runs one in process.
+// process whose worker threads serve, on a real etcd, over real HTTPS. For tests of what only the
+// binary and its threads show; test/integration/framework/apiserver.ts runs one server in process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,15 +23,13 @@ export interface BinaryServer {
   /** Shaped as TestServer's, so writeKubeconfig takes either. */
   server: { port: number; cert: { cert: string } };
   client: Client;
-  /** The supervisor's process id. */
+  /** The server's process id. */
   pid: number;
-  /** Everything the supervisor and its workers logged so far. */
+  /** Everything the server logged so far. */
   log(): string;
-  /** The process id each worker (by its number) last logged from. */
-  workerPids(): Map<number, number>;
   /** Resolves once the log satisfies `done`; rejects with the log at the deadline or on exit. */
   waitForLog(done: (log: string) => boolean, timeoutMs: number, what: string): Promise<void>;
-  /** Resolves with how the supervisor ended. */
+  /** Resolves with how the server ended. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   alive(): boolean;
   signal(sig: NodeJS.Signals): void;
@@ -51,10 +49,12 @@ export interface BinaryServerOptions {
   certDir?: string;
   /** Each log line is also pushed here. */
   lines?: string[];
+  /** Environment variables beside this process's own. */
+  env?: Record<string, string>;
 }
 
 /**
- * Starts the binary and waits until the supervisor says the whole server is ready; on new free
+ * Starts the binary and waits until it says the whole server is ready; on new free
  * ports while one found free was taken before the server bound it (onFreePorts).
  */
 export async function startBinaryServer(o: BinaryServerOptions = {}): Promise<BinaryServer> {
@@ -79,7 +79,7 @@ async function launch(o: BinaryServerOptions, etcd: TestEtcd, certDir: string, p
     '--bind-address', '127.0.0.1',
     '--cert-dir', certDir,
     ...(o.args ?? []),
-  ], { stdio: ['ignore', 'pipe', 'pipe'] });
+  ], { stdio: ['ignore', 'pipe', 'pipe'], ...(o.env ? { env: { ...process.env, ...o.env } } : {}) });
   let log = '';
   const listeners = new Set<() => void>();
   let partial = '';
@@ -143,11 +143,6 @@ async function launch(o: BinaryServerOptions, etcd: TestEtcd, certDir: string, p
     client: new Client(`https://127.0.0.1:${port}`, cert),
     pid: proc.pid!,
     log: () => log,
-    workerPids: () => {
-      const pids = new Map<number, number>();
-      for (const m of log.matchAll(/^[IWE]\d{4} [\d:.]+ +(\d+) \S+\] .* worker=(\d+)$/gm)) pids.set(Number(m[2]), Number(m[1]));
-      return pids;
-    },
     waitForLog,
     exited,
     alive,

@@ -1,6 +1,6 @@
 // A real etcd for a test: its own free ports and a temporary data directory, removed on stop.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +16,28 @@ export interface TestEtcd {
   pause(): Promise<void>;
   /** Starts it again on the same port and data. */
   resume(): Promise<void>;
+  /**
+   * Freezes etcd (SIGSTOP): its connections stay open and what is sent to it stays unread, as with
+   * a frozen disk, a partition or a stalled leader, until thaw() (or pause(), which ends it).
+   */
+  freeze(): void;
+  /** Lets a frozen etcd run again (SIGCONT): it reads and answers what waited. */
+  thaw(): void;
+  /** Bytes sent to etcd's client port and not yet read by it (what a frozen etcd holds unread). */
+  unreadBytes(): number;
   stop(): Promise<void>;
+}
+
+/** The receive queues of the established TCP connections to 127.0.0.1:`port`, summed (from /proc/net/tcp). */
+function receiveQueueBytes(port: number): number {
+  const local = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  let total = 0;
+  for (const line of readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)) {
+    const f = line.trim().split(/\s+/);
+    // sl local_address rem_address st tx_queue:rx_queue ...; 01 is ESTABLISHED.
+    if (f[1] === local && f[3] === '01') total += parseInt(f[4]!.split(':')[1]!, 16);
+  }
+  return total;
 }
 
 export async function freePort(): Promise<number> {
@@ -110,6 +131,9 @@ export async function startEtcd(opts: { progressNotifyInterval?: string } = {}):
     pid: () => (proc.exitCode === null && proc.signalCode === null ? proc.pid : undefined),
     pause: kill,
     resume: launch,
+    freeze: () => void proc.kill('SIGSTOP'),
+    thaw: () => void proc.kill('SIGCONT'),
+    unreadBytes: () => receiveQueueBytes(clientPort),
     stop: async () => {
       await kill();
       rmSync(dataDir, { recursive: true, force: true });
@@ -125,7 +149,10 @@ export async function etcdKVCalls(endpoint: string): Promise<{ Range: number; Tx
   return n;
 }
 
-/** Storage as the API server has it on `endpoint` (its /registry prefix and JSON codec), for tests of the storage layer. */
+/**
+ * Storage as the API server has it on `endpoint` (its /registry prefix and JSON codec), for tests of
+ * the storage layer; without background health probes, whose reads would count among etcd's calls.
+ */
 export function etcdStorage(endpoint: string): Etcd3Storage {
-  return new Etcd3Storage({ servers: [endpoint], prefix: '/registry', codec: jsonStorageCodec });
+  return new Etcd3Storage({ servers: [endpoint], prefix: '/registry', codec: jsonStorageCodec, probeIntervalMs: 0 });
 }

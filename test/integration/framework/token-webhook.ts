@@ -34,6 +34,8 @@ export interface TokenWebhook {
   clientName: string;
   /** Sets how a token is answered; tokens without a behaviour are refused without an error. */
   answer(token: string, behaviour: WebhookBehaviour): void;
+  /** Makes every answer wait this long (0 by default), as a busy token service does. */
+  delay(ms: number): void;
   /** The requests received carrying a TokenReview of this token, with the review parsed. */
   reviewsOf(token: string): Array<{ request: TestRequest; review: Record<string, any> }>;
   close(): Promise<void>;
@@ -47,6 +49,7 @@ export async function startTokenWebhook(write: (name: string, content: string) =
   const clientName = 'orch-apiserver';
   const client = clientCA.client(clientName);
   const behaviours = new Map<string, WebhookBehaviour>();
+  let delayMs = 0;
 
   const reply = (res: ServerResponse, review: Record<string, any>, b: WebhookBehaviour | undefined) => {
     const answer = (status: Record<string, unknown>) => sendJSON(res, 200, { apiVersion: review.apiVersion, kind: 'TokenReview', status });
@@ -66,7 +69,8 @@ export async function startTokenWebhook(write: (name: string, content: string) =
     cert: serving.certPem,
     key: serving.keyPem,
     clientCA: clientCA.certPem,
-    handler: (req, res) => {
+    handler: async (req, res) => {
+      if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
       let review: Record<string, any>;
       try {
         review = JSON.parse(req.body) as Record<string, any>;
@@ -92,6 +96,9 @@ export async function startTokenWebhook(write: (name: string, content: string) =
     kubeconfigPath: write('webhook.kubeconfig', stringify(kubeconfig)),
     clientName,
     answer: (token, behaviour) => void behaviours.set(token, behaviour),
+    delay: (ms) => {
+      delayMs = ms;
+    },
     reviewsOf: (token) =>
       server.requests
         .map((request) => {

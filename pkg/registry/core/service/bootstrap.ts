@@ -1,11 +1,15 @@
 // Upstream's bootstrap controller: the `kubernetes` Service in `default` (the first IP of the
-// service range, port 443 named https, to the secure port) and its Endpoints pointing at the
-// advertise address, reconciled whenever the server starts.
+// service range, port 443 named https, to the secure port) and its Endpoints and EndpointSlice
+// pointing at the advertise address, reconciled whenever the server starts.
 import { randomUUID } from 'node:crypto';
+import { isIP } from 'node:net';
 import { isDeepStrictEqual } from 'node:util';
+import type { ApiDomain } from '../../../../api/domain.js';
 import type { Endpoints } from '../../../../api/core/v1/endpoints.js';
+import type { EndpointSlice } from '../../../../api/discovery/v1/endpoint-slice.js';
 import type { Service } from '../../../../api/core/v1/service.js';
 import { formatTime } from '../../../../api/meta/v1/primitives.js';
+import { storagePrefix } from '../../../runtime/scheme.js';
 import type { Store } from '../../generic/store.js';
 import type { Storage, StoredObject } from '../../../storage/interface.js';
 
@@ -55,16 +59,43 @@ export async function reconcileKubernetesService(services: Store, m: MasterServi
 /**
  * Points the `kubernetes` Endpoints at this server. Written straight to storage: a loopback
  * advertise address (a server bound to loopback) is true here, though Endpoints validation refuses
- * loopback addresses from clients, as upstream's does.
+ * loopback addresses from clients, as upstream's does. Labelled skip-mirror: the server writes the
+ * EndpointSlice itself.
  */
-export async function reconcileKubernetesEndpoints(storage: Storage, m: MasterService): Promise<void> {
+export async function reconcileKubernetesEndpoints(storage: Storage, m: MasterService, domain: ApiDomain): Promise<void> {
   const subsets: Endpoints['subsets'] = [{ addresses: [{ ip: m.advertiseAddress }], ports: [{ name: 'https', port: m.securePort, protocol: 'TCP' }] }];
+  const skipMirror = domain.key('skip-mirror', 'endpointslice');
   await storage.guaranteedUpdate(`/core/endpoints/${NAMESPACE}/${NAME}`, async (current) => {
-    if (current && isDeepStrictEqual(current.subsets, subsets)) return null;
+    if (current && isDeepStrictEqual(current.subsets, subsets) && current.metadata.labels?.[skipMirror] === 'true') return null;
     const metadata = current
-      ? { ...current.metadata }
-      : { name: NAME, namespace: NAMESPACE, uid: randomUUID(), creationTimestamp: formatTime(new Date()), labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } };
+      ? { ...current.metadata, labels: { ...current.metadata.labels, [skipMirror]: 'true' } }
+      : { name: NAME, namespace: NAMESPACE, uid: randomUUID(), creationTimestamp: formatTime(new Date()), labels: { [skipMirror]: 'true' } };
     delete metadata.resourceVersion;
     return { apiVersion: 'v1', kind: 'Endpoints', metadata, subsets };
+  }, { ignoreNotFound: true });
+}
+
+/**
+ * The `kubernetes` EndpointSlice, as upstream's endpoints adapter writes it beside the Endpoints:
+ * named after the service, labelled with its name only (no controller manages it), the advertise
+ * address ready on the https port. Written straight to storage for the same reason.
+ */
+export async function reconcileKubernetesEndpointSlice(storage: Storage, m: MasterService, domain: ApiDomain): Promise<void> {
+  const group = domain.group('discovery');
+  const want: Pick<EndpointSlice, 'addressType' | 'endpoints' | 'ports'> = {
+    addressType: isIP(m.advertiseAddress) === 6 ? 'IPv6' : 'IPv4',
+    endpoints: [{ addresses: [m.advertiseAddress], conditions: { ready: true } }],
+    ports: [{ name: 'https', port: m.securePort, protocol: 'TCP' }],
+  };
+  const labels = { [domain.key('service-name')]: NAME };
+  await storage.guaranteedUpdate(`${storagePrefix(group, 'endpointslices')}${NAMESPACE}/${NAME}`, async (current) => {
+    const same = current && isDeepStrictEqual({ addressType: current.addressType, endpoints: current.endpoints, ports: current.ports }, want) &&
+      isDeepStrictEqual(current.metadata.labels, labels);
+    if (same) return null;
+    const metadata = current
+      ? { ...current.metadata, labels, generation: (current.metadata.generation ?? 1) + 1 }
+      : { name: NAME, namespace: NAMESPACE, uid: randomUUID(), creationTimestamp: formatTime(new Date()), labels, generation: 1 };
+    delete metadata.resourceVersion;
+    return { apiVersion: `${group}/v1`, kind: 'EndpointSlice', metadata, ...want };
   }, { ignoreNotFound: true });
 }

@@ -684,12 +684,59 @@ export function objectsByKind(): Record<string, Record<string, unknown>> {
         name: 'second.example.com', clientConfig: { url: 'https://second.example.com/' }, sideEffects: 'None', admissionReviewVersions: ['v1beta1'],
       }],
     },
+    ValidatingAdmissionPolicy: {
+      apiVersion: 'admissionregistration.orch.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: fullMetadata('replica-limit'),
+      spec: {
+        paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+        matchConstraints: {
+          namespaceSelector: { matchLabels: { env: 'prod' } }, objectSelector: {},
+          resourceRules: [{ resourceNames: ['web'], operations: ['CREATE', 'UPDATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'], scope: 'Namespaced' }],
+          excludeResourceRules: [{ operations: ['*'], apiGroups: ['apps'], apiVersions: ['*'], resources: ['deployments/scale'] }],
+          matchPolicy: 'Equivalent',
+        },
+        validations: [{ expression: 'object.spec.replicas <= int(params.data.max)', message: 'too many', reason: 'Forbidden', messageExpression: "'at most ' + params.data.max" }],
+        failurePolicy: 'Fail',
+        auditAnnotations: [{ key: 'replicas', valueExpression: 'string(object.spec.replicas)' }],
+        matchConditions: [{ name: 'not-system', expression: '!request.userInfo.username.startsWith("system:")' }],
+        variables: [{ name: 'replicas', expression: 'object.spec.replicas' }],
+      },
+      status: {
+        observedGeneration: 7,
+        typeChecking: { expressionWarnings: [{ fieldRef: 'spec.validations[0].expression', warning: 'apps/v1, Kind=Deployment: ERROR: ...' }] },
+        conditions: [{ type: 'Ready', status: 'True', observedGeneration: 7, lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'Checked', message: 'type checked' }],
+      },
+    },
+    ValidatingAdmissionPolicyBinding: {
+      apiVersion: 'admissionregistration.orch.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: fullMetadata('replica-limit-prod'),
+      spec: {
+        policyName: 'replica-limit',
+        paramRef: { namespace: 'limits', selector: { matchExpressions: [{ key: 'tier', operator: 'In', values: ['gold'] }] }, parameterNotFoundAction: 'Deny' },
+        matchResources: { namespaceSelector: {}, objectSelector: { matchLabels: { checked: 'yes' } }, matchPolicy: 'Exact' },
+        validationActions: ['Deny', 'Audit'],
+      },
+    },
     Lease: {
       apiVersion: 'coordination.orch.io/v1', kind: 'Lease', metadata: fullMetadata('controller', 'default'),
       spec: {
         holderIdentity: 'node-1_5f2c', leaseDurationSeconds: 15,
         acquireTime: '2026-01-01T00:00:00.123456Z', renewTime: '2026-01-01T00:00:10.000001Z', leaseTransitions: 0,
       },
+    },
+    EndpointSlice: {
+      apiVersion: 'discovery.orch.io/v1', kind: 'EndpointSlice', metadata: fullMetadata('web-x7k2p', 'default'),
+      addressType: 'IPv4',
+      endpoints: [
+        {
+          addresses: ['10.1.2.3'],
+          conditions: { ready: false, serving: true, terminating: true },
+          hostname: 'web-0', nodeName: 'node-1', zone: 'zone-a',
+          targetRef: { kind: 'Pod', namespace: 'default', name: 'web-0', uid: '0d6f4a3e-1b2c-4d5e-8f90-a1b2c3d4e5f6' },
+          deprecatedTopology: { 'topology.orch.io/region': 'r1' },
+          hints: { forZones: [{ name: 'zone-a' }, { name: 'zone-b' }] },
+        },
+        { addresses: ['10.1.2.4'], conditions: {} },
+      ],
+      ports: [{ name: 'http', protocol: 'TCP', port: 8080, appProtocol: 'http' }, { name: '', protocol: 'UDP', port: 0 }, { name: 'any', protocol: 'SCTP' }],
     },
     NetworkPolicy: {
       apiVersion: 'networking.orch.io/v1', kind: 'NetworkPolicy', metadata: fullMetadata('db', 'default'),
@@ -747,6 +794,47 @@ export function objectsByKind(): Record<string, Record<string, unknown>> {
         incomplete: true,
         evaluationError: 'webhook: rules cannot be listed',
       },
+    },
+    HorizontalPodAutoscaler: {
+      apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: fullMetadata('web', 'default'),
+      spec: {
+        scaleTargetRef: { kind: 'Deployment', name: 'web', apiVersion: 'apps/v1' },
+        minReplicas: 2,
+        maxReplicas: 10,
+        metrics: [
+          { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } } },
+          { type: 'ContainerResource', containerResource: { name: 'memory', target: { type: 'AverageValue', averageValue: '512Mi' }, container: 'app' } },
+          { type: 'Pods', pods: { metric: { name: 'requests', selector: { matchLabels: { verb: 'GET' } } }, target: { type: 'AverageValue', averageValue: '10' } } },
+          {
+            type: 'Object',
+            object: { describedObject: { kind: 'Ingress', name: 'main', apiVersion: 'networking.orch.io/v1' }, target: { type: 'Value', value: '2k' }, metric: { name: 'hits' } },
+          },
+          { type: 'External', external: { metric: { name: 'queue' }, target: { type: 'AverageValue', averageValue: '30' } } },
+        ],
+        behavior: {
+          scaleUp: { stabilizationWindowSeconds: 0, selectPolicy: 'Max', policies: [{ type: 'Pods', value: 4, periodSeconds: 15 }] },
+          scaleDown: { stabilizationWindowSeconds: 300, selectPolicy: 'Min', policies: [{ type: 'Percent', value: 50, periodSeconds: 60 }] },
+        },
+      },
+      status: {
+        observedGeneration: 3,
+        lastScaleTime: '2026-01-01T00:00:00Z',
+        currentReplicas: 3,
+        desiredReplicas: 4,
+        currentMetrics: [
+          { type: 'Resource', resource: { name: 'cpu', current: { averageValue: '150m', averageUtilization: 75 } } },
+          { type: 'ContainerResource', containerResource: { name: 'memory', current: { averageValue: '400Mi' }, container: 'app' } },
+          { type: 'Pods', pods: { metric: { name: 'requests' }, current: { averageValue: '12' } } },
+          { type: 'Object', object: { metric: { name: 'hits' }, current: { value: '2500' }, describedObject: { kind: 'Ingress', name: 'main' } } },
+          { type: 'External', external: { metric: { name: 'queue' }, current: { value: '90', averageValue: '30' } } },
+        ],
+        conditions: [{ type: 'ScalingLimited', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'TooManyReplicas', message: 'at the maximum' }],
+      },
+    },
+    'autoscaling/v1/HorizontalPodAutoscaler': {
+      apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: fullMetadata('web', 'default'),
+      spec: { scaleTargetRef: { kind: 'Deployment', name: 'web', apiVersion: 'apps/v1' }, minReplicas: 2, maxReplicas: 10, targetCPUUtilizationPercentage: 60 },
+      status: { observedGeneration: 3, lastScaleTime: '2026-01-01T00:00:00Z', currentReplicas: 3, desiredReplicas: 4, currentCPUUtilizationPercentage: 75 },
     },
     PodDisruptionBudget: {
       apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: fullMetadata('web-pdb', 'default'),

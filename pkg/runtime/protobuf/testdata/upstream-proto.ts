@@ -112,6 +112,16 @@ message StatefulSetSpec {
   optional int32 replicas = 1; optional LabelSelector selector = 2; optional PodTemplateSpec template = 3; optional string serviceName = 5;
 }
 message StatefulSet { optional ObjectMeta metadata = 1; optional StatefulSetSpec spec = 2; }
+message ObjectReference { optional string kind = 1; optional string namespace = 2; optional string name = 3; optional string uid = 4; }
+message EndpointConditions { optional bool ready = 1; optional bool serving = 2; optional bool terminating = 3; }
+message ForZone { optional string name = 1; }
+message EndpointHints { repeated ForZone forZones = 1; }
+message Endpoint {
+  repeated string addresses = 1; optional EndpointConditions conditions = 2; optional string hostname = 3; optional ObjectReference targetRef = 4;
+  map<string, string> deprecatedTopology = 5; optional string nodeName = 6; optional string zone = 7; optional EndpointHints hints = 8;
+}
+message EndpointPort { optional string name = 1; optional string protocol = 2; optional int32 port = 3; optional string appProtocol = 4; }
+message EndpointSlice { optional ObjectMeta metadata = 1; repeated Endpoint endpoints = 2; repeated EndpointPort ports = 3; optional string addressType = 4; }
 `;
 
 const root = protobuf.parse(source, { keepCase: true }).root;

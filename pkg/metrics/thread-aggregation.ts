@@ -1,13 +1,14 @@
-// The metrics of a server run as several worker processes, added up into one exposition: what
-// /metrics answers whichever worker serves it. Each metric is combined as prom-client's cluster
-// mode combines it (its `aggregator`: counters, histograms and most gauges summed; version info
-// first; start time omitted; event-loop lag averaged), except summaries, whose quantiles cannot be
-// summed: their quantiles are averaged over the workers, their _sum and _count summed.
+// The metrics of a server run as several threads, added up into one exposition: what /metrics
+// answers whichever thread serves it. Each metric is combined as prom-client's cluster mode
+// combines it (its `aggregator`: counters, histograms and most gauges summed; version info first;
+// event-loop lag averaged), except two kinds. The process_* metrics are the one process's, which
+// every thread reads alike: the largest reading is the latest (the start time, one value, kept).
+// Summaries' quantiles cannot be summed: they are averaged over the threads, _sum and _count summed.
 import { AggregatorRegistry, type Metric, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 
 type MetricJSON = MetricObjectWithValues<MetricValue<string> & { metricName?: string }>;
 
-/** One summary across workers: quantile samples averaged, _sum and _count added. */
+/** One summary across threads: quantile samples averaged, _sum and _count added. */
 function combineSummary(parts: MetricJSON[]): MetricJSON {
   const groups = new Map<string, { sample: MetricValue<string> & { metricName?: string }; values: number[] }>();
   for (const part of parts) {
@@ -26,15 +27,21 @@ function combineSummary(parts: MetricJSON[]): MetricJSON {
   return { ...parts[0]!, values };
 }
 
-/** Adds up the metrics of every worker (each as `registry.getMetricsAsJSON()` returned them). */
-export async function aggregateWorkerMetrics(perWorker: readonly unknown[][]): Promise<{ body: string; contentType: string }> {
+/** How a process-wide metric is combined: each thread read the same process. */
+function processAggregator(name: string): string {
+  return name === 'process_start_time_seconds' ? 'min' : 'max';
+}
+
+/** Adds up the metrics of every thread (each as `registry.getMetricsAsJSON()` returned them). */
+export async function aggregateThreadMetrics(perThread: readonly unknown[][]): Promise<{ body: string; contentType: string }> {
   const summaries = new Map<string, MetricJSON[]>();
   const rest: MetricJSON[][] = [];
-  for (const metrics of perWorker as MetricJSON[][]) {
+  for (const metrics of perThread as MetricJSON[][]) {
     const others: MetricJSON[] = [];
     for (const m of metrics) {
       // The typings say an enum; at run time the type is the exposition's word.
       if ((m.type as unknown as string) === 'summary') summaries.set(m.name, [...(summaries.get(m.name) ?? []), m]);
+      else if (m.name.startsWith('process_')) others.push({ ...m, aggregator: processAggregator(m.name) } as MetricJSON);
       else others.push(m);
     }
     rest.push(others);

@@ -1,0 +1,83 @@
+// The type-checking controller of ValidatingAdmissionPolicy (upstream's
+// validatingadmissionpolicy-status controller, run here in the API server beside the plug-in): each
+// policy whose generation is newer than its status.observedGeneration is type-checked and its
+// status written with the warnings and the generation checked. One policy at a time; a write that
+// lost a race is left to the next change of the policy, which the cache reports again, and one that
+// failed otherwise is tried again a second later.
+import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyStatus } from '../../../../api/admissionregistration/v1/validating-admission-policy.js';
+import type { Logger } from '../../../log/logger.js';
+import type { TypeChecker } from './type-checking.js';
+
+export interface PolicyStatusDeps {
+  checker: TypeChecker;
+  /** Writes `status` over the policy's, provided the stored policy is still `policy` (its resourceVersion). */
+  writeStatus(policy: ValidatingAdmissionPolicy, status: ValidatingAdmissionPolicyStatus): Promise<void>;
+  logger: Logger | undefined;
+}
+
+const nameOf = (p: ValidatingAdmissionPolicy) => p.metadata?.name ?? '';
+/** How long a failed status write waits before it is tried again. */
+const retryDelayMs = 1000;
+
+export class PolicyStatusController {
+  /** The newest version of each policy waiting to be checked. */
+  private readonly pending = new Map<string, ValidatingAdmissionPolicy>();
+  private running: Promise<void> | undefined;
+  private stopped = false;
+  private readonly retries = new Set<NodeJS.Timeout>();
+
+  constructor(private readonly deps: PolicyStatusDeps) {}
+
+  /** Takes a policy the cache reports (added or changed); a deleted one is simply never reported again. */
+  observe(policy: ValidatingAdmissionPolicy): void {
+    if (this.stopped || (policy.metadata?.generation ?? 0) <= (policy.status?.observedGeneration ?? 0)) return;
+    this.pending.set(nameOf(policy), policy);
+    this.running ??= this.drain().finally(() => (this.running = undefined));
+  }
+
+  /** Stops taking policies and waits for the write under way. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.pending.clear();
+    for (const t of this.retries) clearTimeout(t);
+    await this.running;
+  }
+
+  /** Resolves once every policy reported so far is checked (tests). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async drain(): Promise<void> {
+    for (let next = this.take(); next && !this.stopped; next = this.take()) {
+      try {
+        const expressionWarnings = this.deps.checker.check(next);
+        await this.deps.writeStatus(next, {
+          ...next.status,
+          observedGeneration: next.metadata?.generation ?? 0,
+          typeChecking: expressionWarnings.length > 0 ? { expressionWarnings } : {},
+        });
+      } catch (e) {
+        this.deps.logger?.warnText(`failed to write the type checking status of ValidatingAdmissionPolicy ${nameOf(next)}: ${e instanceof Error ? e.message : String(e)}`);
+        this.retry(next);
+      }
+    }
+  }
+
+  private retry(policy: ValidatingAdmissionPolicy): void {
+    const t = setTimeout(() => {
+      this.retries.delete(t);
+      // A newer version reported meanwhile is the one to check.
+      if (!this.pending.has(nameOf(policy))) this.observe(policy);
+    }, retryDelayMs);
+    t.unref();
+    this.retries.add(t);
+  }
+
+  private take(): ValidatingAdmissionPolicy | undefined {
+    const [name, policy] = this.pending.entries().next().value ?? [];
+    if (name === undefined) return undefined;
+    this.pending.delete(name);
+    return policy;
+  }
+}
