@@ -12,11 +12,10 @@ import type {
 import { ParameterNotFoundActions, ValidationActions, ValidationReasons } from '../../../api/admissionregistration/v1/validating-admission-policy.js';
 import { CompositionCompiler, matchConditionCompileError } from '../../cel/admission/composition.js';
 import { duplicate, forbidden, invalid, notSupported, required, Path, type FieldError } from '../../runtime/field-errors.js';
-import { isDNS1035Label } from '../core/service-validation.js';
 import type { KindValidation } from '../validation/kind-validation.js';
 import { validateConditions } from '../validation/conditions.js';
 import { validateLabelSelector } from '../validation/label-selector.js';
-import { isDNS1123Subdomain, isPathSegmentName, isQualifiedName, nameIsDNSSubdomain } from '../validation/names.js';
+import { isDNS1035Label, isDNS1123Subdomain, isPathSegmentName, isQualifiedName, nameIsDNSSubdomain } from '../validation/names.js';
 import { validateMatchConditions, validateRuleWithOperations } from './webhook-configuration-validation.js';
 
 const maxAuditAnnotations = 20;
