@@ -1,10 +1,10 @@
 // HorizontalPodAutoscaler through the real API server and the real controller manager: served as
 // autoscaling/v2 (stored) and autoscaling/v1 (converted, v2-only fields in annotations) with
 // discovery, validation and columns as upstream's; the horizontalpodautoscaling controller without
-// a metrics API (none can be registered before API aggregation exists) writes upstream's
-// conditions and events, keeps targets within minReplicas and maxReplicas through their scale
+// a metrics API writes upstream's conditions and events, keeps targets within minReplicas and maxReplicas through their scale
 // sub-resources, and says when it cannot find its target; stock kubectl autoscales, gets and
-// describes. Reading a served metrics API and the scaling arithmetic on its answer are unit-tested
+// describes; with a resource metrics API served (by a CustomResourceDefinition standing in for
+// metrics-server), CPU above target scales the target up. The scaling arithmetic is unit-tested too
 // (replica-proposals, replica-calculator, normalize).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -16,6 +16,7 @@ import { startTestServer, type TestServer } from './framework/apiserver.js';
 import { assertStatus } from './framework/assertions.js';
 import { pollUntil } from './framework/authentication.js';
 import { writeKubeconfig, type Kubeconfig } from './framework/kubeconfig.js';
+import { establish } from './framework/custom-resources.js';
 import { Kubectl } from './framework/kubectl.js';
 
 const v2Path = (ns: string) => `/apis/autoscaling/v2/namespaces/${ns}/horizontalpodautoscalers`;
@@ -30,6 +31,21 @@ interface CoreEvent extends KubeObject { reason?: string; message?: string; type
 
 const causes = (r: { body: any }) => (r.body.details?.causes ?? []).map((c: { field: string; message: string }) => `${c.field}: ${c.message}`);
 
+const hpaFor = (name: string, kind: string, apiVersion: string, min: number, max: number, extra: Record<string, unknown> = {}) => ({
+  metadata: { name }, spec: { scaleTargetRef: { apiVersion, kind, name }, minReplicas: min, maxReplicas: max, ...extra },
+});
+const condition = (h: HPA, type: string) => h.status?.conditions?.find((x) => x.type === type);
+const hpaEvents = async (c: Client, name: string) =>
+  (await c.resource<CoreEvent>('', 'v1', 'events').namespace('default').list({ fieldSelector: `involvedObject.name=${name},involvedObject.kind=HorizontalPodAutoscaler` })).items;
+
+/** The controller manager with a one-second autoscaler period, against the test server. */
+function startManager(kc: Kubeconfig): Promise<RunningControllerManager> {
+  return runControllerManager({
+    ...defaultOptions(), kubeconfig: kc.path, securePort: 0, bindAddress: '127.0.0.1', leaderElect: false,
+    hpa: { ...defaultOptions().hpa, syncPeriodMs: 1_000 },
+  }, new Logger(2, (l) => { if (process.env.ORCH_TEST_LOG) process.stderr.write(l); }));
+}
+
 describe('horizontal pod autoscaling', () => {
   let t: TestServer;
   let kc: Kubeconfig;
@@ -40,10 +56,7 @@ describe('horizontal pod autoscaling', () => {
     t = await startTestServer();
     kc = writeKubeconfig(t);
     c = Client.fromKubeconfig(kc.path).client;
-    cm = await runControllerManager({
-      ...defaultOptions(), kubeconfig: kc.path, securePort: 0, bindAddress: '127.0.0.1', leaderElect: false,
-      hpa: { ...defaultOptions().hpa, syncPeriodMs: 1_000 },
-    }, new Logger(2, (l) => { if (process.env.ORCH_TEST_LOG) process.stderr.write(l); }));
+    cm = await startManager(kc);
   });
   after(async () => {
     await cm?.stop();
@@ -58,11 +71,7 @@ describe('horizontal pod autoscaling', () => {
     metadata: { name },
     spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'registry.example/app:1', resources: { requests: { cpu: '100m' } } }] } } },
   });
-  const hpaFor = (name: string, kind: string, apiVersion: string, min: number, max: number, extra: Record<string, unknown> = {}) => ({
-    metadata: { name }, spec: { scaleTargetRef: { apiVersion, kind, name }, minReplicas: min, maxReplicas: max, ...extra },
-  });
-  const condition = (h: HPA, type: string) => h.status?.conditions?.find((x) => x.type === type);
-  const eventsOf = async (name: string) => (await c.resource<CoreEvent>('', 'v1', 'events').namespace('default').list({ fieldSelector: `involvedObject.name=${name},involvedObject.kind=HorizontalPodAutoscaler` })).items;
+  const eventsOf = (name: string) => hpaEvents(c, name);
 
   test('discovery: autoscaling serves v2 (preferred) and v1, each with hpa, its status, in category all', async () => {
     const group = await t.client.get('/apis/autoscaling');
@@ -298,5 +307,83 @@ describe('horizontal pod autoscaling with upstream\'s names (--api-domain k8s.io
     assert.ok(described.stdout.split('\n').some((l) => /^\s+ScalingActive\s+False\s+FailedGetResourceMetric\s+/.test(l) && l.endsWith(message)), described.stdout);
     const v1 = JSON.parse((await kubectl.ok(['get', 'horizontalpodautoscalers.v1.autoscaling', 'web', '-o', 'json'])).stdout) as HPA;
     assert.match(v1.metadata.annotations?.['autoscaling.alpha.kubernetes.io/conditions'] ?? '', /"reason":"FailedGetResourceMetric"/);
+  });
+});
+
+// The resource metrics API as the autoscaler reads it (metrics.<domain>/v1beta1 PodMetrics, listed by
+// the target's selector). A metrics-server would serve it through API aggregation; here a
+// CustomResourceDefinition serves the same group, version, resource and fields, which is all the
+// controller sees of it.
+describe('horizontal pod autoscaling from a served resource metrics API', () => {
+  let t: TestServer;
+  let kc: Kubeconfig;
+  let c: Client;
+  let cm: RunningControllerManager;
+
+  before(async () => {
+    t = await startTestServer();
+    kc = writeKubeconfig(t);
+    c = Client.fromKubeconfig(kc.path).client;
+    cm = await startManager(kc);
+  });
+  after(async () => {
+    await cm?.stop();
+    c?.close();
+    kc?.remove();
+    await t?.stop();
+  });
+
+  const podMetricsDefinition = {
+    metadata: { name: 'pods.metrics.orch.io', annotations: { 'api-approved.orch.io': 'unapproved, a stand-in for metrics-server in a test' } },
+    spec: {
+      group: 'metrics.orch.io', scope: 'Namespaced',
+      names: { plural: 'pods', singular: 'podmetrics', kind: 'PodMetrics', listKind: 'PodMetricsList' },
+      versions: [{
+        name: 'v1beta1', served: true, storage: true,
+        schema: { openAPIV3Schema: { type: 'object', properties: {
+          timestamp: { type: 'string', format: 'date-time' },
+          window: { type: 'string' },
+          containers: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, usage: { type: 'object', additionalProperties: { type: 'string' } } } } },
+        } } },
+      }],
+    },
+  };
+
+  test('CPU above its target scales the Deployment up to maxReplicas, with upstream\'s conditions, current metrics and event', async () => {
+    await establish(t, podMetricsDefinition);
+    await c.resource('apps', 'v1', 'deployments').namespace('default').create({
+      metadata: { name: 'busy' },
+      spec: { replicas: 2, selector: { matchLabels: { app: 'busy' } }, template: { metadata: { labels: { app: 'busy' } }, spec: { containers: [{ name: 'app', image: 'registry.example/app:1', resources: { requests: { cpu: '100m' } } }] } } },
+    });
+    const pods = c.resource<KubeObject & { status?: Record<string, unknown> }>('', 'v1', 'pods').namespace('default');
+    const created = await pollUntil(() => pods.list({ labelSelector: 'app=busy' }), (l) => l.items.length === 2, 'the deployment\'s two pods', 30_000);
+    // As a kubelet reports them: started ten minutes ago (past the CPU initialization period) and Ready since.
+    const since = new Date(Date.now() - 600_000).toISOString().replace(/\.\d+Z$/, 'Z');
+    const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    const podMetrics = c.resource('metrics.orch.io', 'v1beta1', 'pods').namespace('default');
+    for (const p of created.items) {
+      await pods.updateStatus({ ...p, status: { ...p.status, phase: 'Running', startTime: since, conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: since }] } });
+      await podMetrics.create({ metadata: { name: p.metadata.name, labels: p.metadata.labels }, timestamp: now, window: '30s', containers: [{ name: 'app', usage: { cpu: '200m', memory: '10Mi' } }] });
+    }
+    const hpas = c.resource<HPA>('autoscaling', 'v2', 'horizontalpodautoscalers').namespace('default');
+    await hpas.create(hpaFor('busy', 'Deployment', 'apps/v1', 1, 5, {
+      metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } }],
+    }) as HPA);
+    // 200m of 100m requested is 200%, four times the target: 8 replicas wanted, 5 allowed.
+    await pollUntil(async () => ((await c.resource('apps', 'v1', 'deployments').namespace('default').get('busy')).spec as { replicas: number }).replicas,
+      (n) => n === 5, 'the deployment to be scaled up to maxReplicas', 30_000);
+    const h = await pollUntil(() => hpas.get('busy'), (x) => condition(x, 'ScalingLimited')?.status === 'True' && x.status?.desiredReplicas === 5, 'the autoscaler\'s status after the scale-up', 30_000);
+    assert.deepEqual({ ...condition(h, 'ScalingActive'), lastTransitionTime: undefined }, {
+      type: 'ScalingActive', status: 'True', reason: 'ValidMetricFound',
+      message: 'the HPA was able to successfully calculate a replica count from cpu resource utilization (percentage of request)', lastTransitionTime: undefined,
+    });
+    assert.deepEqual({ ...condition(h, 'ScalingLimited'), lastTransitionTime: undefined }, {
+      type: 'ScalingLimited', status: 'True', reason: 'TooManyReplicas', message: 'the desired replica count is more than the maximum replica count', lastTransitionTime: undefined,
+    });
+    assert.deepEqual(h.status!.currentMetrics, [{ type: 'Resource', resource: { name: 'cpu', current: { averageValue: '200m', averageUtilization: 200 } } }]);
+    // Without a behavior, a step may at most double the replicas (and reach 4): 2 -> 4 -> 5, as upstream's normalizeDesiredReplicas.
+    const rescales = (e: CoreEvent[]) => e.filter((x) => x.reason === 'SuccessfulRescale').map((x) => x.message).sort();
+    const evs = await pollUntil(() => hpaEvents(c, 'busy'), (e) => rescales(e).length === 2, 'the two rescale events', 20_000);
+    assert.deepEqual(rescales(evs), ['New size: 4; reason: cpu resource utilization (percentage of request) above target', 'New size: 5; reason: cpu resource utilization (percentage of request) above target']);
   });
 });
