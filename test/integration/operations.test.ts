@@ -26,6 +26,7 @@ describe('health and metrics', () => {
     assert.equal(ready.text, [
       '[+]ping ok', '[+]log ok', '[+]etcd ok',
       '[+]poststarthook/start-system-namespaces ok',
+      '[+]poststarthook/crd-informer-synced ok',
       '[+]poststarthook/bootstrap-controller ok',
       '[+]poststarthook/bootstrap-cluster-info ok',
       '[+]poststarthook/scheduling/bootstrap-system-priority-classes ok',
