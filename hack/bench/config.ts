@@ -69,7 +69,8 @@ export interface BenchConfig {
   deadlineSeconds: number;
   /**
    * BENCH_PROFILE_WINDOWS: a file the crud figures write their measured windows of the server to
-   * (label create/get/update, `custom resource create` and so on, monotonic ms), for slicing a server profile with profile-top.js.
+   * (label create/get/update, `custom resource create` and so on, monotonic ms), for slicing a
+   * server profile with profile-top.js.
    */
   profileWindows: string | undefined;
 }
