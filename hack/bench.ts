@@ -1,8 +1,9 @@
 // `make bench`: the yardstick of the server's speed and memory. It starts its own etcd and the
 // built API server as a separate process, drives it over HTTPS keep-alive from loader threads of
-// this process, and prints, for 1 KiB ConfigMaps: creates, gets and updates per second with latency
-// at several client counts beside the same operations on raw etcd; full lists; watch fan-out;
-// server memory; and the CPU of the server, etcd and the load tool beside every figure, so a reader
+// this process, and prints, for 1 KiB ConfigMaps and beside them a custom resource of the same size:
+// creates, gets and updates per second with latency at several client counts beside the same
+// operations on raw etcd; then full lists and watch fan-out of ConfigMaps; server memory; and the
+// CPU of the server, etcd and the load tool beside every figure, so a reader
 // sees what bound it. Figures, never assertions: the run fails only when something breaks.
 // Sizes shrink with BENCH_QUICK=1 (see bench/config.ts for each knob).
 import { execFileSync } from 'node:child_process';

@@ -7,9 +7,24 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { Etcd3 } from 'etcd3';
 import { ApiClient, configMap, configMapsPath, resourceVersionOf } from './api-client.js';
 import { nowMs } from './clock.js';
-import { CRUD_NAMESPACE, type Backend, type CrudResult, type ListResult, type LoaderInit, type Op, type Reply, type Request, type Task, type WatchResult } from './protocol.js';
+import { benchItem, benchItemsPath } from './custom-resource.js';
+import { CRUD_NAMESPACE, type Backend, type CrudResult, type ListResult, type LoaderInit, type Op, type Reply, type Request, type Resource, type Task, type WatchResult } from './protocol.js';
 
-const RAW_PREFIX = `/bench-raw/configmaps/${CRUD_NAMESPACE}/`;
+/** How the cells write each resource: its collection's path, a body (with `seq` varying an update), its objects' names, and its raw etcd keys. */
+const resources: Record<Resource, { path: string; body: (name: string, seq?: number, resourceVersion?: string) => Buffer; namePrefix: string; rawPrefix: string }> = {
+  configmap: {
+    path: configMapsPath(CRUD_NAMESPACE),
+    body: (name, seq, rv) => configMap(CRUD_NAMESPACE, name, seq, rv),
+    namePrefix: 'cm',
+    rawPrefix: `/bench-raw/configmaps/${CRUD_NAMESPACE}/`,
+  },
+  'custom-resource': {
+    path: benchItemsPath(CRUD_NAMESPACE),
+    body: (name, seq, rv) => benchItem(CRUD_NAMESPACE, name, seq, rv),
+    namePrefix: 'cr',
+    rawPrefix: `/bench-raw/benchitems/${CRUD_NAMESPACE}/`,
+  },
+};
 
 const init = workerData as LoaderInit;
 
@@ -19,7 +34,7 @@ interface Owned {
   resourceVersion: string;
 }
 
-const owned: Record<Backend, Owned[]> = { orch: [], etcd: [] };
+const owned: Record<Backend, Record<Resource, Owned[]>> = { orch: { configmap: [], 'custom-resource': [] }, etcd: { configmap: [], 'custom-resource': [] } };
 let seq = 0;
 let etcdClient: Etcd3 | undefined;
 
@@ -31,46 +46,47 @@ function etcd(): Etcd3 {
 }
 
 /** One request of a cell against the server; rejects on anything but success. */
-async function orchOp(api: ApiClient, op: Op, pick: () => Owned): Promise<void> {
-  const path = configMapsPath(CRUD_NAMESPACE);
+async function orchOp(api: ApiClient, resource: Resource, op: Op, pick: () => Owned): Promise<void> {
+  const { path, body, namePrefix } = resources[resource];
   if (op === 'create') {
-    const name = `cm-l${init.index}-${seq++}`;
-    const r = await api.ok('POST', path, configMap(CRUD_NAMESPACE, name));
-    owned.orch.push({ name, resourceVersion: resourceVersionOf(r.body) });
+    const name = `${namePrefix}-l${init.index}-${seq++}`;
+    const r = await api.ok('POST', path, body(name));
+    owned.orch[resource].push({ name, resourceVersion: resourceVersionOf(r.body) });
   } else if (op === 'get') {
     await api.ok('GET', `${path}/${pick().name}`);
   } else {
     // PUT with the resourceVersion last read: optimistic concurrency exactly as a controller does it.
     const o = pick();
-    const r = await api.ok('PUT', `${path}/${o.name}`, configMap(CRUD_NAMESPACE, o.name, seq++, o.resourceVersion));
+    const r = await api.ok('PUT', `${path}/${o.name}`, body(o.name, seq++, o.resourceVersion));
     o.resourceVersion = resourceVersionOf(r.body);
   }
 }
 
 /** The same request straight to etcd: create as a transaction, get, update as a compare-and-swap. */
-async function etcdOp(op: Op, pick: () => Owned): Promise<void> {
+async function etcdOp(resource: Resource, op: Op, pick: () => Owned): Promise<void> {
   const c = etcd();
+  const { body, namePrefix, rawPrefix } = resources[resource];
   if (op === 'create') {
-    const name = `cm-l${init.index}-${seq++}`;
-    const key = RAW_PREFIX + name;
-    const r = await c.if(key, 'Create', '==', 0).then(c.put(key).value(configMap(CRUD_NAMESPACE, name))).commit();
+    const name = `${namePrefix}-l${init.index}-${seq++}`;
+    const key = rawPrefix + name;
+    const r = await c.if(key, 'Create', '==', 0).then(c.put(key).value(body(name))).commit();
     if (!r.succeeded) throw new Error(`etcd create of ${key}: the key exists`);
-    owned.etcd.push({ name, resourceVersion: r.header.revision });
+    owned.etcd[resource].push({ name, resourceVersion: r.header.revision });
   } else if (op === 'get') {
-    const key = RAW_PREFIX + pick().name;
+    const key = rawPrefix + pick().name;
     if ((await c.get(key).buffer()) === null) throw new Error(`etcd get of ${key}: not found`);
   } else {
     const o = pick();
-    const key = RAW_PREFIX + o.name;
-    const r = await c.if(key, 'Mod', '==', o.resourceVersion).then(c.put(key).value(configMap(CRUD_NAMESPACE, o.name, seq++))).commit();
+    const key = rawPrefix + o.name;
+    const r = await c.if(key, 'Mod', '==', o.resourceVersion).then(c.put(key).value(body(o.name, seq++))).commit();
     if (!r.succeeded) throw new Error(`etcd compare-and-swap of ${key} at ${o.resourceVersion}: lost`);
     o.resourceVersion = r.header.revision;
   }
 }
 
 async function crud(t: Extract<Task, { kind: 'crud' }>): Promise<CrudResult> {
-  const objects = owned[t.backend];
-  if (t.op !== 'create' && objects.length < t.clients) throw new Error(`${objects.length} ${t.backend} objects for ${t.clients} clients; run the creates first`);
+  const objects = owned[t.backend][t.resource];
+  if (t.op !== 'create' && objects.length < t.clients) throw new Error(`${objects.length} ${t.backend} ${t.resource} objects for ${t.clients} clients; run the creates first`);
   const api = t.backend === 'orch' ? new ApiClient(init.target, t.clients) : undefined;
   const measureFrom = t.startAt + t.warmupMs;
   const end = measureFrom + t.measureMs;
@@ -86,7 +102,7 @@ async function crud(t: Extract<Task, { kind: 'crud' }>): Promise<CrudResult> {
       const pick = () => mine[next++ % mine.length]!;
       while (nowMs() < end) {
         const start = nowMs();
-        await (api ? orchOp(api, t.op, pick) : etcdOp(t.op, pick));
+        await (api ? orchOp(api, t.resource, t.op, pick) : etcdOp(t.resource, t.op, pick));
         const done = nowMs();
         if (done >= measureFrom && done <= end) {
           if (count === latencies.length) {

@@ -7,6 +7,8 @@ export const CRUD_NAMESPACE = 'bench';
 
 export type Op = 'create' | 'get' | 'update';
 export type Backend = 'orch' | 'etcd';
+/** The object of a cell: the 1 KiB ConfigMap, or the custom resource of custom-resource.ts with the same payload. */
+export type Resource = 'configmap' | 'custom-resource';
 
 export interface LoaderInit {
   index: number;
@@ -18,10 +20,10 @@ export type Task =
   /** Answers once the thread has loaded everything, so no timed task waits on module loading. */
   | { kind: 'ping' }
   /**
-   * `clients` concurrent clients loop over `op` from `startAt` until `startAt + warmupMs + measureMs`;
+   * `clients` concurrent clients loop over `op` on `resource` from `startAt` until `startAt + warmupMs + measureMs`;
    * requests completing inside the last `measureMs` are the sample.
    */
-  | { kind: 'crud'; backend: Backend; op: Op; clients: number; startAt: number; warmupMs: number; measureMs: number }
+  | { kind: 'crud'; backend: Backend; resource: Resource; op: Op; clients: number; startAt: number; warmupMs: number; measureMs: number }
   /** Creates `<prefix><i>` for i in [from, to) in `namespace` with `clients` concurrent clients. */
   | { kind: 'populate'; namespace: string; prefix: string; from: number; to: number; clients: number }
   /** One full list (following continue tokens when `limit` is set); its time is to the last byte of each response. */

@@ -1,7 +1,8 @@
 // `make bench` (hack/bench.ts) end to end, at small sizes: it starts its own etcd and the built API
 // server, drives them over HTTPS, and prints every figure the yardstick promises (issue 15, Part
-// 1) beside raw etcd and the CPU of each process. What the figures are is the bench's to show;
-// this test holds that the run completes on this machine and that none of them is missing.
+// 1; the custom-resource rows of issue 29) beside raw etcd and the CPU of each process. What the
+// figures are is the bench's to show; this test holds that the run completes on this machine and
+// that none of them is missing.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { test } from 'node:test';
@@ -58,19 +59,22 @@ test('make bench runs end to end and prints every figure, beside raw etcd and th
     return r;
   };
 
-  for (const [op, one] of [['creates', 'create'], ['gets', 'get'], ['updates', 'update']] as const) {
-    for (const clients of [1, 16, 64]) {
-      const n = `${clients} client${clients === 1 ? '' : 's'}`;
-      const [orch, etcd, ratio, cpu, etcdCpu] = row(`${op}/s, ${n}`);
-      assert.match(orch!, NUMBER, `${op} at ${n}`);
-      assert.ok(Number(orch) > 0, `${op} at ${n}: ${orch}/s`);
-      assert.ok(Number(etcd) > 0, `raw etcd ${op} at ${n}: ${etcd}/s`);
-      assert.match(ratio!, NUMBER);
-      assert.match(cpu!, CORES);
-      assert.match(etcdCpu!, CORES);
-      const [latency, etcdLatency] = row(`${one} p50 / p99 (ms), ${n}`);
-      assert.match(latency!, PAIR);
-      assert.match(etcdLatency!, PAIR);
+  // ConfigMaps, and beside them a custom resource of the same size through its definition's schema.
+  for (const resource of ['', 'custom resource ']) {
+    for (const [op, one] of [['creates', 'create'], ['gets', 'get'], ['updates', 'update']] as const) {
+      for (const clients of [1, 16, 64]) {
+        const n = `${clients} client${clients === 1 ? '' : 's'}`;
+        const [orch, etcd, ratio, cpu, etcdCpu] = row(`${resource}${op}/s, ${n}`);
+        assert.match(orch!, NUMBER, `${resource}${op} at ${n}`);
+        assert.ok(Number(orch) > 0, `${resource}${op} at ${n}: ${orch}/s`);
+        assert.ok(Number(etcd) > 0, `raw etcd ${resource}${op} at ${n}: ${etcd}/s`);
+        assert.match(ratio!, NUMBER);
+        assert.match(cpu!, CORES);
+        assert.match(etcdCpu!, CORES);
+        const [latency, etcdLatency] = row(`${resource}${one} p50 / p99 (ms), ${n}`);
+        assert.match(latency!, PAIR);
+        assert.match(etcdLatency!, PAIR);
+      }
     }
   }
   for (const size of [100, 1000]) {
