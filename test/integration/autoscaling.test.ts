@@ -270,69 +270,11 @@ describe('horizontal pod autoscaling', () => {
     const short = await kubectl.ok(['get', 'horizontalpodautoscalers.v1.autoscaling', 'kweb', '-o', 'jsonpath={.spec.targetCPUUtilizationPercentage}']);
     assert.equal(short.stdout.trim(), '60');
   });
-});
 
-describe('horizontal pod autoscaling with upstream\'s names (--api-domain k8s.io)', () => {
-  let t: TestServer;
-  let kc: Kubeconfig;
-  let cm: RunningControllerManager;
-
-  before(async () => {
-    t = await startTestServer({ apiDomain: 'k8s.io' });
-    kc = writeKubeconfig(t);
-    cm = await runControllerManager({
-      ...defaultOptions(), kubeconfig: kc.path, securePort: 0, bindAddress: '127.0.0.1', leaderElect: false, apiDomain: 'k8s.io',
-      controllers: ['horizontalpodautoscaling', 'deployment', 'replicaset'], hpa: { ...defaultOptions().hpa, syncPeriodMs: 1_000 },
-    }, new Logger(0, () => undefined));
-  });
-  after(async () => {
-    await cm?.stop();
-    kc?.remove();
-    await t?.stop();
-  });
-
-  test('kubectl autoscale, get and describe read upstream\'s condition, message and round-trip annotations', async () => {
-    const kubectl = new Kubectl(kc);
-    await kubectl.ok(['create', 'deployment', 'web', '--image=registry.example/app:1', '--replicas=2']);
-    await kubectl.ok(['autoscale', 'deployment', 'web', '--min=1', '--max=4', '--cpu-percent=70']);
-    const message = 'the HPA was unable to compute the replica count: failed to get cpu utilization: unable to get metrics for resource cpu: ' +
-      'unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)';
-    const h = await pollUntil(async () => JSON.parse((await kubectl.ok(['get', 'hpa', 'web', '-o', 'json'])).stdout) as HPA,
-      (x) => x.status?.conditions?.some((c1) => c1.type === 'ScalingActive') ?? false, 'the conditions', 30_000);
-    assert.equal(h.apiVersion, 'autoscaling/v2', 'kubectl 1.30 reads autoscaling/v2');
-    assert.equal(h.status!.conditions!.find((c1) => c1.type === 'ScalingActive')!.message, message);
-    const table = await kubectl.ok(['get', 'hpa']);
-    assert.match(table.stdout, /^NAME\s+REFERENCE\s+TARGETS\s+MINPODS\s+MAXPODS\s+REPLICAS\s+AGE\nweb\s+Deployment\/web\s+cpu: <unknown>\/70%\s+1\s+4\s+2\s+\d+s\n$/);
-    const described = await kubectl.ok(['describe', 'hpa', 'web']);
-    assert.ok(described.stdout.split('\n').some((l) => /^\s+ScalingActive\s+False\s+FailedGetResourceMetric\s+/.test(l) && l.endsWith(message)), described.stdout);
-    const v1 = JSON.parse((await kubectl.ok(['get', 'horizontalpodautoscalers.v1.autoscaling', 'web', '-o', 'json'])).stdout) as HPA;
-    assert.match(v1.metadata.annotations?.['autoscaling.alpha.kubernetes.io/conditions'] ?? '', /"reason":"FailedGetResourceMetric"/);
-  });
-});
-
-// The resource metrics API as the autoscaler reads it (metrics.<domain>/v1beta1 PodMetrics, listed by
-// the target's selector). A metrics-server would serve it through API aggregation; here a
-// CustomResourceDefinition serves the same group, version, resource and fields, which is all the
-// controller sees of it.
-describe('horizontal pod autoscaling from a served resource metrics API', () => {
-  let t: TestServer;
-  let kc: Kubeconfig;
-  let c: Client;
-  let cm: RunningControllerManager;
-
-  before(async () => {
-    t = await startTestServer();
-    kc = writeKubeconfig(t);
-    c = Client.fromKubeconfig(kc.path).client;
-    cm = await startManager(kc);
-  });
-  after(async () => {
-    await cm?.stop();
-    c?.close();
-    kc?.remove();
-    await t?.stop();
-  });
-
+  // The resource metrics API as the autoscaler reads it (metrics.<domain>/v1beta1 PodMetrics, listed
+  // by the target's selector). A metrics-server would serve it through API aggregation; here a
+  // CustomResourceDefinition serves the same group, version, resource and fields, which is all the
+  // controller sees of it. Last in this server: once served, the other autoscalers read it too.
   const podMetricsDefinition = {
     metadata: { name: 'pods.metrics.orch.io', annotations: { 'api-approved.orch.io': 'unapproved, a stand-in for metrics-server in a test' } },
     spec: {
@@ -385,5 +327,43 @@ describe('horizontal pod autoscaling from a served resource metrics API', () => 
     const rescales = (e: CoreEvent[]) => e.filter((x) => x.reason === 'SuccessfulRescale').map((x) => x.message).sort();
     const evs = await pollUntil(() => hpaEvents(c, 'busy'), (e) => rescales(e).length === 2, 'the two rescale events', 20_000);
     assert.deepEqual(rescales(evs), ['New size: 4; reason: cpu resource utilization (percentage of request) above target', 'New size: 5; reason: cpu resource utilization (percentage of request) above target']);
+  });
+});
+
+describe('horizontal pod autoscaling with upstream\'s names (--api-domain k8s.io)', () => {
+  let t: TestServer;
+  let kc: Kubeconfig;
+  let cm: RunningControllerManager;
+
+  before(async () => {
+    t = await startTestServer({ apiDomain: 'k8s.io' });
+    kc = writeKubeconfig(t);
+    cm = await runControllerManager({
+      ...defaultOptions(), kubeconfig: kc.path, securePort: 0, bindAddress: '127.0.0.1', leaderElect: false, apiDomain: 'k8s.io',
+      controllers: ['horizontalpodautoscaling', 'deployment', 'replicaset'], hpa: { ...defaultOptions().hpa, syncPeriodMs: 1_000 },
+    }, new Logger(0, () => undefined));
+  });
+  after(async () => {
+    await cm?.stop();
+    kc?.remove();
+    await t?.stop();
+  });
+
+  test('kubectl autoscale, get and describe read upstream\'s condition, message and round-trip annotations', async () => {
+    const kubectl = new Kubectl(kc);
+    await kubectl.ok(['create', 'deployment', 'web', '--image=registry.example/app:1', '--replicas=2']);
+    await kubectl.ok(['autoscale', 'deployment', 'web', '--min=1', '--max=4', '--cpu-percent=70']);
+    const message = 'the HPA was unable to compute the replica count: failed to get cpu utilization: unable to get metrics for resource cpu: ' +
+      'unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)';
+    const h = await pollUntil(async () => JSON.parse((await kubectl.ok(['get', 'hpa', 'web', '-o', 'json'])).stdout) as HPA,
+      (x) => x.status?.conditions?.some((c1) => c1.type === 'ScalingActive') ?? false, 'the conditions', 30_000);
+    assert.equal(h.apiVersion, 'autoscaling/v2', 'kubectl 1.30 reads autoscaling/v2');
+    assert.equal(h.status!.conditions!.find((c1) => c1.type === 'ScalingActive')!.message, message);
+    const table = await kubectl.ok(['get', 'hpa']);
+    assert.match(table.stdout, /^NAME\s+REFERENCE\s+TARGETS\s+MINPODS\s+MAXPODS\s+REPLICAS\s+AGE\nweb\s+Deployment\/web\s+cpu: <unknown>\/70%\s+1\s+4\s+2\s+\d+s\n$/);
+    const described = await kubectl.ok(['describe', 'hpa', 'web']);
+    assert.ok(described.stdout.split('\n').some((l) => /^\s+ScalingActive\s+False\s+FailedGetResourceMetric\s+/.test(l) && l.endsWith(message)), described.stdout);
+    const v1 = JSON.parse((await kubectl.ok(['get', 'horizontalpodautoscalers.v1.autoscaling', 'web', '-o', 'json'])).stdout) as HPA;
+    assert.match(v1.metadata.annotations?.['autoscaling.alpha.kubernetes.io/conditions'] ?? '', /"reason":"FailedGetResourceMetric"/);
   });
 });
