@@ -418,11 +418,16 @@ async function serve(opts: APIServerOptions, logger: Logger, thread: ThreadRole 
   thread?.serving(metrics);
   const runHooks = () => lifecycle.runPostStartHooks((name, err) => logger.error('post-start hook failed', { hook: name, err: err instanceof Error ? err.message : String(err) }));
   port = thread ? await thread.listenPort() : opts.securePort;
-  if (thread?.replacing) await runHooks();
+  // The thread that binds the port listens and then runs the post-start hooks, as upstream's server
+  // does (readyz names the unfinished ones meanwhile). Every other thread, and a replacement, runs
+  // them before it listens on the port already bound: it takes connections only once ready, so what
+  // /readyz says does not depend on which thread the kernel hands a connection to.
+  const hooksBeforeListening = thread !== undefined && port !== 0 && (thread.replacing || thread.id > 1);
+  if (hooksBeforeListening) await runHooks();
   port = await server.start(port);
   thread?.listening(port);
   logger.info('serving securely', { address: `${opts.bindAddress}:${port}` });
-  if (!thread?.replacing) await runHooks();
+  if (!hooksBeforeListening) await runHooks();
   // With --workers the main thread says when the whole server is ready.
   logger.info(thread ? 'the thread is ready' : 'the API server is ready', { address: `${opts.bindAddress}:${port}` });
   return {
