@@ -39,10 +39,10 @@ const hpaEvents = async (c: Client, name: string) =>
   (await c.resource<CoreEvent>('', 'v1', 'events').namespace('default').list({ fieldSelector: `involvedObject.name=${name},involvedObject.kind=HorizontalPodAutoscaler` })).items;
 
 /** The controller manager with a one-second autoscaler period, against the test server. */
-function startManager(kc: Kubeconfig): Promise<RunningControllerManager> {
+function startManager(kc: Kubeconfig, extra: Partial<ReturnType<typeof defaultOptions>> = {}): Promise<RunningControllerManager> {
   return runControllerManager({
     ...defaultOptions(), kubeconfig: kc.path, securePort: 0, bindAddress: '127.0.0.1', leaderElect: false,
-    hpa: { ...defaultOptions().hpa, syncPeriodMs: 1_000 },
+    hpa: { ...defaultOptions().hpa, syncPeriodMs: 1_000 }, ...extra,
   }, new Logger(2, (l) => { if (process.env.ORCH_TEST_LOG) process.stderr.write(l); }));
 }
 
@@ -338,10 +338,7 @@ describe('horizontal pod autoscaling with upstream\'s names (--api-domain k8s.io
   before(async () => {
     t = await startTestServer({ apiDomain: 'k8s.io' });
     kc = writeKubeconfig(t);
-    cm = await runControllerManager({
-      ...defaultOptions(), kubeconfig: kc.path, securePort: 0, bindAddress: '127.0.0.1', leaderElect: false, apiDomain: 'k8s.io',
-      controllers: ['horizontalpodautoscaling', 'deployment', 'replicaset'], hpa: { ...defaultOptions().hpa, syncPeriodMs: 1_000 },
-    }, new Logger(0, () => undefined));
+    cm = await startManager(kc, { apiDomain: 'k8s.io', controllers: ['horizontalpodautoscaling', 'deployment', 'replicaset'] });
   });
   after(async () => {
     await cm?.stop();

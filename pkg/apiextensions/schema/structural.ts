@@ -31,7 +31,8 @@ export interface Extensions {
   xValidations: ValidationRule[];
 }
 
-export interface ValueValidation {
+/** The scalar checks of a value schema, in both its structural form and the validator's (value-schema.ts). */
+export interface ValueChecks {
   format: string;
   maximum?: number;
   exclusiveMaximum: boolean;
@@ -47,6 +48,9 @@ export interface ValueValidation {
   enum?: unknown[];
   maxProperties?: number;
   minProperties?: number;
+}
+
+export interface ValueValidation extends ValueChecks {
   required?: string[];
   allOf: NestedValueValidation[];
   oneOf: NestedValueValidation[];

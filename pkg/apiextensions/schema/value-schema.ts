@@ -5,26 +5,11 @@
 // validate default values, formats kept).
 import { entriesOf, isObject, type JSONSchemaProps } from './json-schema-props.js';
 import { supportedFormat } from './formats.js';
-import type { NestedValueValidation, Structural, ValueValidation } from './structural.js';
+import type { NestedValueValidation, Structural, ValueChecks, ValueValidation } from './structural.js';
 
-export interface ValueSchema {
+export interface ValueSchema extends ValueChecks {
   type: string[];
   nullable: boolean;
-  format: string;
-  maximum?: number;
-  exclusiveMaximum: boolean;
-  minimum?: number;
-  exclusiveMinimum: boolean;
-  maxLength?: number;
-  minLength?: number;
-  pattern: string;
-  maxItems?: number;
-  minItems?: number;
-  uniqueItems: boolean;
-  multipleOf?: number;
-  enum?: unknown[];
-  maxProperties?: number;
-  minProperties?: number;
   required: string[];
   properties?: Map<string, ValueSchema>;
   /** `additionalProperties`: false forbids other keys; a schema validates them. */
