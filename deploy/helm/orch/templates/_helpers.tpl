@@ -88,10 +88,36 @@ app.kubernetes.io/component: {{ .component }}
 {{- if $given -}}{{ $given }}{{- else -}}{{ include "orch.fullname" .root }}-{{ .suffix }}{{- end -}}
 {{- end -}}
 
-{{/* Flags from a map, each --<name>=<value>, sorted by name; pass the map. */}}
-{{- define "orch.mapFlags" -}}
-{{- range $k, $v := . }}
-- --{{ $k }}={{ $v }}
+{{/*
+A container's args: the flags rendered by a component's template (one "- --name=value" line each,
+comment lines kept), without those extraArgs names, then extraArgs sorted by name; every flag is
+quoted, so a value ending in ":" or holding " #" stays a string. Pass (dict "args" text "extra" map).
+*/}}
+{{- define "orch.withExtraArgs" -}}
+{{- $extra := .extra -}}
+{{- $out := list -}}
+{{- range $line := splitList "\n" .args -}}
+{{- $arg := regexReplaceAll "^- " $line "" -}}
+{{- if hasPrefix "- " $line -}}
+{{- if not (hasKey $extra (regexReplaceAll "^--([^=]+)(=.*)?$" $arg "${1}")) -}}
+{{- $out = append $out (printf "- %s" ($arg | quote)) -}}
+{{- end -}}
+{{- else if trim $line -}}
+{{- $out = append $out $line -}}
+{{- end -}}
+{{- end -}}
+{{- range $name, $value := $extra -}}
+{{- $out = append $out (printf "- %s" (printf "--%s=%v" $name $value | quote)) -}}
+{{- end -}}
+{{- join "\n" $out -}}
+{{- end -}}
+
+{{/* The Secret with --token-auth-file's tokens.csv: the operator's, else the chart's admin token (generated certificates only); empty for none. */}}
+{{- define "orch.tokenSecret" -}}
+{{- if .Values.apiServer.authentication.tokenAuthSecret -}}
+{{- .Values.apiServer.authentication.tokenAuthSecret -}}
+{{- else if .Values.certificates.generate -}}
+{{- include "orch.fullname" . }}-admin-kubeconfig
 {{- end -}}
 {{- end -}}
 
