@@ -153,12 +153,15 @@ describe('the orch chart', () => {
     assert.ok((api.volumeMounts as { mountPath: string }[]).some((m) => m.mountPath === '/var/log/orch'));
   });
 
-  test('provided certificates: the chart makes no Secret and mounts the operator\'s', async () => {
+  test('provided certificates: the chart makes no Secret and mounts the operator\'s, the kubelet client and front proxy client certificates too', async () => {
     const { objects } = await renderChart(release, namespace, ['-f', valuesFile('provided-certificates')]);
     assert.deepEqual(objects.filter((o) => o.kind === 'Secret').map((o) => o.metadata.name), []);
     const secrets = (kind: string, name: string) => podSpec(objectNamed(objects, kind, name)).volumes!.flatMap((v) => (v.secret ? [v.secret.secretName] : [])).sort();
     assert.deepEqual(secrets('StatefulSet', `${full}-etcd`), ['corp-etcd-peer', 'corp-etcd-server']);
-    assert.deepEqual(secrets('Deployment', `${full}-apiserver`), ['corp-etcd-client', 'corp-front-proxy-client', 'corp-orch-ca', 'corp-orch-serving', 'corp-service-account', 'corp-static-tokens']);
+    assert.deepEqual(secrets('Deployment', `${full}-apiserver`), ['corp-etcd-client', 'corp-front-proxy-client', 'corp-kubelet-client', 'corp-orch-ca', 'corp-orch-serving', 'corp-service-account', 'corp-static-tokens']);
+    const api = container(objects, 'Deployment', `${full}-apiserver`);
+    assert.deepEqual(['proxy-client-cert-file', 'proxy-client-key-file', 'kubelet-client-certificate', 'kubelet-certificate-authority'].map((name) => flag(api, name)),
+      ['/etc/orch/pki/front-proxy/tls.crt', '/etc/orch/pki/front-proxy/tls.key', '/etc/orch/kubelet-client/tls.crt', '/etc/orch/kubelet-client/ca.crt']);
     assert.deepEqual(secrets('Deployment', `${full}-controller-manager`), ['corp-controller-manager-kubeconfig', 'corp-orch-ca', 'corp-service-account']);
   });
 
