@@ -294,6 +294,7 @@ async function serve(opts: APIServerOptions, logger: Logger, thread: ThreadRole 
   const decoder = new ObjectDecoder(schemas);
   const admission = await buildAdmission(opts.admission, {
     domain, stores, caches, logger, scheme, decoder, metrics: metrics.admission,
+    ...(custom ? { customStore: custom.store } : {}),
     authorize: async (user, check) => {
       const d = await authorization.authorizer.authorize(resourceAttributes(user, check));
       return { allowed: d.decision === 'allow', reason: d.reason, ...(d.evaluationError ? { evaluationError: d.evaluationError } : {}) };
