@@ -361,6 +361,9 @@ describe('ValidatingAdmissionPolicy', () => {
     const tight = (await admin.get(`${clusterLimits}/tight`)).body;
     assert.equal((await admin.put(`${clusterLimits}/tight`, { ...tight, metadata: { ...tight.metadata, labels: { tier: 'lax' } } })).status, 200);
     await inForce('vap', cm('cr-two', { case: 'cr-cluster-params' }, { a: '1', b: '2' }), (x) => x.status === 201, 'the relabelled parameter to drop out');
+    // params typed as the definition's schema says: the expressions type-check without warnings.
+    const typed = await pollUntil(() => admin.get(`${policiesPath()}/cr-cluster-params`), (x) => x.body.status?.observedGeneration === 1, 'type checking');
+    assert.deepEqual(typed.body.status, { observedGeneration: 1, typeChecking: {} });
   });
 
   test('a policy matching a custom resource checks its objects, and type checking reads the definition\'s schema', async () => {
@@ -416,6 +419,7 @@ describe('ValidatingAdmissionPolicy', () => {
     const updated = await admin.put(`${policiesPath()}/typed`, current);
     assert.equal(updated.status, 200, updated.text);
     const fixed = await pollUntil(() => admin.get(`${policiesPath()}/typed`), (r) => r.body.status?.observedGeneration === updated.body.metadata.generation, 'type checking again');
-    assert.deepEqual(fixed.body.status.typeChecking, {});
+    // The status manager's apply emptied typeChecking, which leaves it out, as upstream's does.
+    assert.deepEqual(fixed.body.status, { observedGeneration: updated.body.metadata.generation });
   });
 });

@@ -300,7 +300,11 @@ async function serve(opts: APIServerOptions, logger: Logger, thread: ThreadRole 
       return { allowed: d.decision === 'allow', reason: d.reason, ...(d.evaluationError ? { evaluationError: d.evaluationError } : {}) };
     },
   });
-  const policyStatus = startPolicyTypeChecking({ domain, stores, caches, scheme, objects: schemeObjectInterfaces(scheme, decoder), logger });
+  // One status writer per server, as compaction's claim and the audit file's mutex keep their work
+  // to one thread: the first thread, whose replacement keeps its id, writes.
+  const policyStatus = thread === undefined || thread.id === 1
+    ? startPolicyTypeChecking({ domain, stores, caches, scheme, objects: schemeObjectInterfaces(scheme, decoder), logger })
+    : undefined;
   let stopCompaction = () => undefined as void;
   let port = 0;
   let namespacesMade: Promise<void> | undefined;

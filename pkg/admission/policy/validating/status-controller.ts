@@ -3,15 +3,19 @@
 // policy whose generation is newer than its status.observedGeneration is type-checked and its
 // status written with the warnings and the generation checked. One policy at a time; a write that
 // lost a race is left to the next change of the policy, which the cache reports again, and one that
-// failed otherwise is tried again a second later.
+// failed otherwise is tried again a second later. The server runs one controller however many
+// threads serve (upstream runs one in the leading controller manager).
 import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyStatus } from '../../../../api/admissionregistration/v1/validating-admission-policy.js';
 import type { Logger } from '../../../log/logger.js';
 import type { TypeChecker } from './type-checking.js';
 
 export interface PolicyStatusDeps {
   checker: TypeChecker;
-  /** Writes `status` over the policy's, provided the stored policy is still `policy` (its resourceVersion). */
-  writeStatus(policy: ValidatingAdmissionPolicy, status: ValidatingAdmissionPolicyStatus): Promise<void>;
+  /**
+   * Applies `status` (the fields this controller owns) to the stored policy, provided it still has
+   * `policy`'s generation; resolves without writing when the policy is gone or newer.
+   */
+  applyStatus(policy: ValidatingAdmissionPolicy, status: ValidatingAdmissionPolicyStatus): Promise<void>;
   logger: Logger | undefined;
 }
 
@@ -52,8 +56,7 @@ export class PolicyStatusController {
     for (let next = this.take(); next && !this.stopped; next = this.take()) {
       try {
         const expressionWarnings = this.deps.checker.check(next);
-        await this.deps.writeStatus(next, {
-          ...next.status,
+        await this.deps.applyStatus(next, {
           observedGeneration: next.metadata?.generation ?? 0,
           typeChecking: expressionWarnings.length > 0 ? { expressionWarnings } : {},
         });
