@@ -130,12 +130,11 @@ export class ResponseWriter {
     }
     if (this.target.format === 'protobuf') return this.send(code, this.protobuf.encodeList(info, this.audited(list)), this.protobufMediaType);
     // A custom resource's list is a map too upstream: apiVersion, items, kind, metadata.
-    const out: ListLike = info.custom
-      ? { apiVersion: list.apiVersion, items: list.items.map((o) => whole(info, o)), kind: list.kind, metadata: list.metadata } as ListLike
-      : list;
+    const out: ListLike = info.custom ? { apiVersion: list.apiVersion, items: list.items, kind: list.kind, metadata: whole(info, list.metadata) } : list;
     this.audited(out);
-    if (this.target.format === 'json' && !this.pretty && out.items.length > LIST_CHUNK_ITEMS) return this.sendListInChunks(code, out);
-    this.sendDocument(code, out);
+    // A long list's items are put in order as their run is encoded, not all at once.
+    if (this.target.format === 'json' && !this.pretty && out.items.length > LIST_CHUNK_ITEMS) return this.sendListInChunks(code, out, (o) => whole(info, o));
+    this.sendDocument(code, info.custom ? { ...out, items: out.items.map((o) => whole(info, o)) } : out);
   }
 
   /**
@@ -146,7 +145,7 @@ export class ResponseWriter {
    * not at all) holds one run in the server's memory, not its whole list, and one that goes away
    * stops the encoding.
    */
-  private sendListInChunks(code: number, list: ListLike): void {
+  private sendListInChunks(code: number, list: ListLike, item: (o: ObjectWithMeta) => unknown): void {
     const { res } = this;
     // The list with no items, cut where its items go: `..."items":[` and `]...`.
     const empty = JSON.stringify({ ...list, items: [] });
@@ -161,7 +160,7 @@ export class ResponseWriter {
         if (res.destroyed) return;
         const to = Math.min(items.length, from + LIST_CHUNK_ITEMS);
         let chunk = from === 0 ? '' : ',';
-        for (let i = from; i < to; i++) chunk += (i === from ? '' : ',') + JSON.stringify(items[i]);
+        for (let i = from; i < to; i++) chunk += (i === from ? '' : ',') + JSON.stringify(item(items[i]!));
         from = to;
         if (!res.write(chunk)) {
           res.once('drain', writeRuns);

@@ -300,8 +300,8 @@ async function serve(opts: APIServerOptions, logger: Logger, thread: ThreadRole 
       return { allowed: d.decision === 'allow', reason: d.reason, ...(d.evaluationError ? { evaluationError: d.evaluationError } : {}) };
     },
   });
-  // One status writer per server, as compaction's claim and the audit file's mutex keep their work
-  // to one thread: the first thread, whose replacement keeps its id, writes.
+  // One type-checking status writer per server, as upstream runs one controller (in the leading
+  // controller manager): the first thread, whose replacement keeps its id and catches up from its list.
   const policyStatus = thread === undefined || thread.id === 1
     ? startPolicyTypeChecking({ domain, stores, caches, scheme, objects: schemeObjectInterfaces(scheme, decoder), logger })
     : undefined;
