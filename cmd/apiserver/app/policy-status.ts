@@ -12,6 +12,7 @@ import { TypeChecker } from '../../../pkg/admission/policy/validating/type-check
 import type { Schema } from '../../../pkg/cel/types.js';
 import { RequestFieldManager } from '../../../pkg/endpoints/field-manager.js';
 import { kindSchemaResolver } from '../../../pkg/endpoints/openapi/kind-schemas.js';
+import type { CustomResourceRegistry } from '../../../pkg/apiextensions/custom-resource-registry.js';
 import type { Logger } from '../../../pkg/log/logger.js';
 import type { Store } from '../../../pkg/registry/generic/store.js';
 import type { Scheme } from '../../../pkg/runtime/scheme.js';
@@ -35,6 +36,8 @@ export interface PolicyStatusDeps {
   scheme: Scheme;
   objects: ObjectInterfaces;
   logger: Logger;
+  /** The custom resources served, caught up with etcd before a policy is checked; undefined when CRDs are off. */
+  customResources?: CustomResourceRegistry;
 }
 
 /** The running controller, or undefined when --runtime-config turned the policies off. */
@@ -53,6 +56,7 @@ export function startPolicyTypeChecking(deps: PolicyStatusDeps): PolicyStatusCon
   const controller = new PolicyStatusController({
     checker,
     logger: deps.logger,
+    ...(deps.customResources ? { kindsCurrent: () => deps.customResources!.catchUp() } : {}),
     applyStatus: async (policy, status) => {
       const name = policy.metadata?.name ?? '';
       const config = { apiVersion: store.info.apiVersion, kind: store.info.kind, metadata: { name }, status };

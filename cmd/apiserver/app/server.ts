@@ -303,7 +303,7 @@ async function serve(opts: APIServerOptions, logger: Logger, thread: ThreadRole 
   // One type-checking status writer per server, as upstream runs one controller (in the leading
   // controller manager): the first thread, whose replacement keeps its id and catches up from its list.
   const policyStatus = thread === undefined || thread.id === 1
-    ? startPolicyTypeChecking({ domain, stores, caches, scheme, objects: schemeObjectInterfaces(scheme, decoder), logger })
+    ? startPolicyTypeChecking({ domain, stores, caches, scheme, objects: schemeObjectInterfaces(scheme, decoder), logger, ...(custom ? { customResources: custom.registry } : {}) })
     : undefined;
   let stopCompaction = () => undefined as void;
   let port = 0;

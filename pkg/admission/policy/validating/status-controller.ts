@@ -17,6 +17,8 @@ export interface PolicyStatusDeps {
    */
   applyStatus(policy: ValidatingAdmissionPolicy, status: ValidatingAdmissionPolicyStatus): Promise<void>;
   logger: Logger | undefined;
+  /** Resolves once the served kinds are current (custom resources defined by now are served); absent when they are fixed. */
+  kindsCurrent?(): Promise<void>;
 }
 
 const nameOf = (p: ValidatingAdmissionPolicy) => p.metadata?.name ?? '';
@@ -55,6 +57,8 @@ export class PolicyStatusController {
   private async drain(): Promise<void> {
     for (let next = this.take(); next && !this.stopped; next = this.take()) {
       try {
+        // A policy written just after a definition is checked against it, whichever process saw which first.
+        await this.deps.kindsCurrent?.();
         const expressionWarnings = this.deps.checker.check(next);
         await this.deps.applyStatus(next, {
           observedGeneration: next.metadata?.generation ?? 0,
