@@ -233,10 +233,11 @@ export interface PluginDeps {
   lister(group: string, resource: string): ObjectLister | undefined;
   /**
    * The cache of `<group>` / `<resource>` for resources only known while serving (a policy's
-   * paramKind): started on first use, `synced` resolving once it holds a complete list; undefined
-   * when the server does not serve the resource (or a test gives none).
+   * paramKind, a custom resource's included): started on first use, `synced` resolving once it
+   * holds a complete list; objects read in `version` where the resource is served in several
+   * (custom resources); undefined when the server does not serve the resource (or a test gives none).
    */
-  informer?(group: string, resource: string): { lister: ObjectLister; hasSynced(): boolean; synced: Promise<void> } | undefined;
+  informer?(group: string, resource: string, version: string): { lister: ObjectLister; hasSynced(): boolean; synced: Promise<void> } | undefined;
   /** The server's authorizer (upstream's WantsAuthorizer); undefined where a test gives none. */
   readonly authorize?: AuthorizeFunc;
   /**

@@ -299,6 +299,12 @@ function functionCost(name: string, target: Est | undefined, args: Est[], sizeOf
       return { cost: factor(tgt(), STRING_TRAVERSAL) };
     case 'string': case 'bytes':
       if (args[0] && (args[0].type === 'string' || args[0].type === 'bytes')) return { cost: factor(arg(0), STRING_TRAVERSAL), ...(opts.runtime ? { size: arg(0) } : {}) };
+      // At run time an untyped argument (a parameter read as dyn) was measured: a string keeps its
+      // length, a scalar prints in at most 40 characters.
+      if (opts.runtime && args[0]?.type === 'dyn') {
+        const s = arg(0);
+        return { cost: factor(s, STRING_TRAVERSAL), size: { min: 0, max: Math.max(s.max, 40) } };
+      }
       return { cost: fixed(1), ...(opts.runtime && args[0] && printedScalars.has(args[0].type) ? { size: { min: 1, max: 40 } } : {}) };
     default:
       return { cost: fixed(1) };

@@ -5,6 +5,7 @@ import { stringify as toYAML } from 'yaml';
 import type { ListMeta, ObjectWithMeta, Status } from '../../api/meta/v1/types.js';
 import { toTable, type IncludeObject } from '../registry/table.js';
 import type { ResourceInfo } from '../runtime/scheme.js';
+import { unstructuredOrder } from '../runtime/unstructured-order.js';
 import type { ApiDomain } from '../../api/domain.js';
 import type { Conversion, MediaFormat, OutputTarget } from './negotiation.js';
 import { requestAudit } from './request-audit.js';
@@ -30,6 +31,11 @@ export interface ListLike {
   apiVersion: string;
   metadata: ListMeta;
   items: ObjectWithMeta[];
+}
+
+/** An object as it goes out whole: a custom resource with its keys sorted, as upstream's unstructured encoding writes them. */
+function whole<T>(info: ResourceInfo, obj: T): T {
+  return info.custom ? unstructuredOrder(obj) as T : obj;
 }
 
 function partial(obj: ObjectWithMeta, apiVersion: string) {
@@ -66,7 +72,8 @@ export class ResponseWriter {
   }
 
   private table(info: ResourceInfo, objs: ObjectWithMeta[], listMeta: ListMeta, withColumnDefinitions = true, includeObject = this.includeObject) {
-    return toTable(info, objs, { includeObject, listMeta, withColumnDefinitions, apiVersion: this.metaAPIVersion });
+    const rows = includeObject === 'Object' ? objs.map((o) => whole(info, o)) : objs;
+    return toTable(info, rows, { includeObject, listMeta, withColumnDefinitions, apiVersion: this.metaAPIVersion });
   }
 
   /**
@@ -109,9 +116,8 @@ export class ResponseWriter {
       case 'PartialObjectMetadata':
         return this.sendDocument(code, this.audited(partial(obj, this.metaAPIVersion)));
     }
-    this.audited(obj);
-    if (this.target.format === 'protobuf') return this.send(code, this.protobuf.encodeObject(info, obj), this.protobufMediaType);
-    this.sendDocument(code, obj);
+    if (this.target.format === 'protobuf') return this.send(code, this.protobuf.encodeObject(info, this.audited(obj)), this.protobufMediaType);
+    this.sendDocument(code, this.audited(whole(info, obj)));
   }
 
   /** A `<Kind>List`. */
@@ -122,10 +128,13 @@ export class ResponseWriter {
       case 'PartialObjectMetadataList':
         return this.sendDocument(code, this.audited({ kind: 'PartialObjectMetadataList', apiVersion: this.metaAPIVersion, metadata: list.metadata, items: list.items.map((o) => partial(o, this.metaAPIVersion)) }));
     }
-    this.audited(list);
-    if (this.target.format === 'protobuf') return this.send(code, this.protobuf.encodeList(info, list), this.protobufMediaType);
-    if (this.target.format === 'json' && !this.pretty && list.items.length > LIST_CHUNK_ITEMS) return this.sendListInChunks(code, list);
-    this.sendDocument(code, list);
+    if (this.target.format === 'protobuf') return this.send(code, this.protobuf.encodeList(info, this.audited(list)), this.protobufMediaType);
+    // A custom resource's list is a map too upstream: apiVersion, items, kind, metadata.
+    const out: ListLike = info.custom ? { apiVersion: list.apiVersion, items: list.items, kind: list.kind, metadata: whole(info, list.metadata) } : list;
+    this.audited(out);
+    // A long list's items are put in order as their run is encoded, not all at once.
+    if (this.target.format === 'json' && !this.pretty && out.items.length > LIST_CHUNK_ITEMS) return this.sendListInChunks(code, out, (o) => whole(info, o));
+    this.sendDocument(code, info.custom ? { ...out, items: out.items.map((o) => whole(info, o)) } : out);
   }
 
   /**
@@ -136,7 +145,7 @@ export class ResponseWriter {
    * not at all) holds one run in the server's memory, not its whole list, and one that goes away
    * stops the encoding.
    */
-  private sendListInChunks(code: number, list: ListLike): void {
+  private sendListInChunks(code: number, list: ListLike, item: (o: ObjectWithMeta) => unknown): void {
     const { res } = this;
     // The list with no items, cut where its items go: `..."items":[` and `]...`.
     const empty = JSON.stringify({ ...list, items: [] });
@@ -151,7 +160,7 @@ export class ResponseWriter {
         if (res.destroyed) return;
         const to = Math.min(items.length, from + LIST_CHUNK_ITEMS);
         let chunk = from === 0 ? '' : ',';
-        for (let i = from; i < to; i++) chunk += (i === from ? '' : ',') + JSON.stringify(items[i]);
+        for (let i = from; i < to; i++) chunk += (i === from ? '' : ',') + JSON.stringify(item(items[i]!));
         from = to;
         if (!res.write(chunk)) {
           res.once('drain', writeRuns);
@@ -187,7 +196,7 @@ export class ResponseWriter {
     }
     const line = (type: string, object: unknown) => Buffer.from(JSON.stringify({ type, object }) + '\n');
     if (!conversion) {
-      return { contentType: 'application/json', encode: (type, obj) => (type === 'ERROR' ? line(type, obj) : encodedOnce(obj, `json\u0000${type}`, () => line(type, obj))) };
+      return { contentType: 'application/json', encode: (type, obj) => (type === 'ERROR' ? line(type, obj) : encodedOnce(obj, `json\u0000${type}`, () => line(type, whole(info, obj)))) };
     }
     const metaAPIVersion = this.metaAPIVersion;
     if (conversion !== 'Table') {

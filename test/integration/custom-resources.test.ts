@@ -231,6 +231,43 @@ describe('custom resources', () => {
     assert.equal(protoBody.status, 415, protoBody.text);
   });
 
+  test('JSON answers write a custom resource\'s keys sorted at every level, as upstream\'s unstructured encoding does', async () => {
+    /** The paths of every object in `v` whose keys are not in sorted order. */
+    const unsorted = (v: unknown, at = ''): string[] => {
+      if (Array.isArray(v)) return v.flatMap((x, i) => unsorted(x, `${at}[${i}]`));
+      if (v === null || typeof v !== 'object') return [];
+      const keys = Object.keys(v);
+      const own = keys.join() === [...keys].sort().join() ? [] : [`${at || '.'}: ${keys.join()}`];
+      return [...own, ...keys.flatMap((k) => unsorted((v as Json)[k], `${at}.${k}`))];
+    };
+    const watch = await t.client.watch(`${widgets(ns)}?watch=true&labelSelector=order%3Dyes`);
+    const sent = { kind: 'Widget', apiVersion: `${group}/v1`, spec: { tags: ['z', 'a'], size: '3m', color: 'green' }, metadata: { name: 'ordered', labels: { zone: 'b', order: 'yes' }, annotations: { 'z.example.com/x': '1', 'a.example.com/y': '2' } } };
+    const created = await t.client.post(widgets(ns), sent);
+    assert.equal(created.status, 201, created.text);
+    assert.match(created.text, /^\{"apiVersion":"stable\.example\.com\/v1","kind":"Widget","metadata":\{"annotations":\{"a\.example\.com\/y":"2","z\.example\.com\/x":"1"\},"creationTimestamp":/);
+    assert.match(created.text, /"spec":\{"color":"green","maxReplicas":10,"replicas":1,"size":"3m","tags":\["z","a"\]\}\}$/, 'defaults in place, lists in their order');
+    assert.deepEqual(unsorted(created.body), []);
+    const status = await t.client.request('PUT', `${widgets(ns, 'ordered')}/status`, { body: { ...(created.body as Json), status: { replicas: 2, phase: 'Ready', selector: 'order=yes' } } });
+    assert.equal(status.status, 200, status.text);
+    assert.match(status.text, /"status":\{"phase":"Ready","replicas":2,"selector":"order=yes"\}\}$/);
+    const got = await t.client.get(widgets(ns, 'ordered'));
+    assert.deepEqual(unsorted(got.body), []);
+    assert.equal(got.text, status.text, 'a read writes what the write answered');
+    // A list is a map too: apiVersion, items, kind, metadata.
+    const list = await t.client.get(`${widgets(ns)}?labelSelector=order%3Dyes`);
+    assert.match(list.text, /^\{"apiVersion":"stable\.example\.com\/v1","items":\[\{"apiVersion":.*\],"kind":"WidgetList","metadata":\{"resourceVersion":"\d+"\}\}$/);
+    assert.deepEqual(unsorted((list.body as Json).items), []);
+    const events = await watch.take(2, 15_000);
+    watch.close();
+    assert.deepEqual(events.map((e) => [e.type, unsorted(e.object)]), [['ADDED', []], ['MODIFIED', []]]);
+    const table = await t.client.get(`${widgets(ns)}?labelSelector=order%3Dyes&includeObject=Object`, { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.orch.io' } });
+    assert.deepEqual(unsorted(((table.body as Json).rows as Json[])[0]!.object), []);
+    // The list's metadata is a map too (a selected list counts no remaining items, as upstream's).
+    assert.equal((await t.client.post(widgets(ns), widget('ordered-2', { color: 'red' }, { order: 'yes' }))).status, 201);
+    const page = await t.client.get(`${widgets(ns)}?labelSelector=order%3Dyes&limit=1`);
+    assert.match(page.text, /,"kind":"WidgetList","metadata":\{"continue":"[^"]+","resourceVersion":"\d+"\}\}$/);
+  });
+
   test('cluster-scoped resources, and a name conflict left unaccepted', async () => {
     const def = widgetDefinition();
     const spec = def.spec as Json;

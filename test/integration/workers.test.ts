@@ -139,6 +139,45 @@ describe('the API server with --workers 2', () => {
     assert.equal((await client.get(path)).body.data.v, '1');
   });
 
+  test('one thread type-checks ValidatingAdmissionPolicies: each generation\'s status is applied once, by upstream\'s field manager', async () => {
+    const policies = '/apis/admissionregistration.orch.io/v1/validatingadmissionpolicies';
+    const name = 'workers-typed';
+    const spec = (expression: string) => ({
+      failurePolicy: 'Fail', validations: [{ expression }],
+      matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'], operations: ['CREATE'] }] },
+    });
+    const statusFields = (r: Response) => (r.body.metadata.managedFields as { subresource?: string; time?: string }[])
+      .filter((f) => f.subresource === 'status').map(({ time: _, ...f }) => f);
+    const applied = (typeChecking: Record<string, unknown>) => [{
+      manager: 'validatingadmissionpolicy-status', operation: 'Apply', apiVersion: 'admissionregistration.orch.io/v1', subresource: 'status',
+      fieldsType: 'FieldsV1', fieldsV1: { 'f:status': { 'f:observedGeneration': {}, 'f:typeChecking': typeChecking } },
+    }];
+    const created = await client.post(policies, { metadata: { name }, spec: spec('object.spec.replicas > 1') });
+    assert.equal(created.status, 201, created.text);
+    const watch = await client.watch(`${policies}?watch=true&fieldSelector=metadata.name%3D${name}&resourceVersion=${created.body.metadata.resourceVersion}`);
+    try {
+      const checked = await pollUntil(() => client.get(`${policies}/${name}`), (r) => r.body.status?.observedGeneration === 1, 'type checking');
+      assert.equal(checked.body.status.typeChecking.expressionWarnings[0].fieldRef, 'spec.validations[0].expression');
+      assert.deepEqual(statusFields(checked), applied({ 'f:expressionWarnings': {} }));
+      // A new generation is checked again; the warnings the new apply leaves out are gone, and with
+      // them the emptied typeChecking, which the manager still owns (as upstream's apply leaves it).
+      const updated = await client.put(`${policies}/${name}`, { ...checked.body, spec: spec('true') });
+      assert.equal(updated.status, 200, updated.text);
+      const rechecked = await pollUntil(() => client.get(`${policies}/${name}`), (r) => r.body.status?.observedGeneration === 2, 'type checking again');
+      assert.deepEqual(rechecked.body.status, { observedGeneration: 2 });
+      assert.deepEqual(statusFields(rechecked), applied({}));
+      // Once each: between the create and a last change of ours, the watch sees the two status
+      // writes and the update, and nothing else.
+      const labelled = await client.patch(`${policies}/${name}`, { metadata: { labels: { seen: 'yes' } } });
+      assert.equal(labelled.status, 200, labelled.text);
+      const events = await watch.take(4, 15_000);
+      assert.deepEqual(events.map((e) => [e.type, e.object.metadata.generation, e.object.status?.observedGeneration ?? 0, e.object.metadata.labels?.seen ?? '']),
+        [['MODIFIED', 1, 1, ''], ['MODIFIED', 2, 1, ''], ['MODIFIED', 2, 2, ''], ['MODIFIED', 2, 2, 'yes']]);
+    } finally {
+      watch.close();
+    }
+  });
+
   test('/metrics from either thread counts the whole server: requests summed, the process\'s memory and objects once', async () => {
     const servedBy = new Set<string>();
     for (let i = 0; i < 20; i++) {

@@ -33,6 +33,8 @@ export interface AdmissionDeps {
   metrics?: AdmissionObserver;
   /** The server's authorizer, for the plug-ins that check further permissions (CSR approve and sign). */
   authorize?: AuthorizeFunc;
+  /** The store serving a custom resource version now, for the plug-ins reading custom resources (a policy's params). */
+  customStore?(group: string, version: string, resource: string): Store | undefined;
 }
 
 /** Listers over the server's in-process caches (live reads when the cache has not seen an object yet). */
@@ -45,15 +47,43 @@ export function cachedLister(stores: AdmissionDeps['stores'], caches: AdmissionD
     return {
       get: (namespace, name) => cache.get(namespace, name) as AdmissionObject | undefined,
       list: (namespace) => cache.list(namespace) as unknown as AdmissionObject[],
-      fetch: async (namespace, name) => {
-        try {
-          return (await store.get(namespace, name)) as unknown as AdmissionObject;
-        } catch (e) {
-          if ((e as { code?: number }).code === 404) return undefined;
-          throw e;
-        }
-      },
+      fetch: (namespace, name) => fetchLive(store, namespace, name),
     };
+  };
+}
+
+/** The stored object, read from etcd; undefined when there is none. */
+async function fetchLive(store: Store, namespace: string, name: string): Promise<AdmissionObject | undefined> {
+  try {
+    return (await store.get(namespace, name)) as unknown as AdmissionObject;
+  } catch (e) {
+    if ((e as { code?: number }).code === 404) return undefined;
+    throw e;
+  }
+}
+
+/**
+ * The cache of a custom resource version, found anew on every read: a definition deleted and
+ * created again is served by another store, whose cache takes over. Undefined when not served.
+ */
+function customInformer(caches: SharedCaches, storeOf: () => Store | undefined): ReturnType<NonNullable<PluginDeps['informer']>> {
+  const current = () => {
+    const store = storeOf();
+    return store ? { store, ...caches.customResource(store) } : undefined;
+  };
+  const first = current();
+  if (!first) return undefined;
+  return {
+    lister: {
+      get: (namespace, name) => current()?.cache.get(namespace, name) as AdmissionObject | undefined,
+      list: (namespace) => (current()?.cache.list(namespace) ?? []) as unknown as AdmissionObject[],
+      fetch: async (namespace, name) => {
+        const store = current()?.store;
+        return store ? fetchLive(store, namespace, name) : undefined;
+      },
+    },
+    hasSynced: () => current()?.cache.hasSynced() ?? false,
+    synced: first.started,
   };
 }
 
@@ -70,10 +100,12 @@ export async function buildAdmission(o: AdmissionOptions, deps: AdmissionDeps): 
   const pluginDeps: PluginDeps = {
     domain,
     lister,
-    informer: (group, resource) => {
+    informer: (group, resource, version) => {
       const cache = caches.get(group, resource);
-      if (!stores.get(`${group}/${resource}`) || !cache) return undefined;
-      return { lister: lister(group, resource), hasSynced: () => cache.hasSynced(), synced: caches.synced(group, resource).then(() => undefined) };
+      if (stores.get(`${group}/${resource}`) && cache) {
+        return { lister: lister(group, resource), hasSynced: () => cache.hasSynced(), synced: caches.synced(group, resource).then(() => undefined) };
+      }
+      return customInformer(caches, () => deps.customStore?.(group, version, resource));
     },
     logger,
     objects: schemeObjectInterfaces(deps.scheme, deps.decoder),

@@ -6,6 +6,8 @@ import type { Store } from '../../../pkg/registry/generic/store.js';
 
 export class SharedCaches {
   private readonly caches = new Map<string, { cache: ObjectCache; started?: Promise<void> }>();
+  /** Caches of custom resource versions, each with the store it follows (a definition replaced brings a new one). */
+  private readonly custom = new Map<string, { cache: ObjectCache; started: Promise<void>; store: Store }>();
 
   constructor(private readonly stores: ReadonlyMap<string, Store>, private readonly logger: Logger) {}
 
@@ -28,8 +30,30 @@ export class SharedCaches {
     await Promise.all([...this.caches.values()].map((e) => (e.started ??= e.cache.start())));
   }
 
+  /**
+   * The started cache of the custom resource version `store` serves (custom resources are served
+   * only while their definition is, so they are asked for with the store serving them now): made
+   * on first use, and made again when the definition was replaced since.
+   */
+  customResource(store: Store): { cache: ObjectCache; started: Promise<void> } {
+    const key = `${store.info.group}/${store.info.version}/${store.info.resource}`;
+    const e = this.custom.get(key);
+    if (e?.store === store) return e;
+    if (e) void e.cache.stop();
+    const cache = this.newCache(store, key);
+    const fresh = { cache, started: cache.start(), store };
+    this.custom.set(key, fresh);
+    return fresh;
+  }
+
   async stop(): Promise<void> {
-    await Promise.all([...this.caches.values()].map((e) => e.cache.stop()));
+    await Promise.all([...this.caches.values(), ...this.custom.values()].map((e) => e.cache.stop()));
+  }
+
+  private newCache(store: Store, key: string): ObjectCache {
+    return new ObjectCache(store, {
+      onError: (err) => this.logger.warn('a cache lost its watch; it resumes', { resource: key, err: err instanceof Error ? err.message : String(err) }),
+    });
   }
 
   private entry(group: string, resource: string) {
@@ -38,11 +62,7 @@ export class SharedCaches {
     if (!e) {
       const store = this.stores.get(key);
       if (!store) return undefined;
-      e = {
-        cache: new ObjectCache(store, {
-          onError: (err) => this.logger.warn('a cache lost its watch; it resumes', { resource: key, err: err instanceof Error ? err.message : String(err) }),
-        }),
-      };
+      e = { cache: this.newCache(store, key) };
       this.caches.set(key, e);
     }
     return e;

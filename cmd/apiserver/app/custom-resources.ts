@@ -18,6 +18,8 @@ import type { SharedCaches } from './caches.js';
 
 export interface CustomResources {
   registry: CustomResourceRegistry;
+  /** The store serving a custom resource version now; undefined when no definition serves it. */
+  store(group: string, version: string, resource: string): Store | undefined;
   /** Starts the informer, the registry and the controllers; resolves once the stored definitions are served. */
   start(): Promise<void>;
   stop(): void;
@@ -64,6 +66,10 @@ export function customResources(o: CustomResourcesOptions): CustomResources | un
   ];
   return {
     registry,
+    store: (g, version, resource) => {
+      const info = o.scheme.resource(g, version, resource);
+      return info?.custom ? registry.store(info) : undefined;
+    },
     start: async () => {
       await o.caches.synced(group, 'customresourcedefinitions');
       await registry.start();

@@ -294,12 +294,17 @@ async function serve(opts: APIServerOptions, logger: Logger, thread: ThreadRole 
   const decoder = new ObjectDecoder(schemas);
   const admission = await buildAdmission(opts.admission, {
     domain, stores, caches, logger, scheme, decoder, metrics: metrics.admission,
+    ...(custom ? { customStore: custom.store } : {}),
     authorize: async (user, check) => {
       const d = await authorization.authorizer.authorize(resourceAttributes(user, check));
       return { allowed: d.decision === 'allow', reason: d.reason, ...(d.evaluationError ? { evaluationError: d.evaluationError } : {}) };
     },
   });
-  const policyStatus = startPolicyTypeChecking({ domain, stores, caches, scheme, objects: schemeObjectInterfaces(scheme, decoder), logger });
+  // One type-checking status writer per server, as upstream runs one controller (in the leading
+  // controller manager): the first thread, whose replacement keeps its id and catches up from its list.
+  const policyStatus = thread === undefined || thread.id === 1
+    ? startPolicyTypeChecking({ domain, stores, caches, scheme, objects: schemeObjectInterfaces(scheme, decoder), logger, ...(custom ? { customResources: custom.registry } : {}) })
+    : undefined;
   let stopCompaction = () => undefined as void;
   let port = 0;
   let namespacesMade: Promise<void> | undefined;

@@ -49,7 +49,7 @@ export class ParamSource {
     if (!gv) throw new Error(`failed to parse paramKind APIVersion: unexpected GroupVersion string: ${kind.apiVersion ?? ''}`);
     const gvk = `${gv.group}/${gv.version}, Kind=${kind.kind ?? ''}`;
     const mapping = this.objects?.restMappings(gv.group, kind.kind ?? '', gv.version)[0];
-    const cache = mapping ? this.informer?.(mapping.group, mapping.resource) : undefined;
+    const cache = mapping ? this.informer?.(mapping.group, mapping.resource, mapping.version) : undefined;
     if (!mapping || !cache) throw new Error(`failed to find resource referenced by paramKind: '${gvk}'`);
     return { namespaced: mapping.namespaced, ...cache };
   }

@@ -2,7 +2,7 @@
 // DefinitionsSchemaResolver), which is what CEL type checking derives a kind's type from. A shape
 // that contains itself is cut where it recurs, as a free-form object.
 import type { Scheme } from '../../runtime/scheme.js';
-import { definitionName, type DefinitionSet } from './definitions.js';
+import { definitionName, DefinitionSet } from './definitions.js';
 import { refPrefix } from './schema-conversion.js';
 import { servedDefinitions } from './served-definitions.js';
 import { isJsonObject, type GroupVersionKind, type JsonObject, type JsonValue } from './types.js';
@@ -32,14 +32,24 @@ function resolve(value: JsonValue, defs: DefinitionSet, expanding: ReadonlySet<s
   return out;
 }
 
-/** Resolves the schemas of the kinds `scheme` serves; definitions are built on first use. */
+/**
+ * Resolves the schemas of the kinds `scheme` serves; the built-in definitions are built on first
+ * use, a custom resource's from its definition's schema as it is served at the time of asking.
+ */
 export function kindSchemaResolver(scheme: Scheme): (kind: GroupVersionKind) => JsonObject | undefined {
-  let defs: DefinitionSet | undefined;
+  let builtIn: DefinitionSet | undefined;
   return (kind) => {
     const r = scheme.resources().find((x) => x.group === kind.group && x.version === kind.version && x.kind === kind.kind);
     if (!r) return undefined;
-    defs ??= servedDefinitions(scheme, 'v3');
-    const name = definitionName(r.schema);
+    let defs: DefinitionSet;
+    let name: string;
+    if (r.custom) {
+      defs = new DefinitionSet('v3');
+      name = defs.add(r.schema);
+    } else {
+      defs = builtIn ??= servedDefinitions(scheme, 'v3');
+      name = definitionName(r.schema);
+    }
     const def = defs.get(name);
     return def ? (resolve(def, defs, new Set([name])) as JsonObject) : undefined;
   };

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import type { TestServer } from './apiserver.js';
 import { pollUntil } from './authentication.js';
-import type { Response } from './client.js';
+import type { Client, Response } from './client.js';
 
 export type Json = Record<string, unknown>;
 
@@ -63,10 +63,10 @@ export function conditions(r: Response): Record<string, string> {
   return Object.fromEntries((cs ?? []).map((c) => [c.type, `${c.status}/${c.reason ?? ''}`]));
 }
 
-/** Creates a definition and waits until it is Established. */
-export async function establish(t: TestServer, crd: Json): Promise<Response> {
-  const r = await t.client.post(crdPath(), crd);
+/** Creates a definition (as `client`, by default the server's) and waits until it is Established. */
+export async function establish(t: TestServer, crd: Json, client: Client = t.client): Promise<Response> {
+  const r = await client.post(crdPath(), crd);
   assert.equal(r.status, 201, r.text);
   const name = (crd.metadata as Json).name as string;
-  return pollUntil(() => t.client.get(crdPath(name)), (g) => conditions(g).Established?.startsWith('True') === true, `${name} Established`);
+  return pollUntil(() => client.get(crdPath(name)), (g) => conditions(g).Established?.startsWith('True') === true, `${name} Established`);
 }

@@ -3,16 +3,22 @@
 // policy whose generation is newer than its status.observedGeneration is type-checked and its
 // status written with the warnings and the generation checked. One policy at a time; a write that
 // lost a race is left to the next change of the policy, which the cache reports again, and one that
-// failed otherwise is tried again a second later.
+// failed otherwise is tried again a second later. The server runs one controller however many
+// threads serve (upstream runs one in the leading controller manager).
 import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyStatus } from '../../../../api/admissionregistration/v1/validating-admission-policy.js';
 import type { Logger } from '../../../log/logger.js';
 import type { TypeChecker } from './type-checking.js';
 
 export interface PolicyStatusDeps {
   checker: TypeChecker;
-  /** Writes `status` over the policy's, provided the stored policy is still `policy` (its resourceVersion). */
-  writeStatus(policy: ValidatingAdmissionPolicy, status: ValidatingAdmissionPolicyStatus): Promise<void>;
+  /**
+   * Applies `status` (the fields this controller owns) to the stored policy, provided it still has
+   * `policy`'s generation; resolves without writing when the policy is gone or newer.
+   */
+  applyStatus(policy: ValidatingAdmissionPolicy, status: ValidatingAdmissionPolicyStatus): Promise<void>;
   logger: Logger | undefined;
+  /** Resolves once the served kinds are current (custom resources defined by now are served); absent when they are fixed. */
+  kindsCurrent?(): Promise<void>;
 }
 
 const nameOf = (p: ValidatingAdmissionPolicy) => p.metadata?.name ?? '';
@@ -51,9 +57,10 @@ export class PolicyStatusController {
   private async drain(): Promise<void> {
     for (let next = this.take(); next && !this.stopped; next = this.take()) {
       try {
+        // A policy written just after a definition is checked against it, whichever process saw which first.
+        await this.deps.kindsCurrent?.();
         const expressionWarnings = this.deps.checker.check(next);
-        await this.deps.writeStatus(next, {
-          ...next.status,
+        await this.deps.applyStatus(next, {
           observedGeneration: next.metadata?.generation ?? 0,
           typeChecking: expressionWarnings.length > 0 ? { expressionWarnings } : {},
         });

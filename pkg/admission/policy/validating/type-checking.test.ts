@@ -58,7 +58,7 @@ test('the status controller writes the warnings once per generation', async () =
   const writes: [string, ValidatingAdmissionPolicyStatus][] = [];
   const controller = new PolicyStatusController({
     checker, logger: undefined,
-    writeStatus: async (p, status) => void writes.push([p.metadata!.resourceVersion!, status]),
+    applyStatus: async (p, status) => void writes.push([p.metadata!.resourceVersion!, status]),
   });
   const p = policy(['configmaps'], [{ expression: 'object.spec.replicas > 1' }]);
   controller.observe(p);
@@ -79,7 +79,7 @@ test('a status write that fails is tried again', async () => {
   let attempts = 0;
   const controller = new PolicyStatusController({
     checker, logger: undefined,
-    writeStatus: async () => {
+    applyStatus: async () => {
       if (++attempts === 1) throw new Error('etcd is away');
     },
   });

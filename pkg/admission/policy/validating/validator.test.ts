@@ -29,6 +29,16 @@ test('a failed validation denies with its messageExpression, which may read vari
   assert.deepEqual((await v.validate(input({ a: '1' }, 'other'))).decisions.map((d) => d.action), ['admit', 'admit', 'deny']);
 });
 
+test('a messageExpression may print an untyped parameter (a custom resource\'s integer) within the runtime cost limit', async () => {
+  const v = new PolicyValidator({
+    failurePolicy: 'Fail',
+    paramKind: { apiVersion: 'policy.example.com/v1', kind: 'Limit' },
+    validations: [{ expression: 'size(object.data) <= params.spec.maxKeys', messageExpression: "'at most ' + string(params.spec.maxKeys) + ' keys'" }],
+  });
+  const r = await v.validate({ ...input({ a: '1', b: '2' }), params: jsonToCel({ spec: { maxKeys: 1 } }) });
+  assert.deepEqual(r.decisions, [{ action: 'deny', evaluation: 'deny', message: 'at most 1 keys', reason: 'Invalid' }]);
+});
+
 test('an evaluation error denies under Fail and admits under Ignore; a false match condition skips the policy', async () => {
   const spec = (failurePolicy: 'Fail' | 'Ignore'): ValidatingAdmissionPolicySpec => ({
     failurePolicy,
