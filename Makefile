@@ -13,7 +13,7 @@ export PATH := $(abspath $(NODE_DIR)):$(PATH)
 # What the binaries' wrappers run: the pinned node beside them, or the machine's `node`.
 NODE_CMD := $(if $(filter $(OUT)/node/%,$(NODE_DIR)),"$$here/../$(patsubst $(OUT)/%,%,$(NODE_DIR))/node",node)
 
-.PHONY: all node deps etcd clients build run test test-unit test-integration test-image image bench bench-etcd-hang clean
+.PHONY: all node deps etcd clients build run test test-unit test-integration test-deploy test-image image bench bench-etcd-hang clean
 
 all: build
 
@@ -56,14 +56,21 @@ run: etcd build
 UNIT_TESTS = $(shell find $(DIST)/api $(DIST)/pkg $(DIST)/cmd -name '*.test.js' 2>/dev/null | sort)
 INTEGRATION_TESTS = $(shell find $(DIST)/test/integration -name '*.test.js' 2>/dev/null | sort)
 
+# Every test but test/deploy's, which `make test-deploy` runs.
 test: etcd clients build
-	node --test --test-concurrency=2 --enable-source-maps $(shell find $(DIST)/api $(DIST)/pkg $(DIST)/cmd $(DIST)/test -name '*.test.js' | sort)
+	node --test --test-concurrency=2 --enable-source-maps $(shell find $(DIST)/api $(DIST)/pkg $(DIST)/cmd $(DIST)/test -path $(DIST)/test/deploy -prune -o -name '*.test.js' -print | sort)
 
 test-unit: build
 	node --test --enable-source-maps $(UNIT_TESTS)
 
 test-integration: etcd clients build
 	node --test --test-concurrency=2 --enable-source-maps $(INTEGRATION_TESTS)
+
+# The Helm chart (deploy/helm/orch) with the pinned helm 3 against our own API server, and the
+# control plane run from the rendered chart as processes on loopback: test/deploy, one file at a
+# time, since each starts servers of its own. .ci/run runs it after `make test-image`.
+test-deploy: etcd clients build
+	node --test --test-concurrency=1 --enable-source-maps $$(find $(DIST)/test/deploy -name '*.test.js' | sort)
 
 # The control plane's OCI image (deploy/image/Containerfile) with buildah, podman or docker, tagged
 # $(IMAGE):<version> and $(IMAGE):<revision>; BUILD_IMAGE, BASE_IMAGE and NODE pass through.

@@ -167,13 +167,15 @@ contexts:
 current-context: {{ .user }}@orch
 {{- end -}}
 
+{{/* Keys are ECDSA P-256: small, and generated in a moment where RSA takes seconds a key. */}}
+
 {{/* Puts into .cas[.suffix] the CA kept in .kept[.suffix] (tls.crt, tls.key), or a new one that .kept then holds too. */}}
 {{- define "orch.gen.ca" -}}
 {{- $prev := get .kept .suffix -}}
 {{- if $prev -}}
 {{- $_ := set .cas .suffix (buildCustomCert (get $prev "tls.crt") (get $prev "tls.key")) -}}
 {{- else -}}
-{{- $ca := genCA .cn (int .days) -}}
+{{- $ca := genCAWithKey .cn (int .days) (genPrivateKey "ecdsa") -}}
 {{- $_ := set .cas .suffix $ca -}}
 {{- $_ := set .kept .suffix (dict "tls.crt" ($ca.Cert | b64enc) "tls.key" ($ca.Key | b64enc)) -}}
 {{- end -}}
@@ -182,7 +184,7 @@ current-context: {{ .user }}@orch
 {{/* Puts into .kept[.suffix] a certificate signed by .ca (tls.crt, tls.key, ca.crt) unless one is kept there already. */}}
 {{- define "orch.gen.leaf" -}}
 {{- if not (hasKey .kept .suffix) -}}
-{{- $c := genSignedCert .cn .ips .sans (int .days) .ca -}}
+{{- $c := genSignedCertWithKey .cn .ips .sans (int .days) .ca (genPrivateKey "ecdsa") -}}
 {{- $_ := set .kept .suffix (dict "tls.crt" ($c.Cert | b64enc) "tls.key" ($c.Key | b64enc) "ca.crt" (.ca.Cert | b64enc)) -}}
 {{- end -}}
 {{- end -}}
