@@ -100,7 +100,7 @@ export class Watcher {
       let stream;
       try {
         stream = await this.servers[server]!.watch(`/api/v1/configmaps?watch=true&resourceVersion=${this.rv}`);
-      } catch (e) {
+      } catch {
         await pause(100);
         continue;
       }

@@ -1,5 +1,5 @@
-// The chart's topology as processes on loopback: `helm template` renders the chart, and each pod of
-// its StatefulSet and Deployments becomes a process running the container's own command, arguments
+// The chart's topology as processes on loopback: each pod of the StatefulSet and Deployments that
+// `helm template` rendered becomes a process running the container's own command, arguments
 // and environment, with what a cluster would provide mapped onto this machine: the image's
 // /usr/local/bin programs to the built _output/bin ones (etcd to the one on PATH), every container
 // port to a free loopback port of that pod, the members' headless DNS names and the Services' names
@@ -11,20 +11,10 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseAllDocuments } from 'yaml';
 import { freePort } from '../integration/framework/etcd.js';
-import { run } from '../integration/framework/process.js';
+import type { RenderedObject } from './chart.js';
 
 const repo = resolve(fileURLToPath(import.meta.url), '../../../../..');
-export const chartDir = join(repo, 'deploy/helm/orch');
-
-/** A rendered object, as far as this file reads it. */
-export interface Manifest {
-  kind: string;
-  metadata: { name: string; namespace?: string };
-  data?: Record<string, string>;
-  spec?: unknown;
-}
 
 interface ContainerPort { name?: string; containerPort: number }
 interface VolumeMount { name: string; mountPath: string }
@@ -40,20 +30,6 @@ interface WorkloadSpec {
 interface ServiceSpec { selector?: Record<string, string>; ports?: { port: number; targetPort?: string | number }[] }
 
 export type Component = 'etcd' | 'apiserver' | 'controller-manager';
-
-/** Renders the chart with `values` (YAML) as release `release` in `namespace`; the parsed objects. */
-export async function renderChart(helm: string, release: string, namespace: string, values: string): Promise<Manifest[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'orch-ha-values-'));
-  try {
-    const valuesFile = join(dir, 'values.yaml');
-    writeFileSync(valuesFile, values);
-    const r = await run(helm, ['template', release, chartDir, '--namespace', namespace, '--values', valuesFile], { timeoutMs: 60_000 });
-    if (r.code !== 0) throw new Error(`helm template failed\n${r.describe()}`);
-    return parseAllDocuments(r.stdout).map((d) => d.toJSON() as Manifest | null).filter((m): m is Manifest => !!m && typeof m.kind === 'string');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 /** One pod of the chart, run as a process. */
 export class PodProcess {
@@ -118,9 +94,11 @@ export class Topology {
   readonly pods: PodProcess[] = [];
   private readonly secrets = new Map<string, Record<string, string>>();
   private readonly configMaps = new Map<string, Record<string, string>>();
-  /** Service name -> the pod that stands behind it, and that pod's container port by the Service's port. */
-  private readonly services = new Map<string, { pods: PodProcess[]; targetPorts: Map<number, string | number> }>();
-  private headless = new Map<string, PodProcess[]>();
+  /** Service name -> the pod that stands behind it, and the container port (number or name) behind each of the Service's ports. */
+  private readonly services = new Map<string, { pod: PodProcess; targetPorts: Map<number, string | number> }>();
+  private readonly headless = new Map<string, PodProcess[]>();
+  /** Every port handed to a pod. */
+  private readonly taken = new Set<number>();
 
   private constructor(readonly dir: string, readonly namespace: string, readonly clusterDomain: string) {}
 
@@ -128,7 +106,7 @@ export class Topology {
    * The pods of `manifests`; `backend` picks the pod a Service's name reaches among the ones it
    * selects (a Service spreads connections; here one port stands for it).
    */
-  static async build(manifests: Manifest[], namespace: string, backend: (service: string, pods: PodProcess[]) => PodProcess, clusterDomain = 'cluster.local'): Promise<Topology> {
+  static async build(manifests: readonly RenderedObject[], namespace: string, backend: (service: string, pods: PodProcess[]) => PodProcess, clusterDomain = 'cluster.local'): Promise<Topology> {
     const t = new Topology(mkdtempSync(join(tmpdir(), 'orch-ha-')), namespace, clusterDomain);
     for (const m of manifests) {
       const data = m.data ?? {};
@@ -137,7 +115,7 @@ export class Topology {
     }
     for (const m of manifests) {
       if (m.kind !== 'StatefulSet' && m.kind !== 'Deployment') continue;
-      const spec = m.spec as WorkloadSpec;
+      const spec = m.spec as unknown as WorkloadSpec;
       const podSpec = spec.template.spec;
       const container = podSpec.containers[0]!;
       const labels = spec.template.metadata.labels;
@@ -150,7 +128,7 @@ export class Topology {
         mkdirSync(root, { recursive: true });
         const pod = new PodProcess(name, component, root, container, volumes);
         for (const p of container.ports ?? []) {
-          const port = await freePort();
+          const port = await t.freshPort();
           pod.ports.set(p.containerPort, port);
           if (p.name) pod.portsByName.set(p.name, port);
         }
@@ -159,15 +137,29 @@ export class Topology {
       }
       if (spec.serviceName) t.headless.set(spec.serviceName, members);
       for (const s of manifests.filter((x) => x.kind === 'Service')) {
-        const service = s.spec as ServiceSpec;
+        const service = s.spec as unknown as ServiceSpec;
         const selector = service.selector ?? {};
         if (Object.keys(selector).length === 0 || !Object.entries(selector).every(([k, v]) => labels[k] === v)) continue;
         const targetPorts = new Map<number, string | number>((service.ports ?? []).map((p) => [p.port, p.targetPort ?? p.port]));
-        t.services.set(s.metadata.name, { pods: [backend(s.metadata.name, members)], targetPorts });
+        t.services.set(s.metadata.name, { pod: backend(s.metadata.name, members), targetPorts });
       }
     }
     for (const pod of t.pods) t.prepare(pod);
     return t;
+  }
+
+  /**
+   * A free port no pod of this topology has yet: ports are found free one by one and bound only when
+   * the processes start, so the same free port may be offered twice.
+   */
+  private async freshPort(): Promise<number> {
+    for (;;) {
+      const port = await freePort();
+      if (!this.taken.has(port)) {
+        this.taken.add(port);
+        return port;
+      }
+    }
   }
 
   /** The loopback port `pod` has the port a Service or headless name targets on. */
@@ -194,8 +186,8 @@ export class Topology {
         }
       }
     }
-    for (const [service, { pods, targetPorts }] of this.services) {
-      if (suffixes.some((s) => host === `${service}${s}`)) return `127.0.0.1:${this.podPort(pods[0]!, targetPorts.get(port) ?? port)}`;
+    for (const [service, { pod, targetPorts }] of this.services) {
+      if (suffixes.some((s) => host === `${service}${s}`)) return `127.0.0.1:${this.podPort(pod, targetPorts.get(port) ?? port)}`;
     }
     throw new Error(`no pod or Service of the chart is named ${host}`);
   }
@@ -211,30 +203,29 @@ export class Topology {
     const fields: Record<string, string> = { 'metadata.name': pod.name, 'metadata.namespace': this.namespace, 'status.podIP': '127.0.0.1' };
     for (const e of c.env ?? []) pod.env[e.name] = e.value ?? fields[e.valueFrom?.fieldRef?.fieldPath ?? ''] ?? '';
     const mounts = (c.volumeMounts ?? []).slice().sort((a, b) => b.mountPath.length - a.mountPath.length);
-    const local = (path: string) => {
-      const mount = mounts.find((m) => path === m.mountPath || path.startsWith(`${m.mountPath}/`));
-      return mount ? join(pod.root, path) : path;
-    };
+    /** A path inside a mounted volume, made the pod's file; any other path as it is. */
+    const local = (path: string) => (mounts.some((m) => path === m.mountPath || path.startsWith(`${m.mountPath}/`)) ? join(pod.root, path) : path);
     const expand = (arg: string) => arg.replace(/\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g, (all, name: string) => pod.env[name] ?? all);
     const program = c.command?.[0] ?? '';
     pod.cmd = program.startsWith('/usr/local/bin/') ? join(repo, '_output/bin', program.slice('/usr/local/bin/'.length)) : program;
     pod.args = [...(c.command ?? []).slice(1), ...(c.args ?? [])].map((a) => {
-      let arg = this.rewriteURLs(expand(a), pod);
+      const arg = this.rewriteURLs(expand(a), pod);
       const flag = /^(--[\w-]+)=(.*)$/.exec(arg);
       if (!flag) return arg;
-      const [, name, value] = flag as unknown as [string, string, string];
+      const name = flag[1]!;
+      const value = flag[2]!;
       if (name === '--secure-port') return `${name}=${pod.ports.get(Number(value)) ?? value}`;
       if (name === '--bind-address' || name === '--advertise-address') return `${name}=127.0.0.1`;
-      arg = `${name}=${value.startsWith('/') ? local(value) : value}`;
-      return arg;
+      return `${name}=${local(value)}`;
     });
     for (const m of mounts) {
       const v = pod.volumes.find((x) => x.name === m.name);
       const dir = join(pod.root, m.mountPath);
       mkdirSync(dir, { recursive: true });
-      const source = v?.secret ? this.secrets.get(v.secret.secretName) : v?.configMap ? this.configMaps.get(v.configMap.name) : undefined;
-      if (!source) continue;
-      const items = v?.secret?.items ?? v?.configMap?.items ?? Object.keys(source).map((key) => ({ key, path: key }));
+      if (!v?.secret && !v?.configMap) continue; // an emptyDir or a claim: the directory is all
+      const source = v.secret ? this.secrets.get(v.secret.secretName) : this.configMaps.get(v.configMap!.name);
+      if (!source) throw new Error(`${pod.name}: the chart rendered no ${v.secret ? `Secret ${v.secret.secretName}` : `ConfigMap ${v.configMap!.name}`} for volume ${m.name}`);
+      const items = v.secret?.items ?? v.configMap?.items ?? Object.keys(source).map((key) => ({ key, path: key }));
       for (const { key, path } of items) {
         const content = source[key];
         if (content === undefined) throw new Error(`${pod.name}: ${key} is not in the volume ${m.name}`);
