@@ -153,12 +153,15 @@ describe('the orch chart', () => {
     assert.ok((api.volumeMounts as { mountPath: string }[]).some((m) => m.mountPath === '/var/log/orch'));
   });
 
-  test('provided certificates: the chart makes no Secret and mounts the operator\'s', async () => {
+  test('provided certificates: the chart makes no Secret and mounts the operator\'s, the kubelet client and front proxy client certificates too', async () => {
     const { objects } = await renderChart(release, namespace, ['-f', valuesFile('provided-certificates')]);
     assert.deepEqual(objects.filter((o) => o.kind === 'Secret').map((o) => o.metadata.name), []);
     const secrets = (kind: string, name: string) => podSpec(objectNamed(objects, kind, name)).volumes!.flatMap((v) => (v.secret ? [v.secret.secretName] : [])).sort();
     assert.deepEqual(secrets('StatefulSet', `${full}-etcd`), ['corp-etcd-peer', 'corp-etcd-server']);
-    assert.deepEqual(secrets('Deployment', `${full}-apiserver`), ['corp-etcd-client', 'corp-front-proxy-client', 'corp-orch-ca', 'corp-orch-serving', 'corp-service-account', 'corp-static-tokens']);
+    assert.deepEqual(secrets('Deployment', `${full}-apiserver`), ['corp-etcd-client', 'corp-front-proxy-client', 'corp-kubelet-client', 'corp-orch-ca', 'corp-orch-serving', 'corp-service-account', 'corp-static-tokens']);
+    const api = container(objects, 'Deployment', `${full}-apiserver`);
+    assert.deepEqual(['proxy-client-cert-file', 'proxy-client-key-file', 'kubelet-client-certificate', 'kubelet-certificate-authority'].map((name) => flag(api, name)),
+      ['/etc/orch/pki/front-proxy/tls.crt', '/etc/orch/pki/front-proxy/tls.key', '/etc/orch/kubelet-client/tls.crt', '/etc/orch/kubelet-client/ca.crt']);
     assert.deepEqual(secrets('Deployment', `${full}-controller-manager`), ['corp-controller-manager-kubeconfig', 'corp-orch-ca', 'corp-service-account']);
   });
 
@@ -207,8 +210,9 @@ describe('the orch chart', () => {
     const stored = async (ns: string): Promise<string[]> => {
       const selector = `app.kubernetes.io/instance=${release}`;
       const out: string[] = [];
-      for (const [kind, path] of [['Secret', '/api/v1'], ['Service', '/api/v1'], ['ConfigMap', '/api/v1'], ['StatefulSet', '/apis/apps/v1'], ['Deployment', '/apis/apps/v1'], ['PodDisruptionBudget', '/apis/policy/v1']] as const) {
-        const r = await t.client.get(`${path}/namespaces/${ns}/${kind.toLowerCase() === 'poddisruptionbudget' ? 'poddisruptionbudgets' : `${kind.toLowerCase()}s`}?labelSelector=${encodeURIComponent(selector)}`);
+      for (const [kind, path, resource] of [['Secret', '/api/v1', 'secrets'], ['Service', '/api/v1', 'services'], ['ConfigMap', '/api/v1', 'configmaps'], ['StatefulSet', '/apis/apps/v1', 'statefulsets'],
+        ['Deployment', '/apis/apps/v1', 'deployments'], ['PodDisruptionBudget', '/apis/policy/v1', 'poddisruptionbudgets']] as const) {
+        const r = await t.client.get(`${path}/namespaces/${ns}/${resource}?labelSelector=${encodeURIComponent(selector)}`);
         assert.equal(r.status, 200, r.text);
         out.push(...(r.body.items as RenderedObject[]).map((o) => `${kind}/${o.metadata.name}`));
       }
@@ -222,7 +226,8 @@ describe('the orch chart', () => {
         const { text, objects } = await renderChart(release, ns, ['-f', valuesFile(values)]);
         const file = join(kc.dir, `${values}.yaml`);
         writeFileSync(file, text);
-        const r = await kubectl.run(['apply', '--dry-run=server', '-f', file]);
+        // A loaded machine takes its time: kubectl's own per-request timeout (20 s) still bounds each call.
+        const r = await kubectl.run(['apply', '--dry-run=server', '-f', file], { timeoutMs: 180_000 });
         assert.equal(r.code, 0, `${values}:\n${r.describe()}`);
         for (const o of objects) {
           const group = o.apiVersion.includes('/') ? `.${o.apiVersion.split('/')[0]}` : '';

@@ -197,3 +197,61 @@ current-context: {{ .user }}@orch
 {{- end -}}
 {{- join "," $pairs -}}
 {{- end -}}
+
+{{/* A pod's placement and security: pull secrets, priority, anti-affinity, node selector, tolerations, a non-root user, no token of the hosting cluster (nothing here calls its API); pass (dict "root" $ "component" "etcd" "values" .Values.etcd). */}}
+{{- define "orch.podPlacement" -}}
+{{- $v := .values -}}
+{{- with .root.Values.imagePullSecrets }}
+imagePullSecrets:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with $v.priorityClassName }}
+priorityClassName: {{ . }}
+{{- end }}
+automountServiceAccountToken: false
+affinity:
+  {{- include "orch.antiAffinity" (dict "root" .root "component" .component "mode" $v.antiAffinity "topologyKey" $v.antiAffinityTopologyKey) | nindent 2 }}
+{{- with $v.nodeSelector }}
+nodeSelector:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with $v.tolerations }}
+tolerations:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+securityContext:
+  runAsNonRoot: true
+  runAsUser: 65532
+  runAsGroup: 65532
+  fsGroup: 65532
+  seccompProfile:
+    type: RuntimeDefault
+{{- end -}}
+
+{{/* A component's PodDisruptionBudget when enabled; pass (dict "root" $ "component" "etcd" "name" name "values" .Values.etcd). */}}
+{{- define "orch.podDisruptionBudget" -}}
+{{- if .values.podDisruptionBudget.enabled }}
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata:
+  name: {{ .name }}
+  namespace: {{ .root.Release.Namespace }}
+  labels:
+    {{- include "orch.labels" (dict "root" .root "component" .component) | nindent 4 }}
+spec:
+  maxUnavailable: {{ .values.podDisruptionBudget.maxUnavailable }}
+  selector:
+    matchLabels:
+      {{- include "orch.selectorLabels" (dict "root" .root "component" .component) | nindent 6 }}
+{{- end }}
+{{- end -}}
+
+{{/* A container's security context: no privilege, a read-only root file system, no capability. */}}
+{{- define "orch.containerSecurity" -}}
+securityContext:
+  allowPrivilegeEscalation: false
+  readOnlyRootFilesystem: true
+  capabilities:
+    drop: [ALL]
+{{- end -}}
