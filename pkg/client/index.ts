@@ -20,9 +20,9 @@ export {
 export { DelayingQueue } from './delaying-queue.js';
 export { RateLimitingQueue } from './rate-limiting-queue.js';
 export { ResourceClient, type GroupVersionResource, type KubeObject, type ObjectList } from './resource-client.js';
-export { defaultBurst, defaultQPS, type ExecClusterInfo, type RestConfig } from './rest-config.js';
+export { anonymousConfig, defaultBurst, defaultQPS, type ExecClusterInfo, type RestConfig } from './rest-config.js';
 export { SharedIndexInformer, deletedObject, isDeletedFinalStateUnknown, type DeletedFinalStateUnknown, type EventHandler, type InformerOptions } from './shared-informer.js';
 export { TokenBucket } from '../util/token-bucket.js';
-export { Transport, type TransportOptions } from './transport.js';
+export { Transport, type TokenSource, type TransportOptions } from './transport.js';
 export { Watch, type WatchEvent, type WatchEventType } from './watch.js';
 export { WorkQueue } from './work-queue.js';

@@ -46,3 +46,18 @@ export interface RestConfig {
   /** Per-request timeout for non-watch requests, in milliseconds; none when 0 or absent. */
   timeoutMs?: number;
 }
+
+/** The config without its user (client-go's AnonymousClientConfig): where and how to connect, no credentials. */
+export function anonymousConfig(c: RestConfig): RestConfig {
+  const { server, caData, insecureSkipTLSVerify, tlsServerName, qps, burst, userAgent, timeoutMs } = c;
+  return {
+    server,
+    ...(caData !== undefined ? { caData } : {}),
+    ...(insecureSkipTLSVerify !== undefined ? { insecureSkipTLSVerify } : {}),
+    ...(tlsServerName !== undefined ? { tlsServerName } : {}),
+    ...(qps !== undefined ? { qps } : {}),
+    ...(burst !== undefined ? { burst } : {}),
+    ...(userAgent !== undefined ? { userAgent } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+  };
+}

@@ -26,8 +26,20 @@ export interface HttpResponse {
   body: Buffer;
 }
 
+/**
+ * Bearer tokens from code rather than from the config (client-go's oauth2 TokenSource, as the
+ * controller manager's per-controller service account tokens): asked before every request, in
+ * place of any credentials the config holds, and told when a token was refused.
+ */
+export interface TokenSource {
+  token(): Promise<string>;
+  /** The server answered 401 to `token`: the next token() should not hand it out again. */
+  refused(token: string): void;
+}
+
 export interface TransportOptions {
   exec?: ExecProviderOptions;
+  tokenSource?: TokenSource;
   /** How many times an answer with Retry-After (429, 5xx) is retried; client-go's 10 when absent. */
   maxRetries?: number;
 }
@@ -42,6 +54,8 @@ interface Credentials {
   cert?: string;
   key?: string;
   exec?: ExecCredentials;
+  /** The token came from the transport's TokenSource. */
+  sourced?: boolean;
 }
 
 export class Transport {
@@ -49,6 +63,7 @@ export class Transport {
   private readonly limiter: TokenBucket;
   private readonly exec: ExecCredentialProvider | undefined;
   private readonly tokenSource: (() => string) | undefined;
+  private readonly sourcedTokens: TokenSource | undefined;
   private agent: HttpAgent | undefined;
   private agentKey = '';
   private readonly maxRetries: number;
@@ -64,10 +79,12 @@ export class Transport {
     } else if (config.bearerTokenFile) {
       this.tokenSource = tokenFileSource(config.bearerTokenFile);
     }
+    this.sourcedTokens = options.tokenSource;
     this.maxRetries = options.maxRetries ?? 10;
   }
 
   private async credentials(): Promise<Credentials> {
+    if (this.sourcedTokens) return { token: await this.sourcedTokens.token(), sourced: true };
     const out: Credentials = {};
     if (this.config.certData && this.config.keyData) {
       out.cert = this.config.certData;
@@ -130,6 +147,7 @@ export class Transport {
         ...(req.signal ? { signal: req.signal } : {}),
       }, (res) => {
         if (res.statusCode === 401 && c.exec) this.exec?.unauthorized(c.exec);
+        if (res.statusCode === 401 && c.sourced && c.token) this.sourcedTokens?.refused(c.token);
         resolve(res);
       });
       r.on('error', reject);

@@ -24,6 +24,10 @@ export interface APIServerOptions {
   certDir: string;
   etcdServers: string[];
   etcdPrefix: string;
+  /** --etcd-cafile, --etcd-certfile, --etcd-keyfile: client TLS toward etcd ('' when not given). */
+  etcdCAFile: string;
+  etcdCertFile: string;
+  etcdKeyFile: string;
   /** Milliseconds between compactions of etcd history; 0 disables. */
   etcdCompactionIntervalMs: number;
   /** --watch-cache: reads that allow it are served from memory (pkg/storage/cacher). */
@@ -91,6 +95,9 @@ export function parseOptions(argv: string[]): APIServerOptions {
     .option('cert-dir', { type: 'string', default: '/var/run/orch', describe: 'The directory where the generated TLS certificate is kept. Ignored if --tls-cert-file and --tls-private-key-file are given.', group: 'Secure serving:' })
     .option('etcd-servers', { type: 'string', array: true, default: [] as string[], describe: 'List of etcd servers to connect with (scheme://ip:port), comma separated.', group: 'Etcd:' })
     .option('etcd-prefix', { type: 'string', default: '/registry', describe: 'The prefix to prepend to all resource paths in etcd.', group: 'Etcd:' })
+    .option('etcd-cafile', { type: 'string', default: '', describe: 'SSL Certificate Authority file used to secure etcd communication.', group: 'Etcd:' })
+    .option('etcd-certfile', { type: 'string', default: '', describe: 'SSL certification file used to secure etcd communication.', group: 'Etcd:' })
+    .option('etcd-keyfile', { type: 'string', default: '', describe: 'SSL key file used to secure etcd communication.', group: 'Etcd:' })
     .option('etcd-compaction-interval', { type: 'string', default: '5m0s', describe: 'The interval of compaction requests. If 0, the compaction request from apiserver is disabled.', group: 'Etcd:' })
     .option('watch-cache', { type: 'boolean', default: true, describe: 'Keep each resource in memory, fed by its etcd watch, and answer watches, resourceVersion=0 and not-older-than reads, and consistent lists once confirmed current, from there.', group: 'Etcd:' })
     .option('watch-cache-sizes', { type: 'string', array: true, default: [] as string[], describe: 'Per-resource watch cache settings, comma separated, each resource[.group]#size: resource is the lowercase plural, group is left out for the core (v1) group, and size is how many recent events of the resource are kept for watches that start behind. A size of 0 keeps that resource out of the cache.', group: 'Etcd:' })
@@ -138,6 +145,9 @@ export function parseOptions(argv: string[]): APIServerOptions {
     certDir: parsed['cert-dir'],
     etcdServers: parsed['etcd-servers'].flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean),
     etcdPrefix: parsed['etcd-prefix'],
+    etcdCAFile: parsed['etcd-cafile'],
+    etcdCertFile: parsed['etcd-certfile'],
+    etcdKeyFile: parsed['etcd-keyfile'],
     etcdCompactionIntervalMs: duration('etcd-compaction-interval'),
     eventTTLMs: duration('event-ttl'),
     watchCache: parsed['watch-cache'],
@@ -194,6 +204,7 @@ export function validateOptions(o: APIServerOptions, code?: ServerCode): string[
   for (const s of o.etcdServers) if (!/^https?:\/\/[^/]+$/.test(s)) errs.push(`--etcd-servers: ${JSON.stringify(s)} is not of the form scheme://host:port`);
   if (!Number.isInteger(o.securePort) || o.securePort < 0 || o.securePort > 65535) errs.push('--secure-port must be between 0 and 65535, inclusive');
   if (!!o.tlsCertFile !== !!o.tlsPrivateKeyFile) errs.push('--tls-cert-file and --tls-private-key-file must be given together');
+  if (!!o.etcdCertFile !== !!o.etcdKeyFile) errs.push('--etcd-certfile and --etcd-keyfile must be given together');
   if (!o.etcdPrefix.startsWith('/')) errs.push('--etcd-prefix must start with /');
   if (o.etcdCompactionIntervalMs < 0) errs.push('--etcd-compaction-interval must not be negative');
   if (o.eventTTLMs <= 0) errs.push('--event-ttl must be greater than 0');

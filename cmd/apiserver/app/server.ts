@@ -33,7 +33,7 @@ import { compatibleKubernetes, gitVersion } from '../../../pkg/version/version.j
 import type { Storage } from '../../../pkg/storage/interface.js';
 import { Etcd3Storage } from '../../../pkg/storage/etcd3/store.js';
 import { jsonStorageCodec } from '../../../pkg/storage/json-codec.js';
-import { cachedStorage, watchCacheSizeOf } from './storage.js';
+import { cachedStorage, etcdClientTLS, watchCacheSizeOf } from './storage.js';
 import { customResources } from './custom-resources.js';
 import type { Store } from '../../../pkg/registry/generic/store.js';
 import { buildAuthentication } from './authentication.js';
@@ -206,6 +206,7 @@ function advertiseAddress(opts: APIServerOptions): string {
 /** Starts the API server; resolves once it serves and its post-start hooks are done. */
 export async function runAPIServer(opts: APIServerOptions, logger: Logger, thread?: ThreadRole): Promise<RunningAPIServer> {
   const cert = servingCertificate(opts, logger, !thread);
+  const etcdTLS = etcdClientTLS(opts);
   const domain = apiDomain(opts.apiDomain);
   logger.info('starting the API server', { version: versionInfo().gitVersion, apiDomain: domain.name, etcdServers: opts.etcdServers.join(','), etcdPrefix: opts.etcdPrefix });
   const scheme = new Scheme(applyRuntimeConfig(groupVersions(domain), parseRuntimeConfig(opts.runtimeConfig)), domain);
@@ -214,6 +215,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger, threa
   const audit = buildAudit(opts.audit, { domain, logger, metrics: new AuditMetrics(metrics.registry), ...(thread ? { sharedFile: thread.auditFile } : {}) });
   const etcd = new Etcd3Storage({
     servers: opts.etcdServers,
+    tls: etcdTLS,
     prefix: opts.etcdPrefix,
     codec: jsonStorageCodec,
     observe: (operation, key, seconds) => metrics.etcdRequest(operation, key.split('/')[2] ?? '', seconds),

@@ -1,15 +1,33 @@
 // The storage the registry is built on: etcd behind one shared watch per resource (the watch hub)
 // and, with --watch-cache, the watch cache keeping each resource in memory for reads.
+import { readFileSync } from 'node:fs';
 import type { Logger } from '../../../pkg/log/logger.js';
 import type { APIServerMetrics } from '../../../pkg/metrics/apiserver-metrics.js';
 import { WatchCacheMetrics } from '../../../pkg/metrics/watch-cache-metrics.js';
 import { storagePrefix, type Scheme } from '../../../pkg/runtime/scheme.js';
 import { Cacher } from '../../../pkg/storage/cacher/cacher.js';
+import type { EtcdClientTLS } from '../../../pkg/storage/etcd3/credentials.js';
 import type { Etcd3Storage } from '../../../pkg/storage/etcd3/store.js';
 import type { Storage, StoredObject } from '../../../pkg/storage/interface.js';
 import { WatchHub } from '../../../pkg/storage/watch-hub.js';
 import type { APIServerOptions } from './options.js';
 import { DEFAULT_WATCH_CACHE_SIZE, parseWatchCacheSizes, watchCacheSizesByPrefix } from './watch-cache-options.js';
+
+/** The contents of --etcd-cafile, --etcd-certfile and --etcd-keyfile; a file that cannot be read stops the start, naming its flag. */
+export function etcdClientTLS(opts: APIServerOptions): EtcdClientTLS {
+  const read = (flag: string, file: string): Buffer | undefined => {
+    if (!file) return undefined;
+    try {
+      return readFileSync(file);
+    } catch (e) {
+      throw new Error(`--${flag}: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+  };
+  const ca = read('etcd-cafile', opts.etcdCAFile);
+  const cert = read('etcd-certfile', opts.etcdCertFile);
+  const key = read('etcd-keyfile', opts.etcdKeyFile);
+  return { ...(ca ? { ca } : {}), ...(cert ? { cert } : {}), ...(key ? { key } : {}) };
+}
 
 /** The watch cache size of a resource named `resource.group`: --watch-cache-sizes, else the default; undefined for 0 (kept out). */
 export function watchCacheSizeOf(opts: APIServerOptions): (resource: string, group: string) => number | undefined {

@@ -53,46 +53,53 @@ export interface ControllerRegistration {
    * upstream gives the chatty namespace controller 20 and 100.
    */
   clientRateScale?: { qps: number; burst: number };
+  /**
+   * With --use-service-account-credentials, the service account (in the system namespace) it acts
+   * as: upstream's name, which the bootstrap policy binds to `system:controller:<name>`. Absent, it
+   * keeps the manager's own credentials, as upstream's tokens controller does (it makes the tokens
+   * the others would need).
+   */
+  serviceAccount?: string;
 }
 
 /** The controllers, in the order they start. */
 export const registrations: ControllerRegistration[] = [
   // Without a key the manager skips it (server.ts), as upstream does.
   { name: 'serviceaccount-token', factory: ({ serviceAccountPrivateKey }) => newServiceAccountTokenController({ privateKeyPem: serviceAccountPrivateKey ?? '' })(), enabledByDefault: true },
-  { name: 'endpoint', factory: ({ options }) => newEndpointController({ batchPeriodMs: options.endpointUpdatesBatchPeriodMs })(), enabledByDefault: true },
-  { name: 'endpointslice', factory: ({ options }) => endpointSliceController(options.endpointSlice)(), enabledByDefault: true },
-  { name: 'endpointslicemirroring', factory: ({ options }) => endpointSliceMirroringController(options.endpointSliceMirroring)(), enabledByDefault: true },
-  { name: 'replicationcontroller', factory: () => replicationcontrollerController(), enabledByDefault: true },
-  { name: 'namespace', factory: () => new NamespaceController(), enabledByDefault: true, clientRateScale: { qps: 20, burst: 100 } },
-  { name: 'serviceaccount', factory: () => new ServiceAccountsController(), enabledByDefault: true },
-  { name: 'root-ca-cert-publisher', factory: () => new RootCACertPublisher(), enabledByDefault: true },
-  { name: 'garbagecollector', factory: () => garbagecollectorController(), enabledByDefault: true },
-  { name: 'resourcequota', factory: ({ options }) => newResourceQuotaController({ resyncPeriodMs: options.resourceQuotaSyncPeriodMs })(), enabledByDefault: true },
-  { name: 'disruption', factory: () => disruptionController(), enabledByDefault: true },
-  { name: 'clusterrole-aggregation', factory: () => clusterroleAggregationController(), enabledByDefault: true },
-  { name: 'replicaset', factory: () => replicasetController(), enabledByDefault: true },
-  { name: 'deployment', factory: () => deploymentController(), enabledByDefault: true },
-  { name: 'statefulset', factory: () => statefulsetController(), enabledByDefault: true },
-  { name: 'job', factory: () => jobController(), enabledByDefault: true },
-  { name: 'cronjob', factory: () => cronjobController(), enabledByDefault: true },
-  { name: 'ttl-after-finished', factory: () => ttlAfterFinishedController(), enabledByDefault: true },
-  { name: 'daemonset', factory: () => daemonsetController(), enabledByDefault: true },
-  { name: 'nodelifecycle', factory: ({ options }) => newNodeLifecycleController(options.nodeLifecycle)(), enabledByDefault: true },
-  // Upstream 1.29 split it out of nodelifecycle; it has only its long name.
-  { name: taintEvictionControllerName, factory: () => taintEvictionController(), enabledByDefault: true },
-  { name: 'podgc', factory: ({ options }) => newPodGCController(options.podGC)(), enabledByDefault: true },
-  { name: 'ttl', factory: () => ttlController(), enabledByDefault: true },
-  { name: 'persistentvolume-binder', factory: ({ options }) => persistentVolumeBinderController({ syncPeriodMs: options.pvClaimBinderSyncPeriodMs })(), enabledByDefault: true },
-  { name: 'pvc-protection', factory: () => pvcProtectionController(), enabledByDefault: true },
-  { name: 'pv-protection', factory: () => pvProtectionController(), enabledByDefault: true },
-  { name: 'horizontalpodautoscaling', factory: ({ options }) => horizontalPodAutoscalingController(options.hpa)(), enabledByDefault: true },
+  { name: 'endpoint', factory: ({ options }) => newEndpointController({ batchPeriodMs: options.endpointUpdatesBatchPeriodMs })(), enabledByDefault: true, serviceAccount: 'endpoint-controller' },
+  { name: 'endpointslice', factory: ({ options }) => endpointSliceController(options.endpointSlice)(), enabledByDefault: true, serviceAccount: 'endpointslice-controller' },
+  { name: 'endpointslicemirroring', factory: ({ options }) => endpointSliceMirroringController(options.endpointSliceMirroring)(), enabledByDefault: true, serviceAccount: 'endpointslicemirroring-controller' },
+  { name: 'replicationcontroller', factory: () => replicationcontrollerController(), enabledByDefault: true, serviceAccount: 'replication-controller' },
+  { name: 'namespace', factory: () => new NamespaceController(), enabledByDefault: true, clientRateScale: { qps: 20, burst: 100 }, serviceAccount: 'namespace-controller' },
+  { name: 'serviceaccount', factory: () => new ServiceAccountsController(), enabledByDefault: true, serviceAccount: 'service-account-controller' },
+  { name: 'root-ca-cert-publisher', factory: () => new RootCACertPublisher(), enabledByDefault: true, serviceAccount: 'root-ca-cert-publisher' },
+  { name: 'garbagecollector', factory: () => garbagecollectorController(), enabledByDefault: true, serviceAccount: 'generic-garbage-collector' },
+  { name: 'resourcequota', factory: ({ options }) => newResourceQuotaController({ resyncPeriodMs: options.resourceQuotaSyncPeriodMs })(), enabledByDefault: true, serviceAccount: 'resourcequota-controller' },
+  { name: 'disruption', factory: () => disruptionController(), enabledByDefault: true, serviceAccount: 'disruption-controller' },
+  { name: 'clusterrole-aggregation', factory: () => clusterroleAggregationController(), enabledByDefault: true, serviceAccount: 'clusterrole-aggregation-controller' },
+  { name: 'replicaset', factory: () => replicasetController(), enabledByDefault: true, serviceAccount: 'replicaset-controller' },
+  { name: 'deployment', factory: () => deploymentController(), enabledByDefault: true, serviceAccount: 'deployment-controller' },
+  { name: 'statefulset', factory: () => statefulsetController(), enabledByDefault: true, serviceAccount: 'statefulset-controller' },
+  { name: 'job', factory: () => jobController(), enabledByDefault: true, serviceAccount: 'job-controller' },
+  { name: 'cronjob', factory: () => cronjobController(), enabledByDefault: true, serviceAccount: 'cronjob-controller' },
+  { name: 'ttl-after-finished', factory: () => ttlAfterFinishedController(), enabledByDefault: true, serviceAccount: 'ttl-after-finished-controller' },
+  { name: 'daemonset', factory: () => daemonsetController(), enabledByDefault: true, serviceAccount: 'daemon-set-controller' },
+  { name: 'nodelifecycle', factory: ({ options }) => newNodeLifecycleController(options.nodeLifecycle)(), enabledByDefault: true, serviceAccount: 'node-controller' },
+  // Upstream 1.29 split it out of nodelifecycle; it has only its long name, and runs with nodelifecycle's role.
+  { name: taintEvictionControllerName, factory: () => taintEvictionController(), enabledByDefault: true, serviceAccount: 'node-controller' },
+  { name: 'podgc', factory: ({ options }) => newPodGCController(options.podGC)(), enabledByDefault: true, serviceAccount: 'pod-garbage-collector' },
+  { name: 'ttl', factory: () => ttlController(), enabledByDefault: true, serviceAccount: 'ttl-controller' },
+  { name: 'persistentvolume-binder', factory: ({ options }) => persistentVolumeBinderController({ syncPeriodMs: options.pvClaimBinderSyncPeriodMs })(), enabledByDefault: true, serviceAccount: 'persistent-volume-binder' },
+  { name: 'pvc-protection', factory: () => pvcProtectionController(), enabledByDefault: true, serviceAccount: 'pvc-protection-controller' },
+  { name: 'pv-protection', factory: () => pvProtectionController(), enabledByDefault: true, serviceAccount: 'pv-protection-controller' },
+  { name: 'horizontalpodautoscaling', factory: ({ options }) => horizontalPodAutoscalingController(options.hpa)(), enabledByDefault: true, serviceAccount: 'horizontal-pod-autoscaler' },
   // Without any --cluster-signing-* files the manager skips it (server.ts), as upstream does.
-  { name: 'csrsigning', factory: ({ options }) => newCSRSigningController({ signers: signingFiles(options.csrSigning), durationMs: options.csrSigning.durationMs })(), enabledByDefault: true },
-  { name: 'csrapproving', factory: () => newCSRApprovingController()(), enabledByDefault: true },
-  { name: 'csrcleaner', factory: () => newCSRCleanerController()(), enabledByDefault: true },
+  { name: 'csrsigning', factory: ({ options }) => newCSRSigningController({ signers: signingFiles(options.csrSigning), durationMs: options.csrSigning.durationMs })(), enabledByDefault: true, serviceAccount: 'certificate-controller' },
+  { name: 'csrapproving', factory: () => newCSRApprovingController()(), enabledByDefault: true, serviceAccount: 'certificate-controller' },
+  { name: 'csrcleaner', factory: () => newCSRCleanerController()(), enabledByDefault: true, serviceAccount: 'certificate-controller' },
   // Upstream's ControllersDisabledByDefault: a cluster that uses bootstrap tokens names them.
-  { name: 'tokencleaner', factory: () => tokenCleanerController()(), enabledByDefault: false },
-  { name: 'bootstrapsigner', factory: () => bootstrapSignerController()(), enabledByDefault: false },
+  { name: 'tokencleaner', factory: () => tokenCleanerController()(), enabledByDefault: false, serviceAccount: 'token-cleaner' },
+  { name: 'bootstrapsigner', factory: () => bootstrapSignerController()(), enabledByDefault: false, serviceAccount: 'bootstrap-signer' },
 ];
 
 /**

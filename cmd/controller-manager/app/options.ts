@@ -17,6 +17,8 @@ export interface ControllerManagerOptions {
   controllers: string[];
   kubeAPIQPS: number;
   kubeAPIBurst: number;
+  /** --use-service-account-credentials: each controller acts as its own service account in the system namespace. */
+  useServiceAccountCredentials: boolean;
   leaderElect: boolean;
   leaseDurationMs: number;
   renewDeadlineMs: number;
@@ -117,6 +119,7 @@ export function defaultOptions(): ControllerManagerOptions {
     controllers: ['*'],
     kubeAPIQPS: 20,
     kubeAPIBurst: 30,
+    useServiceAccountCredentials: false,
     leaderElect: true,
     leaseDurationMs: 15_000,
     renewDeadlineMs: 10_000,
@@ -170,6 +173,7 @@ export function parseOptions(argv: string[]): ControllerManagerOptions {
     })
     .option('kube-api-qps', { type: 'number', default: d.kubeAPIQPS, describe: 'QPS to use while talking with the API server.', group: 'Generic:' })
     .option('kube-api-burst', { type: 'number', default: d.kubeAPIBurst, describe: 'Burst to use while talking with the API server.', group: 'Generic:' })
+    .option('use-service-account-credentials', { type: 'boolean', default: d.useServiceAccountCredentials, describe: 'If true, use individual service account credentials for each controller.', group: 'Generic:' })
     .option('api-domain', { type: 'string', default: d.apiDomain, describe: 'The platform domain the API server was started with (--api-domain): group names, finalizers and keys derive from it.', group: 'Generic:' })
     .option('root-ca-file', { type: 'string', default: '', describe: "If set, this root certificate authority will be included in the kube-root-ca.crt ConfigMap of every namespace. Defaults to the CA of the kubeconfig's cluster.", group: 'Generic:' })
     .option('resource-quota-sync-period', { type: 'string', default: '5m0s', describe: 'The period for syncing quota usage status in the system', group: 'Controllers:' })
@@ -242,6 +246,7 @@ export function parseOptions(argv: string[]): ControllerManagerOptions {
     controllers: (parsed.controllers as string[]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean),
     kubeAPIQPS: Number(parsed['kube-api-qps']),
     kubeAPIBurst: Number(parsed['kube-api-burst']),
+    useServiceAccountCredentials: Boolean(parsed['use-service-account-credentials']),
     leaderElect: Boolean(parsed['leader-elect']),
     leaseDurationMs: duration('leader-elect-lease-duration'),
     renewDeadlineMs: duration('leader-elect-renew-deadline'),

@@ -13,7 +13,8 @@ import { groupVersions } from '../../../api/index.js';
 import { Client } from '../../../pkg/client/client.js';
 import { SharedInformerFactory } from '../../../pkg/client/informer-factory.js';
 import { loadKubeconfig } from '../../../pkg/client/kubeconfig.js';
-import type { RestConfig } from '../../../pkg/client/rest-config.js';
+import { anonymousConfig, type RestConfig } from '../../../pkg/client/rest-config.js';
+import type { TokenSource } from '../../../pkg/client/transport.js';
 import type { ControllerContext } from '../../../pkg/controller/controller.js';
 import { LegacyTokenGenerator } from '../../../pkg/controller/serviceaccounttoken/legacy-token.js';
 import type { Logger } from '../../../pkg/log/logger.js';
@@ -21,7 +22,8 @@ import { Scheme } from '../../../pkg/runtime/scheme.js';
 import { enabledControllers, upstreamControllerNames } from './controllers.js';
 import { LeaderElector } from './leader-election.js';
 import { loadSigningAuthority } from '../../../pkg/util/certificates/signing-authority.js';
-import { signerFlagStems, signingFiles, type ControllerManagerOptions } from './options.js';
+import { signerFlagStems, signingFiles, systemNamespace, type ControllerManagerOptions } from './options.js';
+import { ServiceAccountTokenSource } from './service-account-credentials.js';
 import { startSecureServing } from './serving.js';
 
 export interface RunningControllerManager {
@@ -55,13 +57,17 @@ export async function runControllerManager(o: ControllerManagerOptions, logger: 
   const domain = apiDomain(o.apiDomain);
   const config = restConfig(o);
   const scheme = new Scheme(groupVersions(domain), domain);
-  /** A client named `name` (in its user agent), its rate limit scaled by `scale`. */
-  const clientFor = (name: string, scale = { qps: 1, burst: 1 }) => new Client({
-    ...config, userAgent: `${userAgent}/${name}`,
+  /**
+   * A client named `name` (in its user agent), its rate limit scaled by `scale`; with `tokens`, it
+   * connects as the config says but its user is whoever the tokens name.
+   */
+  const clientFor = (name: string, scale = { qps: 1, burst: 1 }, tokens?: TokenSource) => new Client({
+    ...(tokens ? anonymousConfig(config) : config), userAgent: `${userAgent}/${name}`,
     ...(o.kubeAPIQPS > 0 ? { qps: o.kubeAPIQPS * scale.qps, burst: o.kubeAPIBurst * scale.burst } : {}),
-  }, { scheme });
+  }, { scheme, ...(tokens ? { transport: { tokenSource: tokens } } : {}) });
   const client = clientFor('leader-election');
   const serviceAccountPrivateKey = o.serviceAccountPrivateKeyFile ? readFileSync(o.serviceAccountPrivateKeyFile, 'utf8') : undefined;
+  if (o.useServiceAccountCredentials && !serviceAccountPrivateKey) logger.warn('--use-service-account-credentials was specified without providing a --service-account-private-key-file');
   if (serviceAccountPrivateKey) {
     try {
       new LegacyTokenGenerator(domain, serviceAccountPrivateKey);
@@ -137,7 +143,16 @@ export async function runControllerManager(o: ControllerManagerOptions, logger: 
     const informerLog = logger.withCallDepth(1);
     const informerClient = clientFor('shared-informers');
     const informers = new SharedInformerFactory(informerClient, { log: (m) => informerLog.warn(m, { component: 'informer' }) });
-    const clients = controllers.map((r) => clientFor(upstreamControllerNames[r.name] ?? r.name, r.clientRateScale));
+    // The manager's own client makes each controller's service account and asks for its tokens.
+    const tokenClient = o.useServiceAccountCredentials ? clientFor('service-account-tokens') : undefined;
+    const tokenSources = new Map<string, ServiceAccountTokenSource>();
+    const tokensOf = (account: string | undefined) => {
+      if (!tokenClient || !account) return undefined;
+      let source = tokenSources.get(account);
+      if (!source) tokenSources.set(account, (source = new ServiceAccountTokenSource(tokenClient, domain, systemNamespace, account)));
+      return source;
+    };
+    const clients = controllers.map((r) => clientFor(upstreamControllerNames[r.name] ?? r.name, r.clientRateScale, tokensOf(r.serviceAccount)));
     const ctx: Omit<ControllerContext, 'client' | 'signal'> = {
       informers, domain, logger, ...(rootCA ? { rootCA } : {}),
       concurrency: (stem) => o.concurrency[stem] ?? 1,
@@ -164,6 +179,7 @@ export async function runControllerManager(o: ControllerManagerOptions, logger: 
     await Promise.all(running);
     await informers.shutdown();
     for (const c of [informerClient, ...clients]) c.close();
+    tokenClient?.close();
     leading = false;
   };
 

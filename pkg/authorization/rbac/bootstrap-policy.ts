@@ -376,9 +376,9 @@ export function bootstrapPolicy(d: ApiDomain, opts: BootstrapOptions = {}): Boot
   }
 
   // Controller service accounts are named after the role, less the system:controller: prefix
-  // (upstream's generic-garbage-collector runs as generic-garbage-collector, and so on). Our
-  // controller manager has no --use-service-account-credentials yet: every controller runs as the
-  // manager's own user, so that user is bound to each controller's role too.
+  // (upstream's generic-garbage-collector runs as generic-garbage-collector, and so on): with
+  // --use-service-account-credentials each controller acts as its account. Without the flag every
+  // controller runs as the manager's own user, so that user is bound to each controller's role too.
   const controllerBindings = clusterRoles
     .filter((r) => r.metadata!.name!.startsWith('system:controller:'))
     .map((r) => crb(r.metadata!.name!, [sa(r.metadata!.name!.slice('system:controller:'.length)), user('system:kube-controller-manager')]));

@@ -9,6 +9,7 @@
 import { circuitBreaker, ConsecutiveBreaker, handleWhen, noop, type CircuitBreakerPolicy, type IDisposable } from 'cockatiel';
 import { Etcd3 } from 'etcd3';
 import { AbandonableCall } from './abandonable-call.js';
+import { etcdCredentials, type EtcdClientTLS } from './credentials.js';
 
 /** Upstream's --etcd-healthcheck-timeout: a probe not answered within it failed. */
 export const PROBE_TIMEOUT_MS = 2_000;
@@ -19,6 +20,8 @@ const DOWN_PROBE_INTERVAL_MS = 100;
 
 export interface HealthMonitorOptions {
   hosts: string[];
+  /** The same client TLS as the main client's: a member requiring client certificates answers no probe without it. */
+  tls?: EtcdClientTLS | undefined;
   /** The key each probe reads (a count-only range, which etcd answers with a linearizable read). */
   probeKey: Buffer;
   /** How often a member that answers is probed; 0: only when check() is called (no background probes). */
@@ -47,7 +50,7 @@ export class HealthMonitor {
     for (const host of opts.hosts) {
       this.members.set(host, {
         // No retries and no breaker of its own: a probe is one call, answered or not.
-        client: new Etcd3({ hosts: [host], faultHandling: { global: noop, host: () => noop } }),
+        client: new Etcd3({ hosts: [host], ...etcdCredentials(opts.tls), faultHandling: { global: noop, host: () => noop } }),
         gate: neverTrips(),
         isolation: undefined,
         probing: undefined,

@@ -7,6 +7,7 @@ import { preconditionFailure } from '../preconditions.js';
 import { copyObject } from '../../runtime/copy.js';
 import { AbandonableCall, type CallOptions } from './abandonable-call.js';
 import { startCompactor, type CompactorEvents } from './compactor.js';
+import { etcdCredentials, type EtcdClientTLS } from './credentials.js';
 import { HealthMonitor } from './health-monitor.js';
 import { LeaseManager } from './lease-manager.js';
 import type {
@@ -45,6 +46,8 @@ export interface StorageEvents {
 export interface Etcd3StorageOptions {
   /** etcd client URLs, e.g. http://127.0.0.1:2379. */
   servers: string[];
+  /** Client TLS toward every member (--etcd-cafile, --etcd-certfile, --etcd-keyfile). */
+  tls?: EtcdClientTLS;
   /** Key prefix of every object, e.g. /registry. */
   prefix: string;
   codec: StorageCodec;
@@ -179,6 +182,7 @@ export class Etcd3Storage implements Storage {
   constructor(opts: Etcd3StorageOptions) {
     this.health = new HealthMonitor({
       hosts: opts.servers,
+      tls: opts.tls,
       probeKey: Buffer.from(`${opts.prefix.replace(/\/+$/, '')}/health`),
       ...(opts.probeIntervalMs !== undefined ? { intervalMs: opts.probeIntervalMs } : {}),
       // Reads out while no member answers its probe are given up: those sent before the gates
@@ -190,6 +194,7 @@ export class Etcd3Storage implements Storage {
     });
     this.client = new Etcd3({
       hosts: opts.servers,
+      ...etcdCredentials(opts.tls),
       dialTimeout: 5000,
       faultHandling: {
         global: retryUnsent,

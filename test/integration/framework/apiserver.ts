@@ -37,6 +37,9 @@ export function testOptions(etcd: TestEtcd, certDir: string, overrides: Partial<
     certDir,
     etcdServers: [etcd.endpoint],
     etcdPrefix: '/registry',
+    etcdCAFile: etcd.tls?.caFile ?? '',
+    etcdCertFile: etcd.tls?.certFile ?? '',
+    etcdKeyFile: etcd.tls?.keyFile ?? '',
     etcdCompactionIntervalMs: 0,
     eventTTLMs: 3_600_000,
     // ORCH_TEST_WATCH_CACHE=false runs a suite with the watch cache off (the watch hub alone).

@@ -12,7 +12,7 @@ import { onFreePorts, startEtcd, type TestEtcd } from './etcd.js';
 const repo = resolve(fileURLToPath(import.meta.url), '../../../../../..');
 
 /** `_output/bin/apiserver` when `make build` made it, else the same entry point run by node. */
-function command(): { cmd: string; args: string[] } {
+export function apiserverCommand(): { cmd: string; args: string[] } {
   const bin = join(repo, '_output/bin/apiserver');
   if (existsSync(bin)) return { cmd: bin, args: [] };
   return { cmd: process.execPath, args: ['--enable-source-maps', join(repo, '_output/dist/cmd/apiserver/main.js')] };
@@ -70,7 +70,7 @@ export async function startBinaryServer(o: BinaryServerOptions = {}): Promise<Bi
 }
 
 async function launch(o: BinaryServerOptions, etcd: TestEtcd, certDir: string, port: number): Promise<BinaryServer> {
-  const { cmd, args } = command();
+  const { cmd, args } = apiserverCommand();
   const proc: ChildProcess = spawn(cmd, [
     ...args,
     '--workers', String(o.workers ?? 2),

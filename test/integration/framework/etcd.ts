@@ -1,15 +1,28 @@
 // A real etcd for a test: its own free ports and a temporary data directory, removed on stop.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TestCA } from '../../../pkg/authentication/testing/ca.js';
 import { Etcd3Storage } from '../../../pkg/storage/etcd3/store.js';
 import { jsonStorageCodec } from '../../../pkg/storage/json-codec.js';
+
+/** The files of an etcd serving its clients over TLS and requiring their certificates (PEM). */
+export interface TestEtcdTLS {
+  /** The CA that signed etcd's serving certificate and the client certificate. */
+  caFile: string;
+  /** A client certificate etcd accepts, and its key. */
+  certFile: string;
+  keyFile: string;
+}
 
 export interface TestEtcd {
   endpoint: string;
   dataDir: string;
+  /** Present when started with `clientTLS`: what a client needs to be let in. */
+  tls?: TestEtcdTLS;
   /** The process id of the running etcd (for CPU and memory figures), undefined while paused. */
   pid(): number | undefined;
   /** Stops etcd (keeping its data) so a test can simulate an outage. */
@@ -69,13 +82,25 @@ export async function onFreePorts<T>(count: number, start: (ports: number[]) => 
   }
 }
 
-async function waitHealthy(endpoint: string, proc: ChildProcess, log: () => string): Promise<void> {
+/** Whether etcd at `endpoint` says it is healthy (over TLS with the client certificate of `tls`). */
+async function healthy(endpoint: string, tls: TestEtcdTLS | undefined): Promise<boolean> {
+  if (!tls) return (await fetch(`${endpoint}/health`)).ok;
+  return new Promise((resolve, reject) => {
+    const req = request(`${endpoint}/health`, { ca: readFileSync(tls.caFile), cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function waitHealthy(endpoint: string, tls: TestEtcdTLS | undefined, proc: ChildProcess, log: () => string): Promise<void> {
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
     if (proc.exitCode !== null) throw new Error(`etcd exited with ${proc.exitCode}: ${log()}`);
     try {
-      const res = await fetch(`${endpoint}/health`);
-      if (res.ok) return;
+      if (await healthy(endpoint, tls)) return;
     } catch {
       // not up yet
     }
@@ -84,8 +109,36 @@ async function waitHealthy(endpoint: string, proc: ChildProcess, log: () => stri
   throw new Error(`etcd did not become healthy: ${log()}`);
 }
 
-export async function startEtcd(opts: { progressNotifyInterval?: string } = {}): Promise<TestEtcd> {
+/** A CA, etcd's serving certificate for 127.0.0.1 and a client certificate, written into `dir`. */
+function writeEtcdPKI(dir: string): TestEtcdTLS & { serverCertFile: string; serverKeyFile: string } {
+  const ca = TestCA.root({ commonName: 'etcd-ca' });
+  const server = ca.server(['localhost', '127.0.0.1'], { freshKey: true, extKeyUsage: ['serverAuth', 'clientAuth'] });
+  const client = ca.client('orch-apiserver-etcd-client', [], { freshKey: true });
+  const file = (name: string, pem: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, pem, { mode: 0o600 });
+    return path;
+  };
+  return {
+    caFile: file('ca.crt', ca.certPem),
+    serverCertFile: file('server.crt', server.certPem),
+    serverKeyFile: file('server.key', server.keyPem),
+    certFile: file('client.crt', client.certPem),
+    keyFile: file('client.key', client.keyPem),
+  };
+}
+
+/**
+ * Starts etcd on free ports of loopback. With `clientTLS` it serves its clients over HTTPS and
+ * requires a client certificate signed by its CA (`--client-cert-auth`), as a production etcd does;
+ * the returned `tls` names the files a client needs.
+ */
+export async function startEtcd(opts: { progressNotifyInterval?: string; clientTLS?: boolean } = {}): Promise<TestEtcd> {
   const dataDir = mkdtempSync(join(tmpdir(), 'orch-etcd-'));
+  const pkiDir = opts.clientTLS ? mkdtempSync(join(tmpdir(), 'orch-etcd-pki-')) : undefined;
+  const pki = pkiDir ? writeEtcdPKI(pkiDir) : undefined;
+  const tls = pki ? { caFile: pki.caFile, certFile: pki.certFile, keyFile: pki.keyFile } : undefined;
+  const scheme = pki ? 'https' : 'http';
   let clientPort = 0;
   let peerPort = 0;
   let endpoint = '';
@@ -98,12 +151,13 @@ export async function startEtcd(opts: { progressNotifyInterval?: string } = {}):
       '--listen-client-urls', endpoint, '--advertise-client-urls', endpoint,
       '--listen-peer-urls', `http://127.0.0.1:${peerPort}`, '--initial-advertise-peer-urls', `http://127.0.0.1:${peerPort}`,
       '--initial-cluster', `test=http://127.0.0.1:${peerPort}`,
+      ...(pki ? ['--cert-file', pki.serverCertFile, '--key-file', pki.serverKeyFile, '--client-cert-auth', '--trusted-ca-file', pki.caFile] : []),
       '--experimental-watch-progress-notify-interval', opts.progressNotifyInterval ?? '1s',
       '--logger', 'zap', '--log-level', 'error',
     ], { stdio: ['ignore', 'pipe', 'pipe'] });
     proc.stdout?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
     proc.stderr?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
-    await waitHealthy(endpoint, proc, () => output);
+    await waitHealthy(endpoint, tls, proc, () => output);
   };
   const kill = async () => {
     if (proc.exitCode !== null || proc.signalCode !== null) return;
@@ -116,18 +170,19 @@ export async function startEtcd(opts: { progressNotifyInterval?: string } = {}):
     await onFreePorts(2, async ([client, peer]) => {
       clientPort = client!;
       peerPort = peer!;
-      endpoint = `http://127.0.0.1:${clientPort}`;
+      endpoint = `${scheme}://127.0.0.1:${clientPort}`;
       rmSync(dataDir, { recursive: true, force: true });
       mkdirSync(dataDir);
       await launch();
     });
   } catch (e) {
-    rmSync(dataDir, { recursive: true, force: true });
+    for (const dir of [dataDir, pkiDir]) if (dir) rmSync(dir, { recursive: true, force: true });
     throw e;
   }
   return {
     endpoint,
     dataDir,
+    ...(tls ? { tls } : {}),
     pid: () => (proc.exitCode === null && proc.signalCode === null ? proc.pid : undefined),
     pause: kill,
     resume: launch,
@@ -136,7 +191,7 @@ export async function startEtcd(opts: { progressNotifyInterval?: string } = {}):
     unreadBytes: () => receiveQueueBytes(clientPort),
     stop: async () => {
       await kill();
-      rmSync(dataDir, { recursive: true, force: true });
+      for (const dir of [dataDir, pkiDir]) if (dir) rmSync(dir, { recursive: true, force: true });
     },
   };
 }
