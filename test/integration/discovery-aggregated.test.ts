@@ -184,6 +184,23 @@ describe('aggregated discovery (--api-domain=k8s.io)', () => {
     await assertMatchesLegacy(t.client);
   });
 
+  test('discovery and paths no one serves are answered from memory: no etcd request for the definitions', async () => {
+    // Reads of the definitions (/metrics itself counts every resource's objects: those are left out).
+    const definitionRequests = async () => {
+      const text = (await t.client.get('/metrics')).text;
+      return [...text.matchAll(/^etcd_request_duration_seconds_count\{([^}]*)\} (\d+)$/gm)]
+        .filter((m) => m[1]!.includes('type="customresourcedefinitions"') && !m[1]!.includes('operation="count"')).reduce((sum, m) => sum + Number(m[2]), 0);
+    };
+    const before = await definitionRequests();
+    for (let i = 0; i < 10; i++) {
+      assert.equal((await t.client.get('/apis')).status, 200);
+      assert.equal((await getAggregated(t.client, '/apis')).status, 200);
+      assert.equal((await t.client.get('/apis/nothing.example.com/v1/things')).status, 404);
+      assert.equal((await t.client.get('/apis/nothing.example.com')).status, 404);
+    }
+    assert.equal(await definitionRequests(), before);
+  });
+
   test('kubectl 1.30 discovers in two requests (/api, /apis) and lists what the per-group documents say', async () => {
     const kc = writeKubeconfig(t);
     try {
