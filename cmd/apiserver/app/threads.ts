@@ -33,11 +33,12 @@ const drainGraceMs = 75_000;
 /**
  * Each thread's young generation (V8's two semi-spaces and the large objects beside them): 24 MiB,
  * semi-spaces of 8 MiB. Node 24's default lets a thread's semi-spaces grow to 32 MiB each, and the
- * burst of allocation while a thread starts (every kind's schema, the OpenAPI documents) grows
- * them there at once: 64 MiB of new space per thread that an idle server keeps. Measured with
- * --workers 2: idle RSS 303-310 MiB down to 236-242, the quick bench's peak 522 down to 354, with
- * server CPU per create, get and update within the noise of a shared machine (the garbage collector
- * took about 5% of a thread's busy time in the create cells either way).
+ * burst of allocation while a thread starts (loading every kind, the post-start hooks) grows them
+ * there at once: 64 MiB of new space per thread that an idle server keeps. Measured with --workers 2
+ * (make bench, lists and watch, back to back): RSS idle 302 MiB down to 241, peak 733 down to 554
+ * (each thread's heap at the peak 281-292 MiB down to 188-191), with server CPU per create, get
+ * and update within the noise of a shared machine (the garbage collector took about 5% of a
+ * thread's busy time in the create cells either way).
  */
 const youngGenerationMb = 24;
 
