@@ -62,6 +62,7 @@ test('kinds are registered with their resources, scopes, short names and sub-res
     'admissionregistration.orch.io/ValidatingAdmissionPolicyBinding validatingadmissionpolicybindings cluster [] []',
     'admissionregistration.orch.io/ValidatingWebhookConfiguration validatingwebhookconfigurations cluster [] []',
     'apiextensions.orch.io/CustomResourceDefinition customresourcedefinitions cluster [crd,crds] [status]',
+    'apiregistration.orch.io/APIService apiservices cluster [] [status]',
     'scheduling.orch.io/PriorityClass priorityclasses cluster [pc] []',
     'coordination.orch.io/Lease leases ns [] []',
     'node.orch.io/RuntimeClass runtimeclasses cluster [] []',
