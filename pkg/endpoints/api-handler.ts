@@ -5,7 +5,8 @@ import type { Subresource } from '../../api/registration.js';
 import { newBadRequest, StatusError } from '../runtime/errors.js';
 import { storeKey, type ResourceInfo, type Scheme } from '../runtime/scheme.js';
 import type { Store } from '../registry/generic/store.js';
-import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions, discoverableGroupVersion } from './discovery.js';
+import { apiGroupDocument, apiGroupList, apiResourceListDocument, apiVersions } from './discovery.js';
+import type { DiscoveryModel } from './discovery-model.js';
 import { negotiateOutput, type Conversion, type MediaFormat } from './negotiation.js';
 import { ResponseWriter } from './output.js';
 import { Query } from './query.js';
@@ -37,6 +38,8 @@ import { serveWatch, type WatchServerOptions } from './watch.js';
 
 export interface APIHandlerConfig extends HandlerContext {
   scheme: Scheme;
+  /** What discovery shows: the scheme's groups and whatever other sources feed it. */
+  discovery: DiscoveryModel;
   /** The store of each resource, keyed `<group>/<resource>`. */
   stores: ReadonlyMap<string, Store>;
   /**
@@ -281,16 +284,17 @@ function includeObject(q: Query): IncludeObject {
 
 function discovery(cfg: APIHandlerConfig, info: RequestInfo): unknown {
   const segs = info.path.split('/').filter(Boolean);
+  const model = cfg.discovery;
   if (segs[0] === 'api') {
-    if (segs.length === 1) return apiVersions(cfg.scheme, cfg.serverAddress);
-    const gv = segs.length === 2 ? cfg.scheme.groupVersion('', segs[1]!) : undefined;
-    return gv ? apiResourceList(gv) : undefined;
+    if (segs.length === 1) return apiVersions(model, cfg.serverAddress);
+    const gv = segs.length === 2 ? model.groupVersion('', segs[1]!) : undefined;
+    return gv ? apiResourceListDocument(gv) : undefined;
   }
   if (segs[0] === 'apis') {
-    if (segs.length === 1) return apiGroupList(cfg.scheme);
-    if (segs.length === 2) return apiGroupDocument(cfg.scheme, segs[1]!);
-    const gv = segs.length === 3 ? cfg.scheme.groupVersion(segs[1]!, segs[2]!) : undefined;
-    return gv && discoverableGroupVersion(gv) ? apiResourceList(gv) : undefined;
+    if (segs.length === 1) return apiGroupList(model);
+    if (segs.length === 2) return apiGroupDocument(model, segs[1]!);
+    const gv = segs.length === 3 && segs[1] ? model.groupVersion(segs[1], segs[2]!) : undefined;
+    return gv ? apiResourceListDocument(gv) : undefined;
   }
   return undefined;
 }

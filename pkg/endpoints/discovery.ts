@@ -1,66 +1,66 @@
 // Discovery documents (/api, /apis, /apis/<group>, /api/v1, /apis/<group>/<version>), all read
-// off the scheme, so a served resource is discoverable by construction.
+// off the discovery model, which the scheme feeds: a served resource is discoverable by construction.
 import type { Subresource } from '../../api/registration.js';
+import { builtInPriority, customResourcePriority } from '../../api/group-priorities.js';
 import type { GroupVersionInfo, ResourceInfo, Scheme } from '../runtime/scheme.js';
+import type { APIResource, DiscoveryGroup, DiscoveryGroupVersion, DiscoveryModel, DiscoverySource } from './discovery-model.js';
 
 const subresourceVerbs: Record<string, string[]> = {
   status: ['get', 'patch', 'update'], finalize: ['update'], ephemeralcontainers: ['get', 'patch', 'update'],
   approval: ['get', 'patch', 'update'],
 };
 
-const versionRef = (gv: GroupVersionInfo) => ({ groupVersion: gv.apiVersion, version: gv.version });
-
 /** A custom resource is discovered once its definition is Established (it may be served a moment before). */
 const discoverable = (r: ResourceInfo) => !r.custom || r.custom.established;
-
-/** The group/versions with something to discover. */
-const discoverableVersions = (versions: GroupVersionInfo[]) => versions.filter((gv) => gv.resources.length === 0 || gv.resources.some(discoverable));
 
 /** Verbs a discovered custom resource of a terminating definition keeps (upstream's discovery controller). */
 const terminatingVerbs = ['delete', 'deletecollection', 'get', 'list', 'watch'];
 
-/** The preferred version of a group: the first stable one, else the first registered. */
-function preferred(versions: GroupVersionInfo[]): GroupVersionInfo {
-  return versions.find((v) => v.stability === 'stable') ?? versions[0]!;
-}
-
-export function apiVersions(scheme: Scheme, serverAddress: string) {
+export function apiVersions(model: DiscoveryModel, serverAddress: string) {
   return {
     kind: 'APIVersions',
-    versions: scheme.groupVersions().filter((gv) => gv.group === '').map((gv) => gv.version),
+    versions: model.group('')?.versions.map((gv) => gv.version) ?? [],
     serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
   };
 }
 
-function apiGroup(name: string, versions: GroupVersionInfo[]) {
-  return {
-    name,
-    versions: versions.map(versionRef),
-    preferredVersion: versionRef(preferred(versions)),
-  };
+const groupVersionOf = (gv: DiscoveryGroupVersion) => (gv.group ? `${gv.group}/${gv.version}` : gv.version);
+const versionRef = (gv: DiscoveryGroupVersion) => ({ groupVersion: groupVersionOf(gv), version: gv.version });
+
+/** A group as /apis lists it: the first version is preferred (the model keeps them best first). */
+function apiGroup(g: DiscoveryGroup) {
+  return { name: g.name, versions: g.versions.map(versionRef), preferredVersion: versionRef(g.versions[0]!) };
 }
 
-export function apiGroupList(scheme: Scheme) {
-  return {
-    kind: 'APIGroupList',
-    apiVersion: 'v1',
-    groups: scheme.groups().filter((g) => g.name !== '')
-      .map((g) => ({ name: g.name, versions: discoverableVersions(g.versions) }))
-      .filter((g) => g.versions.length > 0)
-      .map((g) => apiGroup(g.name, g.versions)),
-  };
+export function apiGroupList(model: DiscoveryModel) {
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups: model.groups().filter((g) => g.name !== '').map(apiGroup) };
 }
 
 /** The APIGroup document of a named group, or undefined when it is not served. */
-export function apiGroupDocument(scheme: Scheme, group: string) {
-  const g = scheme.groups().find((x) => x.name === group && group !== '');
-  const versions = g ? discoverableVersions(g.versions) : [];
-  return versions.length > 0 ? { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(group, versions) } : undefined;
+export function apiGroupDocument(model: DiscoveryModel, group: string) {
+  const g = group === '' ? undefined : model.group(group);
+  return g ? { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(g) } : undefined;
+}
+
+/** The APIResourceList of a served group version. */
+export function apiResourceListDocument(gv: DiscoveryGroupVersion) {
+  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: groupVersionOf(gv), resources: gv.resources };
+}
+
+/** The scheme's group versions (built-in and custom resources) as a source of the discovery model. */
+export function schemeDiscoverySource(scheme: Scheme): DiscoverySource {
+  return {
+    groupVersions: () => scheme.groupVersions().filter(discoverableGroupVersion).map((gv): DiscoveryGroupVersion => {
+      const p = gv.resources.some((r) => r.custom) ? customResourcePriority : builtInPriority(gv.group, gv.version, scheme.domain);
+      return { group: gv.group, version: gv.version, groupPriority: p.group, versionPriority: p.version, resources: apiResourceList(gv).resources, freshness: 'Current' };
+    }),
+    subscribe: (listener) => scheme.subscribe(listener),
+  };
 }
 
 /** Whether discovery shows the group/version. */
 export function discoverableGroupVersion(gv: GroupVersionInfo): boolean {
-  return discoverableVersions([gv]).length > 0;
+  return gv.resources.length === 0 || gv.resources.some(discoverable);
 }
 
 /**
@@ -73,7 +73,8 @@ function subKind(r: ResourceInfo, sub: Subresource) {
   return k.group === r.group && k.version === r.version ? { kind: k.kind } : { group: k.group, version: k.version, kind: k.kind };
 }
 
-export function apiResourceList(gv: GroupVersionInfo) {
+/** The resources of a scheme group version, as its APIResourceList names them. */
+export function apiResourceList(gv: GroupVersionInfo): { kind: 'APIResourceList'; apiVersion: 'v1'; groupVersion: string; resources: APIResource[] } {
   const resources = gv.resources.filter(discoverable).flatMap((r) => [
     {
       name: r.resource,

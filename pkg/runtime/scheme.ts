@@ -135,6 +135,7 @@ export class Scheme {
   private byGroupVersion = new Map<string, GroupVersionInfo>();
   private grouped: { name: string; versions: GroupVersionInfo[] }[] = [];
   private generation = 0;
+  private readonly listeners: (() => void)[] = [];
 
   /** The platform domain (--api-domain) every derived name comes from. */
   readonly domain: ApiDomain;
@@ -207,6 +208,12 @@ export class Scheme {
       else this.grouped.push({ name: gv.group, versions: [gv] });
     }
     this.generation++;
+    for (const l of this.listeners) l();
+  }
+
+  /** Calls `listener` after each change of the served set (custom resources came, changed or went). */
+  subscribe(listener: () => void): void {
+    this.listeners.push(listener);
   }
 
   /** Every served group/version, core first, built-in ones in registration order, then the custom ones. */

@@ -18,11 +18,11 @@ describe('discovery', () => {
     assert.deepEqual(r.body.versions, ['v1']);
   });
 
-  test('/apis lists every named group with its preferred version', async () => {
+  test('/apis lists every named group with its preferred version, in upstream\'s priority order', async () => {
     const r = await t.client.get('/apis');
     assert.equal(r.body.kind, 'APIGroupList');
     const names = r.body.groups.map((g: any) => g.name);
-    assert.deepEqual(names, ['apps', 'events.orch.io', 'authentication.orch.io', 'authorization.orch.io', 'autoscaling', 'batch', 'certificates.orch.io', 'rbac.authorization.orch.io', 'storage.orch.io', 'networking.orch.io', 'policy',
+    assert.deepEqual(names, ['apps', 'events.orch.io', 'authentication.orch.io', 'authorization.orch.io', 'autoscaling', 'batch', 'certificates.orch.io', 'networking.orch.io', 'policy', 'rbac.authorization.orch.io', 'storage.orch.io',
       'admissionregistration.orch.io', 'apiextensions.orch.io', 'scheduling.orch.io', 'coordination.orch.io', 'node.orch.io', 'discovery.orch.io']);
     const authn = r.body.groups[2];
     assert.deepEqual(authn.versions.map((v: any) => v.version), ['v1', 'v1beta1']);

@@ -5,6 +5,8 @@ import { networkInterfaces } from 'node:os';
 import { apiDomain } from '../../../api/domain.js';
 import { groupVersions } from '../../../api/index.js';
 import { newAPIHandler } from '../../../pkg/endpoints/api-handler.js';
+import { DiscoveryModel, sourcePrecedence } from '../../../pkg/endpoints/discovery-model.js';
+import { schemeDiscoverySource } from '../../../pkg/endpoints/discovery.js';
 import { lazyOpenAPIDocs, openAPIHandler } from '../../../pkg/endpoints/openapi-handler.js';
 import type { Logger } from '../../../pkg/log/logger.js';
 import { buildStores } from '../../../pkg/registry/stores.js';
@@ -282,6 +284,10 @@ async function serve(opts: APIServerOptions, logger: Logger, thread: ThreadRole 
   services = stores.get('/services');
   const serverAddress = `${opts.bindAddress === '0.0.0.0' ? '127.0.0.1' : opts.bindAddress}:${opts.securePort}`;
   const caches = new SharedCaches(stores, logger);
+  // What discovery shows (pkg/endpoints/discovery-model.ts): the scheme's built-in and custom
+  // resources; the aggregator adds its APIServices as another source.
+  const discovery = new DiscoveryModel();
+  discovery.add(schemeDiscoverySource(scheme), sourcePrecedence.builtIn);
   const custom = customResources({
     scheme, storage, domain, stores, caches, logger, watchCacheSize: watchCacheSizeOf(opts), watchCacheSizes: customCacheSizes,
   });
@@ -365,6 +371,7 @@ async function serve(opts: APIServerOptions, logger: Logger, thread: ThreadRole 
     maxRequestBodyBytes: MAX_BODY_BYTES,
     api: newAPIHandler({
       scheme,
+      discovery,
       stores,
       ...(custom ? { custom: custom.registry } : {}),
       decoder,
