@@ -24,8 +24,8 @@ import { apiregistrationV1 } from './apiregistration/v1/register.js';
 
 /** The registrations of every group/version, with group names in `domain`. */
 export function groupVersions(domain: ApiDomain): GroupVersionRegistration[] {
-  return [coreV1(domain), appsV1, eventsV1(domain), authenticationV1(domain), authenticationV1beta1(domain), authorizationV1(domain), autoscalingV2, autoscalingV1(domain), batchV1, certificatesV1(domain), rbacV1(domain), storageV1(domain), networkingV1(domain), policyV1,
-    admissionRegistrationV1(domain), apiextensionsV1(domain), apiregistrationV1(domain), schedulingV1(domain), coordinationV1(domain), nodeV1(domain), discoveryV1(domain)];
+  return [coreV1(domain), apiregistrationV1(domain), appsV1, eventsV1(domain), authenticationV1(domain), authenticationV1beta1(domain), authorizationV1(domain), autoscalingV2, autoscalingV1(domain), batchV1, certificatesV1(domain), rbacV1(domain), storageV1(domain), networkingV1(domain), policyV1,
+    admissionRegistrationV1(domain), apiextensionsV1(domain), schedulingV1(domain), coordinationV1(domain), nodeV1(domain), discoveryV1(domain)];
 }
 
 /** The registrations in the default domain (orch.io). */

@@ -56,6 +56,7 @@ import { nodeProxyConnecter, podProxyConnecter, podStreamConnecter, serviceProxy
 import type { Connecter } from '../../../pkg/registry/rest/connect.js';
 import { podLogGetter } from '../../../pkg/registry/core/pod-log-location.js';
 import { kubeletConnection } from './kubelet-options.js';
+import { buildAggregator } from './aggregator.js';
 import type { APIServerOptions } from './options.js';
 
 
@@ -288,6 +289,18 @@ async function serve(opts: APIServerOptions, logger: Logger, thread: ThreadRole 
   // resources; the aggregator adds its APIServices as another source.
   const discovery = new DiscoveryModel();
   discovery.add(schemeDiscoverySource(scheme), sourcePrecedence.builtIn);
+  let namespacesMade: Promise<void> | undefined;
+  const aggregator = buildAggregator({
+    opts, domain, scheme, stores, caches, logger, maxRequestBodyBytes: MAX_BODY_BYTES,
+    // One thread writes what the aggregator keeps in etcd; every thread proxies and reads.
+    writer: !thread || thread.id === 1,
+    systemNamespace: async () => {
+      await (namespacesMade ??= ensureSystemNamespaces(stores, logger));
+      return systemNamespaces[1]!;
+    },
+    retrying: (what, step) => retrying(what, step, logger),
+  });
+  if (aggregator) discovery.add(aggregator.documents, sourcePrecedence.aggregated);
   const custom = customResources({
     scheme, storage, domain, stores, caches, logger, watchCacheSize: watchCacheSizeOf(opts), watchCacheSizes: customCacheSizes,
   });
@@ -308,7 +321,6 @@ async function serve(opts: APIServerOptions, logger: Logger, thread: ThreadRole 
   const policyStatus = startPolicyTypeChecking({ domain, stores, caches, scheme, objects: schemeObjectInterfaces(scheme, decoder), logger });
   let stopCompaction = () => undefined as void;
   let port = 0;
-  let namespacesMade: Promise<void> | undefined;
   const lifecycle = new Lifecycle([
     { name: 'start-system-namespaces', run: () => (namespacesMade ??= ensureSystemNamespaces(stores, logger)) },
     // Upstream's crd-informer-synced: the stored CustomResourceDefinitions are served.
@@ -346,6 +358,7 @@ async function serve(opts: APIServerOptions, logger: Logger, thread: ThreadRole 
         }, logger);
       },
     },
+    ...(aggregator?.hooks ?? []),
     { name: 'scheduling/bootstrap-system-priority-classes', run: () => ensureSystemPriorityClasses(stores, domain.group('scheduling'), logger) },
     // Upstream's hook name: readyz reports poststarthook/rbac/bootstrap-roles until the policy is in.
     ...(authorization.rbac ? [{ name: 'rbac/bootstrap-roles', run: () => retrying('reconcile the bootstrap RBAC policy', () => authorization.reconcileBootstrapPolicy(), logger) }] : []),
@@ -402,7 +415,7 @@ async function serve(opts: APIServerOptions, logger: Logger, thread: ThreadRole 
         ...(opts.watchMaxBufferedBytes ? { maxBufferedBytes: opts.watchMaxBufferedBytes } : {}),
       },
     }),
-    openapi: openAPIHandler(lazyOpenAPIDocs(scheme, version, thread?.startedAt)),
+    openapi: openAPIHandler(aggregator ? aggregator.openapi(lazyOpenAPIDocs(scheme, version, thread?.startedAt)) : lazyOpenAPIDocs(scheme, version, thread?.startedAt)),
     healthChecks: [
       { name: 'ping', check: async () => undefined },
       { name: 'log', check: async () => undefined },
@@ -414,6 +427,7 @@ async function serve(opts: APIServerOptions, logger: Logger, thread: ThreadRole 
     logger,
     authenticate: authentication.authenticate,
     authorizer: authorization.authorizer,
+    ...(aggregator ? { proxy: aggregator.proxy } : {}),
     impersonation: (req, user) => impersonate(req, user, (a) => authorization.authorizer.authorize(a), { domain }),
     clientCAs: authentication.clientCAs,
     documents: authentication.documents,
@@ -444,6 +458,7 @@ async function serve(opts: APIServerOptions, logger: Logger, thread: ThreadRole 
       await server.shutdown({ delayMs: opts.shutdownDelayMs, drainMs: REQUEST_DRAIN_MS });
       stopCompaction();
       custom?.stop();
+      aggregator?.stop();
       await authentication.stop();
       await authorization.stop();
       await policyStatus?.stop();
