@@ -1,9 +1,9 @@
-// Rules of APIService (upstream ValidateAPIService and its update and status rules): the name is
+// Rules of APIService (upstream ValidateAPIService; the schema's enum checks condition statuses): the name is
 // <version>.<group>, the priorities stay in range, a local APIService has no TLS settings, and a
 // service reference names a namespace, a name and a valid port, with either a caBundle or
 // insecureSkipTLSVerify, never both.
 import type { APIService } from '../../../api/apiregistration/v1/api-service.js';
-import { invalid, notSupported, Path, required, type FieldError } from '../../runtime/field-errors.js';
+import { invalid, Path, required, type FieldError } from '../../runtime/field-errors.js';
 import type { KindValidation } from '../validation/kind-validation.js';
 import { isDNS1035Label, isDNS1123Subdomain, isValidPortNum, nameIsPathSegment } from '../validation/names.js';
 
@@ -43,19 +43,8 @@ function validate(s: APIService): FieldError[] {
   return errs;
 }
 
-const conditionStatuses = ['True', 'False', 'Unknown'];
-
-function validateStatus(s: APIService): FieldError[] {
-  const errs: FieldError[] = [];
-  (s.status?.conditions ?? []).forEach((c, i) => {
-    if (!conditionStatuses.includes(c.status)) errs.push(notSupported(Path.root('status').child('conditions').index(i).child('status'), c.status, conditionStatuses));
-  });
-  return errs;
-}
-
 export const apiServiceValidation: KindValidation<APIService> = {
   name: nameIsPathSegment,
   validate,
   validateUpdate: (s) => validate(s),
-  validateStatusUpdate: (s) => validateStatus(s),
 };
