@@ -1,9 +1,10 @@
 // Custom resources served while the server runs (ARCHITECTURE section 2): an in-process informer
 // on CustomResourceDefinitions registers each servable definition's versions in the scheme with a
 // store of their own, and removes them when the definition goes. Every server process (worker or
-// replica) converges on etcd by itself; a request for a path this server does not serve yet
-// first catches up with etcd (one consistent list of the definitions), so a definition established
-// through one server is served by every other at once.
+// replica) converges on etcd by itself. The worker threads of one process share a watermark, the
+// highest definition revision any of them has applied (or written): a thread behind it waits for
+// its own informer before it answers discovery or a path it does not serve, so what one thread
+// showed, every thread shows, and no request reads etcd for it.
 import type { ApiDomain } from '../../api/domain.js';
 import type { CustomResourceDefinition } from '../../api/apiextensions/v1/custom-resource-definition.js';
 import type { Logger } from '../log/logger.js';
@@ -13,6 +14,7 @@ import { AsyncConvertedStorage } from '../registry/generic/async-converted-stora
 import { ConvertedStorage } from '../registry/generic/converted-storage.js';
 import { Store } from '../registry/generic/store.js';
 import type { Storage, StoredObject } from '../storage/interface.js';
+import { RevisionWatermark } from '../util/revision-watermark.js';
 import { WebhookConverter, type ServiceEndpointResolver } from './conversion/webhook-converter.js';
 import { customResourceStrategies } from './customresource/strategy.js';
 import { customResourceVersions, type CustomResourceVersion } from './customresource/resource-info.js';
@@ -58,7 +60,12 @@ export interface CustomResourceRegistryOptions {
   forgetPrefix(prefix: string): Promise<void>;
   /** Where a conversion webhook's Service is reached. */
   resolveService?: ServiceEndpointResolver;
+  /** The definition revision every thread of the process has reached, shared among them; one of its own when absent. */
+  watermark?: RevisionWatermark;
 }
+
+/** How long a thread waits for its informer to reach the watermark before it answers with what it has. */
+const convergeTimeoutMs = 5_000;
 
 const rv = (o: StoredObject) => Number(o.metadata.resourceVersion ?? 0);
 
@@ -68,8 +75,14 @@ export class CustomResourceRegistry {
   private readonly tombstones = new Map<string, number>();
   private syncing: Promise<void> | undefined;
   private queued: Promise<void> | undefined;
+  /** The highest definition revision the informer has brought. */
+  private applied = 0;
+  private readonly waiters = new Set<() => void>();
+  private readonly watermark: RevisionWatermark;
 
-  constructor(private readonly opts: CustomResourceRegistryOptions) {}
+  constructor(private readonly opts: CustomResourceRegistryOptions) {
+    this.watermark = opts.watermark ?? new RevisionWatermark();
+  }
 
   /** Follows the definitions from the informer; resolves once those it holds are served. */
   async start(): Promise<void> {
@@ -77,6 +90,40 @@ export class CustomResourceRegistry {
     this.opts.cache.subscribe((type, obj) => {
       if (type === 'DELETED') this.remove(obj.metadata.name ?? '', rv(obj));
       else this.apply(obj as unknown as CustomResourceDefinition);
+      this.reached(rv(obj));
+    });
+  }
+
+  /** Records that a definition changed at `revision` (an informer event, or a write of this server's controllers). */
+  written(revision: number): void {
+    this.watermark.raise(revision);
+  }
+
+  private reached(revision: number): void {
+    if (revision > this.applied) this.applied = revision;
+    this.watermark.raise(revision);
+    for (const w of this.waiters) w();
+  }
+
+  /**
+   * Resolves once this server serves the definitions as far as any thread of the process has seen
+   * them (at once, nearly always), or after a few seconds with what it has: never an etcd read.
+   */
+  converged(): Promise<void> {
+    const target = this.watermark.value();
+    if (this.applied >= target) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(check);
+        resolve();
+      };
+      const check = () => {
+        if (this.applied >= target) done();
+      };
+      const timer = setTimeout(done, convergeTimeoutMs);
+      timer.unref();
+      this.waiters.add(check);
     });
   }
 

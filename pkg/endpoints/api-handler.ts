@@ -7,6 +7,7 @@ import { storeKey, type ResourceInfo, type Scheme } from '../runtime/scheme.js';
 import type { Store } from '../registry/generic/store.js';
 import { apiGroupDocument, apiGroupList, apiResourceListDocument, apiVersions } from './discovery.js';
 import type { DiscoveryModel } from './discovery-model.js';
+import { aggregatedDocument, type DiscoveryRoot } from './aggregated-discovery.js';
 import { negotiateOutput, type Conversion, type MediaFormat } from './negotiation.js';
 import { ResponseWriter } from './output.js';
 import { Query } from './query.js';
@@ -44,8 +45,8 @@ export interface APIHandlerConfig extends HandlerContext {
   stores: ReadonlyMap<string, Store>;
   /**
    * Custom resources, registered while the server runs: the store of each one the scheme holds,
-   * and a way to catch up with etcd when a request names a resource or group this server does
-   * not know yet (a CustomResourceDefinition another server established a moment ago).
+   * and a way to catch up with the other threads when a request names a resource or group this
+   * server does not know yet (a CustomResourceDefinition another thread saw established a moment ago).
    */
   custom?: CustomResourceStores;
   watch: WatchServerOptions;
@@ -68,10 +69,11 @@ export interface APIHandlerConfig extends HandlerContext {
 export interface CustomResourceStores {
   store(resource: ResourceInfo): Store | undefined;
   /**
-   * Resolves once this server serves every CustomResourceDefinition etcd holds now; the request
-   * that asked is then routed again. Called for paths below /apis this server does not serve.
+   * Resolves once this server serves the CustomResourceDefinitions as far as any thread of the
+   * process has seen them, without reading etcd; the request that asked is then routed again.
+   * Called for /apis and for paths below /apis this server does not serve.
    */
-  catchUp(): Promise<void>;
+  converged(): Promise<void>;
 }
 
 const notFound = () => new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
@@ -126,11 +128,11 @@ function serveAPI(cfg: APIHandlerConfig): APIHandler {
     try {
       await serve(req, res, info);
     } catch (e) {
-      // A path below /apis this server does not serve may be a custom resource another server
-      // just registered: catch up with etcd and route once more before answering 404.
+      // A path below /apis this server does not serve may be a custom resource another thread
+      // just registered: catch up with the threads (from memory) and route once more before answering 404.
       if (!(e instanceof NotServed)) throw e;
       if (!cfg.custom || !info.path.startsWith('/apis/')) throw e.cause;
-      await cfg.custom.catchUp();
+      await cfg.custom.converged();
       try {
         await serve(req, res, info);
       } catch (again) {
@@ -152,19 +154,22 @@ const notServed = () => new NotServed(notFound());
 function serveResolved(cfg: APIHandlerConfig): APIHandler {
   return async (req, res, info) => {
     const query = new Query(info.query);
-    const negotiate = (formats: readonly MediaFormat[], conversions: readonly Conversion[]) => {
-      const domain = cfg.scheme.domain;
-      const out = new ResponseWriter(res, negotiateOutput(req.headers.accept, { formats, conversions, domain }), query.pretty(), cfg.protobuf, domain, includeObject(query));
+    const domain = cfg.scheme.domain;
+    const negotiate = (formats: readonly MediaFormat[], conversions: readonly Conversion[], aggregatedDiscovery = false) => {
+      const target = negotiateOutput(req.headers.accept, { formats, conversions, domain, aggregatedDiscovery });
+      const out = new ResponseWriter(res, target, query.pretty(), cfg.protobuf, domain, includeObject(query));
       setStatusWriter(res, (code, status) => out.status(code, status));
       return out;
     };
     if (!info.isResourceRequest) {
-      const out = negotiate(['json', 'yaml'], []);
-      // The list of groups names every group etcd holds a definition of, not only those this server has seen.
-      if (cfg.custom && info.path.replace(/\/+$/, '') === '/apis') await cfg.custom.catchUp();
+      const root = discoveryRoot(info.path);
+      const out = negotiate(['json', 'yaml'], [], root !== undefined);
+      // The list of groups is the same whichever thread answers.
+      if (cfg.custom && root === 'apis') await cfg.custom.converged();
       const doc = discovery(cfg, info);
       if (!doc) throw notServed();
       if (req.method !== 'GET' && req.method !== 'HEAD') throw new StatusError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`);
+      if (root && out.target.aggregatedDiscovery) return out.aggregatedDiscovery(aggregatedDocument(cfg.discovery, root, domain), req.headers['if-none-match']);
       out.document(200, doc);
       return;
     }
@@ -280,6 +285,12 @@ function includeObject(q: Query): IncludeObject {
   const found = includeObjectValues.find((x) => x === v);
   if (!found) throw newBadRequest(`includeObject: Unsupported value: ${JSON.stringify(v)}: supported values: "None", "Metadata", "Object"`);
   return found;
+}
+
+/** Which aggregated document a path may be answered with: /api's, /apis', or none. */
+function discoveryRoot(path: string): DiscoveryRoot | undefined {
+  const p = path.replace(/\/+$/, '');
+  return p === '/api' ? 'api' : p === '/apis' ? 'apis' : undefined;
 }
 
 function discovery(cfg: APIHandlerConfig, info: RequestInfo): unknown {

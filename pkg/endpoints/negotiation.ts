@@ -8,6 +8,10 @@ export type MediaFormat = 'json' | 'yaml' | 'protobuf';
 /** Server-side conversions a client may ask for with `as=`. */
 export type Conversion = 'Table' | 'PartialObjectMetadata' | 'PartialObjectMetadataList';
 
+/** The versions of aggregated discovery (`as=APIGroupDiscoveryList;g=apidiscovery.<domain>`) served. */
+export const aggregatedDiscoveryVersions = ['v2', 'v2beta1'] as const;
+export type AggregatedDiscoveryVersion = (typeof aggregatedDiscoveryVersions)[number];
+
 export interface OutputTarget {
   format: MediaFormat;
   as?: Conversion;
@@ -15,6 +19,8 @@ export interface OutputTarget {
   group?: string;
   /** For protobuf: the media type the client named (ours or upstream's), which the answer is labelled with. */
   mediaType?: string;
+  /** Set when the client asked for the aggregated discovery document (/api and /apis only), in this version. */
+  aggregatedDiscovery?: AggregatedDiscoveryVersion;
 }
 
 interface MediaRange {
@@ -79,6 +85,8 @@ export interface NegotiationOptions {
   conversions: readonly Conversion[];
   /** The platform domain, which names our protobuf type and meta group; orch.io when absent. */
   domain?: ApiDomain;
+  /** Whether the endpoint serves the aggregated discovery document (as JSON or YAML), as /api and /apis do. */
+  aggregatedDiscovery?: boolean;
 }
 
 /**
@@ -93,7 +101,7 @@ const NEGOTIATED_MAX = 256;
 export function negotiateOutput(accept: string | undefined, opts: NegotiationOptions): Readonly<OutputTarget> {
   if (!accept || accept.trim() === '') return { format: 'json' };
   const domain = opts.domain ?? defaultApiDomain;
-  const key = `${domain.name}\u0000${opts.formats.join(',')}\u0000${opts.conversions.join(',')}\u0000${accept}`;
+  const key = `${domain.name}\u0000${opts.formats.join(',')}\u0000${opts.conversions.join(',')}\u0000${opts.aggregatedDiscovery ?? false}\u0000${accept}`;
   let target = negotiated.get(key);
   if (!target) {
     target = Object.freeze(negotiate(accept, opts, domain));
@@ -108,6 +116,11 @@ function negotiate(accept: string, opts: NegotiationOptions, domain: ApiDomain):
   const groups = conversionGroups(domain);
   for (const r of parseAccept(accept)) {
     const as = r.params.as;
+    if (as === 'APIGroupDiscoveryList') {
+      const found = opts.aggregatedDiscovery ? aggregatedDiscoveryTarget(r, formats.filter((f) => f.format !== 'protobuf' && opts.formats.includes(f.format)), domain) : undefined;
+      if (found) return found;
+      continue;
+    }
     if (as !== undefined) {
       // A conversion counts only when the client names our group and version, as upstream requires.
       if (!groups.includes(r.params.g ?? '') || r.params.v !== 'v1') continue;
@@ -125,6 +138,18 @@ function negotiate(accept: string, opts: NegotiationOptions, domain: ApiDomain):
   }
   const served = formats.filter((f) => opts.formats.includes(f.format)).map((f) => `${f.type}/${f.subtype}`);
   throw newNotAcceptable(`only the following media types are accepted: ${served.join(', ')}`);
+}
+
+/**
+ * The aggregated discovery document in the version and format a media range asks for, if it names
+ * our apidiscovery group (stock clients name upstream's: only under --api-domain=k8s.io is it ours).
+ * It has no protobuf form here.
+ */
+function aggregatedDiscoveryTarget(r: MediaRange, formats: ServedType[], domain: ApiDomain): OutputTarget | undefined {
+  const version = aggregatedDiscoveryVersions.find((v) => v === r.params.v);
+  if (r.params.g !== domain.group('apidiscovery') || !version) return undefined;
+  const f = formats.find((x) => (r.type === '*' || r.type === x.type) && (r.subtype === '*' || r.subtype === x.subtype));
+  return f ? { format: f.format, aggregatedDiscovery: version } : undefined;
 }
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';

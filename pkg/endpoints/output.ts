@@ -7,6 +7,7 @@ import { toTable, type IncludeObject } from '../registry/table.js';
 import type { ResourceInfo } from '../runtime/scheme.js';
 import type { ApiDomain } from '../../api/domain.js';
 import type { Conversion, MediaFormat, OutputTarget } from './negotiation.js';
+import { aggregatedContentType, type AggregatedDocument } from './aggregated-discovery.js';
 import { requestAudit } from './request-audit.js';
 import { encodedOnce } from './watch-encoding.js';
 
@@ -99,6 +100,29 @@ export class ResponseWriter {
   /** A document that has no conversions or protobuf form (discovery, /version). */
   document(code: number, doc: unknown): void {
     this.sendDocument(code, this.audited(doc));
+  }
+
+  /**
+   * The aggregated discovery document in the version the client negotiated, or 304 Not Modified
+   * when its If-None-Match names the document's ETag, as upstream answers.
+   */
+  aggregatedDiscovery(doc: AggregatedDocument, ifNoneMatch: string | undefined): void {
+    const version = this.target.aggregatedDiscovery ?? 'v2';
+    const { res } = this;
+    if (res.headersSent) return;
+    res.setHeader('ETag', doc.etag);
+    res.setHeader('Vary', 'Accept');
+    if (ifNoneMatch === doc.etag) {
+      res.status(304).setHeader('Cache-Control', 'public');
+      res.end();
+      return;
+    }
+    const format = this.target.format === 'yaml' ? 'yaml' : 'json';
+    const full = this.audited(doc.document(version));
+    const body = format === 'json' && !this.pretty ? doc.json(version) : serialize(full, format, this.pretty).body;
+    this.head(200, aggregatedContentType(format, version, this.domain));
+    res.setHeader('Cache-Control', 'public');
+    res.end(body);
   }
 
   /** One object of `info`'s kind. */

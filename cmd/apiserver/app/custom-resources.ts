@@ -12,6 +12,7 @@ import type { Store } from '../../../pkg/registry/generic/store.js';
 import type { Scheme } from '../../../pkg/runtime/scheme.js';
 import { Cacher } from '../../../pkg/storage/cacher/cacher.js';
 import type { Storage } from '../../../pkg/storage/interface.js';
+import type { RevisionWatermark } from '../../../pkg/util/revision-watermark.js';
 import { ServiceResolver } from '../../../pkg/admission/webhook/service-resolver.js';
 import { cachedLister } from './admission.js';
 import type { SharedCaches } from './caches.js';
@@ -34,6 +35,8 @@ export interface CustomResourcesOptions {
   watchCacheSize(resource: string, group: string): number | undefined;
   /** Watch cache sizes by storage prefix, kept for the custom resources served. */
   watchCacheSizes: Map<string, number>;
+  /** The definition revision the worker threads share (--workers); absent for a server of one thread. */
+  watermark?: RevisionWatermark;
 }
 
 /** Custom resources, unless --runtime-config turned CustomResourceDefinitions off. */
@@ -56,10 +59,11 @@ export function customResources(o: CustomResourcesOptions): CustomResources | un
     watchCacheSizes: o.watchCacheSizes,
     forgetPrefix: (prefix) => (o.storage instanceof Cacher ? o.storage.forget(prefix) : Promise.resolve()),
     resolveService: (namespace, name, port) => services.resolve(namespace, name, port),
+    ...(o.watermark ? { watermark: o.watermark } : {}),
   });
   const controllers = [
     new NamingController(cache, definitions, o.logger),
-    new EstablishingController(cache, definitions, o.logger),
+    new EstablishingController(cache, definitions, o.logger, (revision) => registry.written(revision)),
     new FinalizerController(cache, definitions, registry, o.domain, o.logger),
   ];
   return {

@@ -5,6 +5,7 @@ import { networkInterfaces } from 'node:os';
 import { apiDomain } from '../../../api/domain.js';
 import { groupVersions } from '../../../api/index.js';
 import { newAPIHandler } from '../../../pkg/endpoints/api-handler.js';
+import type { RevisionWatermark } from '../../../pkg/util/revision-watermark.js';
 import { DiscoveryModel, sourcePrecedence } from '../../../pkg/endpoints/discovery-model.js';
 import { schemeDiscoverySource } from '../../../pkg/endpoints/discovery.js';
 import { lazyOpenAPIDocs, openAPIHandler } from '../../../pkg/endpoints/openapi-handler.js';
@@ -92,6 +93,8 @@ export interface ThreadRole {
   answerCaches: AnswerCacheFactory;
   tokenKeySalt: Uint8Array;
   auditFile: { memory: SharedArrayBuffer; owner: number };
+  /** The CustomResourceDefinition revision the threads share, so they show one discovery. */
+  definitionsWatermark: RevisionWatermark;
 }
 
 export interface RunningAPIServer {
@@ -303,6 +306,7 @@ async function serve(opts: APIServerOptions, logger: Logger, thread: ThreadRole 
   if (aggregator) discovery.add(aggregator.documents, sourcePrecedence.aggregated);
   const custom = customResources({
     scheme, storage, domain, stores, caches, logger, watchCacheSize: watchCacheSizeOf(opts), watchCacheSizes: customCacheSizes,
+    ...(thread ? { watermark: thread.definitionsWatermark } : {}),
   });
   const answerCaches = thread?.answerCaches ?? localAnswerCaches;
   const authentication = await buildAuthentication(opts.authentication, {

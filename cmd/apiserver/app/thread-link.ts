@@ -5,6 +5,7 @@ import { parentPort } from 'node:worker_threads';
 import type { Logger } from '../../../pkg/log/logger.js';
 import type { APIServerMetrics } from '../../../pkg/metrics/apiserver-metrics.js';
 import type { HealthCheck } from '../../../pkg/server/healthz.js';
+import { RevisionWatermark } from '../../../pkg/util/revision-watermark.js';
 import { SharedAnswerCaches } from '../../../pkg/util/cache/shared-answer-cache.js';
 import type { AnswerCacheFactory } from '../../../pkg/util/cache/answer-cache.js';
 import type { APIServerOptions } from './options.js';
@@ -42,6 +43,7 @@ export class ThreadLink implements ThreadRole {
   readonly answerCaches: AnswerCacheFactory;
   readonly tokenKeySalt: Uint8Array;
   readonly auditFile: { memory: SharedArrayBuffer; owner: number };
+  readonly definitionsWatermark: RevisionWatermark;
   private stuck = new Set<number>();
   private metrics: APIServerMetrics | undefined;
   private nextRequest = 1;
@@ -57,6 +59,7 @@ export class ThreadLink implements ThreadRole {
     this.answerCaches = new SharedAnswerCaches(data.cachePort).factory;
     this.tokenKeySalt = data.tokenKeySalt;
     this.auditFile = { memory: data.auditFile, owner: threadId };
+    this.definitionsWatermark = new RevisionWatermark(data.definitionsWatermark);
     parentPort?.on('message', (m: MainMessage) => this.receive(m));
     setInterval(() => tellMain({ kind: 'heartbeat' }), heartbeatMs).unref();
   }

@@ -20,6 +20,8 @@ export interface ThreadData {
   tokenKeySalt: Uint8Array;
   /** The memory the writers of the --audit-log-path file share (rotating-file.ts). */
   auditFile: SharedArrayBuffer;
+  /** The CustomResourceDefinition revision every thread has reached (revision-watermark.ts), for one discovery. */
+  definitionsWatermark: SharedArrayBuffer;
 }
 
 /**

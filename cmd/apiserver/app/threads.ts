@@ -17,6 +17,7 @@ import { invalidFlagsText } from '../../internal/run-process.js';
 import { Logger } from '../../../pkg/log/logger.js';
 import { sharedFileMemory } from '../../../pkg/audit/rotating-file.js';
 import { SharedAnswerStore } from '../../../pkg/util/cache/shared-answer-cache.js';
+import { RevisionWatermark } from '../../../pkg/util/revision-watermark.js';
 import { ThreadMutex } from '../../../pkg/util/thread-mutex.js';
 import type { APIServerOptions } from './options.js';
 import { servingCertificate } from './serving.js';
@@ -65,6 +66,7 @@ export function runThreads(opts: APIServerOptions, argv: string[]): void {
   const answers = new SharedAnswerStore();
   const tokenKeySalt = new Uint8Array(randomBytes(32));
   const auditFile = sharedFileMemory();
+  const definitionsWatermark = RevisionWatermark.memory();
   const crashKind = process.env.ORCH_TEST_THREAD_CRASH as CrashKind | undefined;
 
   let phase: 'starting' | 'running' | 'failing' | 'stopping' = 'starting';
@@ -177,7 +179,7 @@ export function runThreads(opts: APIServerOptions, argv: string[]): void {
     s.heardAt = Date.now();
     const channel = new MessageChannel();
     s.detach = answers.attach(channel.port1);
-    const data: ThreadData = { id: s.id, count, argv, startedAt, replacing: phase === 'running', cachePort: channel.port2, tokenKeySalt, auditFile };
+    const data: ThreadData = { id: s.id, count, argv, startedAt, replacing: phase === 'running', cachePort: channel.port2, tokenKeySalt, auditFile, definitionsWatermark };
     const w = new Worker(new URL('../worker-thread.js', import.meta.url), { workerData: data, transferList: [channel.port2] });
     s.worker = w;
     w.on('message', (m: ThreadMessage) => receive(s, w, m));

@@ -26,7 +26,11 @@ function validCABundle(bundle: string | undefined): boolean {
 export class EstablishingController {
   private readonly queue: KeyQueue;
 
-  constructor(private readonly cache: ObjectCache, private readonly store: Store, logger: Logger) {
+  /**
+   * `written` hears the revision of each definition this controller establishes, before any
+   * client can read it (the custom resource registry raises its threads' watermark with it).
+   */
+  constructor(private readonly cache: ObjectCache, private readonly store: Store, logger: Logger, private readonly written?: (revision: number) => void) {
     this.queue = new KeyQueue((name) => this.sync(name), (name, err) => logger.warn('establishing controller could not sync a CustomResourceDefinition', {
       name, err: err instanceof Error ? err.message : String(err),
     }));
@@ -45,7 +49,7 @@ export class EstablishingController {
   private async sync(name: string): Promise<void> {
     const cached = this.cache.get('', name) as unknown as CustomResourceDefinition | undefined;
     if (!cached || !isConditionTrue(cached, 'NamesAccepted') || isConditionTrue(cached, 'Established')) return;
-    await changeDefinition(this.store, name, (crd) => {
+    const done = await changeDefinition(this.store, name, (crd) => {
       if (!isConditionTrue(crd, 'NamesAccepted') || isConditionTrue(crd, 'Established')) return undefined;
       const clientConfig = crd.spec.conversion?.webhook?.clientConfig;
       if (clientConfig?.caBundle && !validCABundle(clientConfig.caBundle)) {
@@ -55,5 +59,6 @@ export class EstablishingController {
       }
       return crd;
     });
+    if (done) this.written?.(Number(done.metadata?.resourceVersion ?? 0));
   }
 }
