@@ -28,7 +28,9 @@ const apiservices = '/apis/apiregistration.k8s.io/v1/apiservices';
 const metrics = '/apis/metrics.k8s.io/v1beta1';
 const systemNs = 'orch-system';
 
+interface DiscoveredVersion { version: string; freshness: string; resources?: { resource: string; responseKind: { kind: string } }[] }
 interface Condition { type: string; status: string; reason?: string; message?: string; lastTransitionTime?: string }
+const aggregatedAccept = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
 const available = (r: Response): Condition | undefined => (r.body?.status?.conditions ?? []).find((c: Condition) => c.type === 'Available');
 
 describe('aggregation layer', () => {
@@ -43,6 +45,13 @@ describe('aggregation layer', () => {
 
   const waitAvailable = (name: string, status: string, reason: string) => pollUntil(
     () => admin.get(`${apiservices}/${name}`), (r) => available(r)?.status === status && available(r)?.reason === reason, `${name} Available=${status} (${reason})`, 20_000);
+
+  /** The metrics group's versions in the aggregated discovery document of /apis. */
+  const aggregatedMetrics = async (): Promise<DiscoveredVersion[] | undefined> => {
+    const r = await admin.get('/apis', { headers: { Accept: aggregatedAccept } });
+    assert.equal(r.status, 200, r.text);
+    return (r.body.items as { metadata: { name: string }; versions: DiscoveredVersion[] }[]).find((g) => g.metadata.name === 'metrics.k8s.io')?.versions;
+  };
 
   before(async () => {
     t = await startTestServer({
@@ -151,6 +160,11 @@ describe('aggregation layer', () => {
     const list = await admin.get(metrics);
     assert.equal(list.status, 200, list.text);
     assert.deepEqual(list.body.resources.map((r: { name: string; kind: string }) => `${r.name} ${r.kind}`), ['nodes NodeMetrics', 'pods PodMetrics']);
+    // The aggregated document has the group version, with the resources the extension server lists.
+    const versions = await pollUntil(aggregatedMetrics, (v) => (v?.[0]?.resources ?? []).length === 2, 'metrics.k8s.io in the aggregated document');
+    assert.equal(versions![0]!.version, 'v1beta1');
+    assert.equal(versions![0]!.freshness, 'Current');
+    assert.deepEqual(versions![0]!.resources!.map((r) => `${r.resource} ${r.responseKind.kind}`), ['nodes NodeMetrics', 'pods PodMetrics']);
     const out = (await kubectl.ok(['api-resources', '--api-group', 'metrics.k8s.io'])).stdout;
     assert.match(out, /^nodes\s+metrics\.k8s\.io\/v1beta1\s+false\s+NodeMetrics$/m, out);
     assert.match(out, /^pods\s+metrics\.k8s\.io\/v1beta1\s+true\s+PodMetrics$/m, out);
@@ -259,9 +273,20 @@ describe('aggregation layer', () => {
     const gone = await admin.get(`${metrics}/nodes`);
     assert.equal(gone.status, 503);
     assert.equal(gone.text, 'service unavailable\n');
+    // Discovery keeps what the server last said, marked Stale.
+    const stale = await pollUntil(aggregatedMetrics, (v) => v?.[0]?.freshness === 'Stale', 'a Stale metrics.k8s.io in the aggregated document');
+    assert.equal(stale![0]!.resources!.length, 2);
     // Without its Endpoints the reason says so.
     assert.equal((await admin.delete(`/api/v1/namespaces/${systemNs}/endpoints/metrics-server`)).status, 200);
     const ep = await waitAvailable('v1beta1.metrics.k8s.io', 'False', 'EndpointsNotFound');
     assert.equal(available(ep)?.message, `cannot find endpoints for service/metrics-server in "${systemNs}"`);
+  });
+
+  test('an APIService deleted leaves discovery and OpenAPI', async () => {
+    assert.equal((await admin.delete(`${apiservices}/v1beta1.metrics.k8s.io`)).status, 200);
+    await pollUntil(() => admin.get('/apis'), (r) => !r.body.groups.some((g: { name: string }) => g.name === 'metrics.k8s.io'), 'metrics.k8s.io gone from /apis');
+    await pollUntil(() => admin.get('/openapi/v2'), (r) => r.status === 200 && !('io.k8s.metrics.pkg.apis.metrics.v1beta1.NodeMetrics' in r.body.definitions), 'NodeMetrics gone from /openapi/v2');
+    assert.equal((await admin.get('/openapi/v3')).body.paths['apis/metrics.k8s.io/v1beta1'], undefined);
+    assert.equal((await admin.get(`${metrics}/nodes`)).status, 404);
   });
 });
