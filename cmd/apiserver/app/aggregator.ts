@@ -126,8 +126,11 @@ export function buildAggregator(d: AggregatorDeps): Aggregator | undefined {
         const configMaps = d.stores.get('/configmaps');
         if (!configMaps) return;
         const namespace = await d.systemNamespace();
+        const data = authenticationData(frontProxyAuthentication(d.opts));
+        // Without a client CA or a front proxy there is nothing an extension server could trust.
+        if (Object.keys(data).length === 0) return;
         const publish = async () => {
-          const done = await reconcileAuthenticationConfigMap(configMaps, namespace, extensionAuthenticationConfigMapName, authenticationData(frontProxyAuthentication(d.opts)));
+          const done = await reconcileAuthenticationConfigMap(configMaps, namespace, extensionAuthenticationConfigMapName, data);
           if (done !== 'unchanged') d.logger.info(`${done} the ${extensionAuthenticationConfigMapName} ConfigMap`, { namespace });
         };
         await d.retrying(`publish the ${extensionAuthenticationConfigMapName} ConfigMap`, publish);
