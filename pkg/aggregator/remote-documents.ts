@@ -179,11 +179,11 @@ export class RemoteDocuments implements DiscoverySource {
     const index = await get('/openapi/v3');
     const entry = (index?.paths as Record<string, { serverRelativeURL?: string }> | undefined)?.[`apis/${group}/${version}`];
     const v3 = entry?.serverRelativeURL ? await get(entry.serverRelativeURL) : undefined;
-    return {
-      current: resources !== undefined,
-      ...(resources ?? last?.resources ? { resources: resources ?? last!.resources! } : {}),
-      ...(v2 ?? last?.openAPIV2 ? { openAPIV2: v2 ?? last!.openAPIV2! } : {}),
-      ...(v3 ?? last?.openAPIV3 ? { openAPIV3: v3 ?? last!.openAPIV3! } : {}),
-    };
+    // What did not answer this time stays as it last was.
+    const next: Fetched = { ...last, current: resources !== undefined };
+    if (resources) next.resources = resources;
+    if (v2) next.openAPIV2 = v2;
+    if (v3) next.openAPIV3 = v3;
+    return next;
   }
 }

@@ -7,6 +7,7 @@ import type { APIService } from '../../api/apiregistration/v1/api-service.js';
 import type { Endpoints } from '../../api/core/v1/endpoints.js';
 import type { Service } from '../../api/core/v1/service.js';
 import type { StoredObject } from '../storage/interface.js';
+import { hostForURL } from '../registry/core/connect-locations.js';
 import type { BackendTLS } from '../util/proxy/upgrade-aware.js';
 
 /** Reads an object of the server's caches (or etcd when the cache has not seen it yet); undefined when there is none. */
@@ -25,7 +26,6 @@ export interface Backend {
   tls: BackendTLS;
 }
 
-const hostForURL = (host: string) => (host.includes(':') ? `[${host}]` : host);
 const rootCertificatesPem = () => rootCertificates.join('\n');
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
 
