@@ -9,15 +9,12 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:tls';
 import { after, before, describe, test } from 'node:test';
 import { defaultAuthenticationOptions } from '../../cmd/apiserver/app/authentication-options.js';
-import { defaultAggregatorOptions } from '../../cmd/apiserver/app/aggregator-options.js';
 import { defaultAuthorizationOptions } from '../../pkg/authorization/modes.js';
-import { createTestCA } from '../../pkg/authentication/testing/pki.js';
 import { tempFiles } from '../../pkg/authentication/testing/signing-keys.js';
 import { startTestServer, type TestServer } from './framework/apiserver.js';
-import { putLoopbackEndpoints } from './framework/admission-webhook.js';
 import { pollUntil } from './framework/authentication.js';
 import type { Client, Response } from './framework/client.js';
-import { startExtensionAPIServer, trustFromConfigMap, type ExtensionAPIServer } from './framework/extension-apiserver.js';
+import { frontProxyOptions, publishedTrust, registerMetricsServer, startExtensionAPIServer, type ExtensionAPIServer } from './framework/extension-apiserver.js';
 import { writeKubeconfig, type Kubeconfig } from './framework/kubeconfig.js';
 import { Kubectl } from './framework/kubectl.js';
 
@@ -35,8 +32,7 @@ const available = (r: Response): Condition | undefined => (r.body?.status?.condi
 
 describe('aggregation layer', () => {
   const files = tempFiles('orch-aggregator-');
-  const frontProxyCA = createTestCA('front-proxy-ca');
-  const proxyClient = frontProxyCA.issue({ commonName: 'front-proxy-client', usages: ['clientAuth'] });
+  const frontProxy = frontProxyOptions(files);
   let t: TestServer;
   let admin: Client;
   let ext: ExtensionAPIServer;
@@ -59,42 +55,27 @@ describe('aggregation layer', () => {
       authentication: {
         ...defaultAuthenticationOptions(),
         tokenAuthFile: files.write('tokens.csv', `${adminToken},admin,1,"system:masters"\n${janeToken},jane,2,"dev"\n${bobToken},bob,3\n`),
-        requestHeader: {
-          clientCAFile: files.write('front-proxy-ca.crt', frontProxyCA.cert), allowedNames: ['front-proxy-client'],
-          usernameHeaders: ['X-Remote-User'], groupHeaders: ['X-Remote-Group'], extraHeadersPrefix: ['X-Remote-Extra-'],
-        },
+        requestHeader: frontProxy.requestHeader,
       },
       authorization: { ...defaultAuthorizationOptions(), modes: ['RBAC'] },
-      aggregator: {
-        ...defaultAggregatorOptions(), availabilityIntervalMs: 500, documentsIntervalMs: 500,
-        proxyClientCertFile: files.write('proxy-client.crt', proxyClient.cert), proxyClientKeyFile: files.write('proxy-client.key', proxyClient.key),
-      },
+      aggregator: frontProxy.aggregator,
     });
     admin = t.client.withToken(adminToken);
     // The extension server learns whom to trust from what the API server publishes.
-    const cm = await pollUntil(() => admin.get(`/api/v1/namespaces/${systemNs}/configmaps/extension-apiserver-authentication`), (r) => r.status === 200, 'the authentication ConfigMap');
     ext = await startExtensionAPIServer({
-      domain: 'k8s.io', trust: trustFromConfigMap(cm.body.data), serviceDNSName: `metrics-server.${systemNs}.svc`, reviewer: admin, authorizationGroup: 'authorization.k8s.io',
+      domain: 'k8s.io', trust: await publishedTrust(admin, systemNs), serviceDNSName: `metrics-server.${systemNs}.svc`, reviewer: admin, authorizationGroup: 'authorization.k8s.io',
     });
-    const created = await admin.post(`/api/v1/namespaces/${systemNs}/services`, { metadata: { name: 'metrics-server' }, spec: { ports: [{ name: 'https', port: 443, targetPort: 4443 }] } });
-    assert.equal(created.status, 201, created.text);
-    // Validation refuses loopback addresses in Endpoints; the test's extension server listens there.
-    await putLoopbackEndpoints(t.etcd.endpoint, systemNs, 'metrics-server', 'https', ext.port);
     for (const [path, body] of [
       ['/apis/rbac.authorization.k8s.io/v1/clusterroles', { metadata: { name: 'metrics-reader' }, rules: [{ apiGroups: ['metrics.k8s.io'], resources: ['pods', 'nodes'], verbs: ['get', 'list', 'watch'] }] }],
       ['/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', { metadata: { name: 'metrics-reader' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'metrics-reader' }, subjects: [{ kind: 'User', name: 'jane', apiGroup: 'rbac.authorization.k8s.io' }] }],
       ['/api/v1/nodes', { metadata: { name: 'n1' }, status: { capacity: { cpu: '4', memory: '8Gi' }, allocatable: { cpu: '4', memory: '8Gi' } } }],
-      [apiservices, {
-        metadata: { name: 'v1beta1.metrics.k8s.io' },
-        spec: { group: 'metrics.k8s.io', version: 'v1beta1', groupPriorityMinimum: 100, versionPriority: 100, caBundle: ext.caBundle, service: { namespace: systemNs, name: 'metrics-server' } },
-      }],
     ] as const) {
       const r = await admin.post(path, body);
       assert.equal(r.status, 201, `${path}: ${r.text}`);
     }
+    await registerMetricsServer(t, admin, ext, 'k8s.io', systemNs);
     ext.setNodeMetrics('n1', { cpu: '250m', memory: '1Gi' });
     ext.setPodMetrics({ namespace: 'default', name: 'web-1', containers: [{ name: 'app', usage: { cpu: '12m', memory: '34Mi' } }] });
-    await waitAvailable('v1beta1.metrics.k8s.io', 'True', 'Passed');
     kc = writeKubeconfig(t, adminToken);
     kubectl = new Kubectl(kc);
   });
@@ -107,7 +88,7 @@ describe('aggregation layer', () => {
 
   test('the API server publishes extension-apiserver-authentication as upstream (header names as JSON arrays) and the Role that reads it', async () => {
     const r = await admin.get(`/api/v1/namespaces/${systemNs}/configmaps/extension-apiserver-authentication`);
-    assert.equal(r.body.data['requestheader-client-ca-file'], frontProxyCA.cert);
+    assert.equal(r.body.data['requestheader-client-ca-file'], frontProxy.ca.cert);
     assert.equal(r.body.data['requestheader-username-headers'], '["X-Remote-User"]');
     assert.equal(r.body.data['requestheader-group-headers'], '["X-Remote-Group"]');
     assert.equal(r.body.data['requestheader-extra-headers-prefix'], '["X-Remote-Extra-"]');

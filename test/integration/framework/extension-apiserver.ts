@@ -13,6 +13,11 @@ import type { TLSSocket } from 'node:tls';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createTestCA, type TestCA } from '../../../pkg/authentication/testing/pki.js';
+import { defaultAggregatorOptions, type AggregatorOptions } from '../../../cmd/apiserver/app/aggregator-options.js';
+import type { AuthenticationOptions } from '../../../cmd/apiserver/app/authentication-options.js';
+import type { TestServer } from './apiserver.js';
+import { putLoopbackEndpoints } from './admission-webhook.js';
+import { pollUntil } from './authentication.js';
 import type { Client } from './client.js';
 
 type Json = Record<string, unknown>;
@@ -56,7 +61,7 @@ export interface ReceivedRequest {
 }
 
 export interface Usage { cpu: string; memory: string }
-export interface PodUsage { namespace: string; name: string; containers: { name: string; usage: Usage }[] }
+export interface PodUsage { namespace: string; name: string; labels?: Record<string, string>; containers: { name: string; usage: Usage }[] }
 
 export interface ExtensionAPIServer {
   readonly port: number;
@@ -128,7 +133,7 @@ export async function startExtensionAPIServer(o: ExtensionServerOptions): Promis
     kind: 'NodeMetrics', apiVersion: gv, metadata: { name, resourceVersion: String(rv), creationTimestamp: stamp() }, timestamp: stamp(), window: '10.5s', usage,
   });
   const podMetrics = (p: PodUsage): Json => ({
-    kind: 'PodMetrics', apiVersion: gv, metadata: { name: p.name, namespace: p.namespace, resourceVersion: String(rv), creationTimestamp: stamp() }, timestamp: stamp(), window: '10.5s', containers: p.containers,
+    kind: 'PodMetrics', apiVersion: gv, metadata: { name: p.name, namespace: p.namespace, labels: p.labels ?? {}, resourceVersion: String(rv), creationTimestamp: stamp() }, timestamp: stamp(), window: '10.5s', containers: p.containers,
   });
   const notify = (kind: 'nodes' | 'pods', namespace: string, type: string, object: Json) => {
     for (const w of watchers) {
@@ -181,7 +186,10 @@ export async function startExtensionAPIServer(o: ExtensionServerOptions): Promis
     if (!(await authorize(user, verb, kind, namespace, name))) {
       return send(res, 403, status(403, 'Forbidden', `${kind}.${group}${name ? ` "${name}"` : ''} is forbidden: User "${user.name}" cannot ${verb} resource "${kind}" in API group "${group}"${namespace ? ` in the namespace "${namespace}"` : ' at the cluster scope'}`));
     }
-    const items = [...(kind === 'nodes' ? nodes : pods).values()].filter((x) => !namespace || (x.metadata as Json).namespace === namespace);
+    // Equality label selectors (`k=v,...`), which is what the autoscaler sends.
+    const wanted = (url.searchParams.get('labelSelector') ?? '').split(',').filter(Boolean).map((r) => r.split('='));
+    const matches = (x: Json) => wanted.every(([k, v]) => ((x.metadata as Json).labels as Record<string, string> | undefined)?.[k!] === v);
+    const items = [...(kind === 'nodes' ? nodes : pods).values()].filter((x) => (!namespace || (x.metadata as Json).namespace === namespace) && matches(x));
     if (watch) {
       res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
       const w = { kind, namespace, res };
@@ -269,4 +277,51 @@ function openAPIDefinitions(domain: string): Json {
     [defName(domain, 'PodMetrics')]: { type: 'object', description: 'PodMetrics sets resource usage metrics of a pod.', properties: { metadata: meta, timestamp: { type: 'string' }, window: { type: 'string' }, containers: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, usage } } } } },
     [defName(domain, 'PodMetricsList')]: { type: 'object', description: 'PodMetricsList is a list of PodMetrics.', properties: { items: { type: 'array', items: { $ref: `#/definitions/${defName(domain, 'PodMetrics')}` } } } },
   };
+}
+
+/**
+ * What a test server needs to front extension servers: a front-proxy CA trusted for request
+ * headers (X-Remote-*, allowed name front-proxy-client) and the client certificate it signs, with
+ * the aggregator checking and fetching every half second.
+ */
+export function frontProxyOptions(files: { write(name: string, content: string): string }): { requestHeader: AuthenticationOptions['requestHeader']; aggregator: AggregatorOptions; ca: TestCA } {
+  const ca = createTestCA('front-proxy-ca');
+  const client = ca.issue({ commonName: 'front-proxy-client', usages: ['clientAuth'] });
+  return {
+    ca,
+    requestHeader: {
+      clientCAFile: files.write('front-proxy-ca.crt', ca.cert), allowedNames: ['front-proxy-client'],
+      usernameHeaders: ['X-Remote-User'], groupHeaders: ['X-Remote-Group'], extraHeadersPrefix: ['X-Remote-Extra-'],
+    },
+    aggregator: {
+      ...defaultAggregatorOptions(), availabilityIntervalMs: 500, documentsIntervalMs: 500,
+      proxyClientCertFile: files.write('proxy-client.crt', client.cert), proxyClientKeyFile: files.write('proxy-client.key', client.key),
+    },
+  };
+}
+
+/** The trust a test server publishes in its extension-apiserver-authentication ConfigMap, once it is there. */
+export async function publishedTrust(admin: Client, systemNamespace: string): Promise<RequestHeaderTrust> {
+  const cm = await pollUntil(() => admin.get(`/api/v1/namespaces/${systemNamespace}/configmaps/extension-apiserver-authentication`), (r) => r.status === 200, 'the authentication ConfigMap');
+  return trustFromConfigMap(cm.body.data);
+}
+
+/**
+ * Serves `ext` as metrics.<domain>/v1beta1 through the Service `metrics-server` in `namespace`
+ * (its Endpoints at the server's loopback port, written to etcd as validation refuses loopback)
+ * and an APIService, and waits until the APIService is Available.
+ */
+export async function registerMetricsServer(t: TestServer, admin: Client, ext: ExtensionAPIServer, domain: string, namespace: string): Promise<void> {
+  const svc = await admin.post(`/api/v1/namespaces/${namespace}/services`, { metadata: { name: 'metrics-server' }, spec: { ports: [{ name: 'https', port: 443, targetPort: 4443 }] } });
+  if (svc.status !== 201) throw new Error(`cannot create the metrics-server Service: ${svc.text}`);
+  await putLoopbackEndpoints(t.etcd.endpoint, namespace, 'metrics-server', 'https', ext.port);
+  const apiservices = `/apis/apiregistration.${domain}/v1/apiservices`;
+  const name = `v1beta1.metrics.${domain}`;
+  const created = await admin.post(apiservices, {
+    metadata: { name },
+    spec: { group: `metrics.${domain}`, version: 'v1beta1', groupPriorityMinimum: 100, versionPriority: 100, caBundle: ext.caBundle, service: { namespace, name: 'metrics-server' } },
+  });
+  if (created.status !== 201) throw new Error(`cannot create the APIService: ${created.text}`);
+  await pollUntil(() => admin.get(`${apiservices}/${name}`),
+    (r) => (r.body?.status?.conditions ?? []).some((c: { type: string; status: string }) => c.type === 'Available' && c.status === 'True'), `${name} Available`, 20_000);
 }
