@@ -10,7 +10,8 @@ import { apiregistrationGroup } from '../../../api/apiregistration/v1/register.j
 import type { ApiDomain } from '../../../api/domain.js';
 import { builtInPriority, customResourcePriority } from '../../../api/group-priorities.js';
 import { APIServiceIndex } from '../../../pkg/aggregator/api-services.js';
-import { authenticationData, reconcileAuthenticationConfigMap } from '../../../pkg/aggregator/authentication-config-map.js';
+import { authenticationData } from '../../../pkg/aggregator/authentication-config-map.js';
+import { reconcileConfigMapKeys } from '../../../pkg/registry/core/config-map-keys.js';
 import { AvailabilityController } from '../../../pkg/aggregator/availability-controller.js';
 import { Autoregister, type LocalGroupVersion } from '../../../pkg/aggregator/autoregister.js';
 import { withRemoteSpecs } from '../../../pkg/aggregator/aggregated-openapi.js';
@@ -130,7 +131,7 @@ export function buildAggregator(d: AggregatorDeps): Aggregator | undefined {
         // Without a client CA or a front proxy there is nothing an extension server could trust.
         if (Object.keys(data).length === 0) return;
         const publish = async () => {
-          const done = await reconcileAuthenticationConfigMap(configMaps, namespace, extensionAuthenticationConfigMapName, data);
+          const done = await reconcileConfigMapKeys(configMaps, namespace, extensionAuthenticationConfigMapName, data);
           if (done !== 'unchanged') d.logger.info(`${done} the ${extensionAuthenticationConfigMapName} ConfigMap`, { namespace });
         };
         await d.retrying(`publish the ${extensionAuthenticationConfigMapName} ConfigMap`, publish);

@@ -13,6 +13,7 @@ import type { Logger } from '../../../pkg/log/logger.js';
 import { buildStores } from '../../../pkg/registry/stores.js';
 import { systemNamespaces } from '../../../pkg/registry/strategies.js';
 import { SystemPriorityClasses } from '../../../api/scheduling/v1/priority-class.js';
+import { BootstrapTokenNamespace } from '../../../api/core/v1/bootstrap-token.js';
 import { kindValidations } from '../../../pkg/registry/validations.js';
 import type { Service } from '../../../api/core/v1/service.js';
 import { ServiceAllocator } from '../../../pkg/registry/core/service/allocator.js';
@@ -297,9 +298,10 @@ async function serve(opts: APIServerOptions, logger: Logger, thread: ThreadRole 
     opts, domain, scheme, stores, caches, logger, maxRequestBodyBytes: MAX_BODY_BYTES,
     // One thread writes what the aggregator keeps in etcd; every thread proxies and reads.
     writer: !thread || thread.id === 1,
+    // orch-system, upstream's kube-system.
     systemNamespace: async () => {
       await (namespacesMade ??= ensureSystemNamespaces(stores, logger));
-      return systemNamespaces[1]!;
+      return BootstrapTokenNamespace;
     },
     retrying: (what, step) => retrying(what, step, logger),
   });
@@ -378,6 +380,7 @@ async function serve(opts: APIServerOptions, logger: Logger, thread: ThreadRole 
     },
   ], opts.livezGracePeriodMs);
   const kubelet = kubeletConnection(opts.kubelet);
+  const ownDocs = lazyOpenAPIDocs(scheme, version, thread?.startedAt);
   const etcdCheck: HealthCheck = { name: 'etcd', check: async () => ((await storage.healthy()) ? undefined : 'etcd is not reachable') };
   const server: APIServer = new APIServer({
     bindAddress: opts.bindAddress,
@@ -419,7 +422,7 @@ async function serve(opts: APIServerOptions, logger: Logger, thread: ThreadRole 
         ...(opts.watchMaxBufferedBytes ? { maxBufferedBytes: opts.watchMaxBufferedBytes } : {}),
       },
     }),
-    openapi: openAPIHandler(aggregator ? aggregator.openapi(lazyOpenAPIDocs(scheme, version, thread?.startedAt)) : lazyOpenAPIDocs(scheme, version, thread?.startedAt)),
+    openapi: openAPIHandler(aggregator?.openapi(ownDocs) ?? ownDocs),
     healthChecks: [
       { name: 'ping', check: async () => undefined },
       { name: 'log', check: async () => undefined },
