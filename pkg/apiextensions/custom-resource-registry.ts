@@ -121,7 +121,10 @@ export class CustomResourceRegistry {
       const check = () => {
         if (this.applied >= target) done();
       };
-      const timer = setTimeout(done, convergeTimeoutMs);
+      const timer = setTimeout(() => {
+        this.opts.logger.warn('answering before the CustomResourceDefinitions informer reached the revision another thread has seen', { reached: this.applied, seen: target });
+        done();
+      }, convergeTimeoutMs);
       timer.unref();
       this.waiters.add(check);
     });

@@ -16,6 +16,7 @@ const discoverable = (r: ResourceInfo) => !r.custom || r.custom.established;
 /** Verbs a discovered custom resource of a terminating definition keeps (upstream's discovery controller). */
 const terminatingVerbs = ['delete', 'deletecollection', 'get', 'list', 'watch'];
 
+/** The APIVersions document of /api: the core group's versions. */
 export function apiVersions(model: DiscoveryModel, serverAddress: string) {
   return {
     kind: 'APIVersions',
@@ -32,6 +33,7 @@ function apiGroup(g: DiscoveryGroup) {
   return { name: g.name, versions: g.versions.map(versionRef), preferredVersion: versionRef(g.versions[0]!) };
 }
 
+/** The APIGroupList of /apis: every named group, in discovery order. */
 export function apiGroupList(model: DiscoveryModel) {
   return { kind: 'APIGroupList', apiVersion: 'v1', groups: model.groups().filter((g) => g.name !== '').map(apiGroup) };
 }

@@ -40,3 +40,19 @@ test('nothing acceptable is 406; discovery has no protobuf form', () => {
   assert.throws(() => negotiateOutput('application/json;as=Table;g=example.com;v=v1', resource), (e: { code?: number }) => e.code === 406);
   assert.throws(() => negotiateOutput('application/vnd.orch.protobuf', discovery), (e: { code?: number }) => e.code === 406);
 });
+
+test('the aggregated discovery document: the domain\'s apidiscovery group, v2 or v2beta1, as JSON or YAML, where the endpoint serves it', () => {
+  const roots = { ...discovery, aggregatedDiscovery: true };
+  const v2 = 'application/json;g=apidiscovery.orch.io;v=v2;as=APIGroupDiscoveryList';
+  assert.deepEqual(negotiateOutput(`${v2},application/json`, roots), { format: 'json', aggregatedDiscovery: 'v2' });
+  assert.deepEqual(negotiateOutput('application/yaml;g=apidiscovery.orch.io;v=v2beta1;as=APIGroupDiscoveryList', roots), { format: 'yaml', aggregatedDiscovery: 'v2beta1' });
+  // Upstream's group is ours only under k8s.io; a version not served falls through to the next offer.
+  const kubectl = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json';
+  assert.deepEqual(negotiateOutput(kubectl, roots), { format: 'json' });
+  assert.deepEqual(negotiateOutput(kubectl, { ...roots, domain: apiDomain('k8s.io') }), { format: 'json', aggregatedDiscovery: 'v2' });
+  assert.deepEqual(negotiateOutput('application/json;g=apidiscovery.orch.io;v=v3;as=APIGroupDiscoveryList,application/json', roots), { format: 'json' });
+  // Not as protobuf here, and not from an endpoint that does not serve it.
+  assert.throws(() => negotiateOutput('application/vnd.orch.protobuf;g=apidiscovery.orch.io;v=v2;as=APIGroupDiscoveryList', roots), (e: { code?: number }) => e.code === 406);
+  assert.deepEqual(negotiateOutput(`${v2},application/json`, discovery), { format: 'json' });
+  assert.throws(() => negotiateOutput(v2, discovery), (e: { code?: number }) => e.code === 406);
+});
