@@ -4,7 +4,7 @@ import { allGroupVersions } from './index.js';
 
 test('group versions are listed core first, in discovery order', () => {
   assert.deepEqual(allGroupVersions.map((gv) => `${gv.group}/${gv.version}`), [
-    '/v1', 'apps/v1', 'events.orch.io/v1', 'authentication.orch.io/v1', 'authentication.orch.io/v1beta1', 'authorization.orch.io/v1', 'autoscaling/v2', 'autoscaling/v1', 'batch/v1', 'certificates.orch.io/v1', 'rbac.authorization.orch.io/v1', 'storage.orch.io/v1', 'networking.orch.io/v1', 'policy/v1',
+    '/v1', 'apiregistration.orch.io/v1', 'apps/v1', 'events.orch.io/v1', 'authentication.orch.io/v1', 'authentication.orch.io/v1beta1', 'authorization.orch.io/v1', 'autoscaling/v2', 'autoscaling/v1', 'batch/v1', 'certificates.orch.io/v1', 'rbac.authorization.orch.io/v1', 'storage.orch.io/v1', 'networking.orch.io/v1', 'policy/v1',
     'admissionregistration.orch.io/v1', 'apiextensions.orch.io/v1', 'scheduling.orch.io/v1', 'coordination.orch.io/v1', 'node.orch.io/v1', 'discovery.orch.io/v1',
   ]);
 });
@@ -28,6 +28,7 @@ test('kinds are registered with their resources, scopes, short names and sub-res
     '/PersistentVolumeClaim persistentvolumeclaims ns [pvc] [status]',
     '/PersistentVolume persistentvolumes cluster [pv] [status]',
     '/ReplicationController replicationcontrollers ns [rc] [status,scale]',
+    'apiregistration.orch.io/APIService apiservices cluster [] [status]',
     'apps/StatefulSet statefulsets ns [sts] [status,scale]',
     'apps/Deployment deployments ns [deploy] [status,scale]',
     'apps/ReplicaSet replicasets ns [rs] [status,scale]',

@@ -20,10 +20,11 @@ import { nodeV1 } from './node/v1/register.js';
 import { discoveryV1 } from './discovery/v1/register.js';
 import { admissionRegistrationV1 } from './admissionregistration/v1/register.js';
 import { apiextensionsV1 } from './apiextensions/v1/register.js';
+import { apiregistrationV1 } from './apiregistration/v1/register.js';
 
 /** The registrations of every group/version, with group names in `domain`. */
 export function groupVersions(domain: ApiDomain): GroupVersionRegistration[] {
-  return [coreV1(domain), appsV1, eventsV1(domain), authenticationV1(domain), authenticationV1beta1(domain), authorizationV1(domain), autoscalingV2, autoscalingV1(domain), batchV1, certificatesV1(domain), rbacV1(domain), storageV1(domain), networkingV1(domain), policyV1,
+  return [coreV1(domain), apiregistrationV1(domain), appsV1, eventsV1(domain), authenticationV1(domain), authenticationV1beta1(domain), authorizationV1(domain), autoscalingV2, autoscalingV1(domain), batchV1, certificatesV1(domain), rbacV1(domain), storageV1(domain), networkingV1(domain), policyV1,
     admissionRegistrationV1(domain), apiextensionsV1(domain), schedulingV1(domain), coordinationV1(domain), nodeV1(domain), discoveryV1(domain)];
 }
 

@@ -46,24 +46,33 @@ function certificate(opts: {
   return forge.pki.certificateToPem(cert);
 }
 
-// The client CA (--client-ca-file); later signers of the controller manager reuse it.
-if (!existsSync(file('ca.crt')) || !existsSync(file('ca.key'))) {
-  const key = rsaKey();
-  const name = subject('orch-local-ca');
-  writeFileSync(file('ca.key'), key.pem, { mode: 0o600 });
-  writeFileSync(file('ca.crt'), certificate({ subject: name, issuer: name, publicPem: key.publicPem, signer: key.forgeKey, ca: true, years: 10 }));
+/** A root CA kept as `<name>.crt` and `<name>.key`, made once. */
+function rootCA(name: string, cn: string): { cert: forge.pki.Certificate; key: forge.pki.rsa.PrivateKey } {
+  if (!existsSync(file(`${name}.crt`)) || !existsSync(file(`${name}.key`))) {
+    const key = rsaKey();
+    const subj = subject(cn);
+    writeFileSync(file(`${name}.key`), key.pem, { mode: 0o600 });
+    writeFileSync(file(`${name}.crt`), certificate({ subject: subj, issuer: subj, publicPem: key.publicPem, signer: key.forgeKey, ca: true, years: 10 }));
+  }
+  return { cert: forge.pki.certificateFromPem(readFileSync(file(`${name}.crt`), 'utf8')), key: forge.pki.privateKeyFromPem(readFileSync(file(`${name}.key`), 'utf8')) };
 }
-const ca = forge.pki.certificateFromPem(readFileSync(file('ca.crt'), 'utf8'));
-const caKey = forge.pki.privateKeyFromPem(readFileSync(file('ca.key'), 'utf8'));
 
-/** A client certificate signed by the CA, for a user in the given groups. */
-function clientCert(name: string, cn: string, orgs: string[]): void {
+// The client CA (--client-ca-file); later signers of the controller manager reuse it.
+const ca = rootCA('ca', 'orch-local-ca');
+// The front-proxy CA (--requestheader-client-ca-file), apart from the client CA as upstream advises:
+// a certificate it signs vouches for the X-Remote-* headers sent to aggregated API servers.
+const frontProxyCA = rootCA('front-proxy-ca', 'orch-front-proxy-ca');
+
+/** A client certificate signed by `issuer` (the client CA by default), for a user in the given groups. */
+function clientCert(name: string, cn: string, orgs: string[], issuer = ca): void {
   if (existsSync(file(`${name}.crt`)) && existsSync(file(`${name}.key`))) return;
   const key = rsaKey();
   writeFileSync(file(`${name}.key`), key.pem, { mode: 0o600 });
-  writeFileSync(file(`${name}.crt`), certificate({ subject: subject(cn, orgs), issuer: ca.subject.attributes as forge.pki.CertificateField[], publicPem: key.publicPem, signer: caKey, ca: false, years: 1 }));
+  writeFileSync(file(`${name}.crt`), certificate({ subject: subject(cn, orgs), issuer: issuer.cert.subject.attributes as forge.pki.CertificateField[], publicPem: key.publicPem, signer: issuer.key, ca: false, years: 1 }));
 }
 clientCert('admin', 'orch-admin', ['system:masters']);
+// The API server's front-proxy identity (--proxy-client-cert-file) towards aggregated API servers.
+clientCert('front-proxy-client', 'front-proxy-client', [], frontProxyCA);
 // The controller manager's own identity, bound by the bootstrap RBAC policy (system:kube-controller-manager).
 clientCert('controller-manager', 'system:kube-controller-manager', []);
 

@@ -55,6 +55,10 @@ echo "starting the API server on https://127.0.0.1:$API_PORT (log in $LOCAL/apis
 _output/bin/apiserver --bind-address 127.0.0.1 --secure-port "$API_PORT" --cert-dir "$LOCAL/certs" \
   --etcd-servers "http://127.0.0.1:$ETCD_PORT" \
   --client-ca-file "$PKI/ca.crt" --token-auth-file "$PKI/tokens.csv" --enable-bootstrap-token-auth \
+  --requestheader-client-ca-file "$PKI/front-proxy-ca.crt" --requestheader-allowed-names front-proxy-client \
+  --requestheader-username-headers X-Remote-User --requestheader-group-headers X-Remote-Group \
+  --requestheader-extra-headers-prefix X-Remote-Extra- \
+  --proxy-client-cert-file "$PKI/front-proxy-client.crt" --proxy-client-key-file "$PKI/front-proxy-client.key" \
   --service-account-issuer "https://127.0.0.1:$API_PORT" --service-account-key-file "$PKI/sa.pub" \
   --service-account-signing-key-file "$PKI/sa.key" --authorization-mode Node,RBAC --enable-admission-plugins NodeRestriction \
   --allow-privileged="$ALLOW_PRIVILEGED" --api-domain "$API_DOMAIN" >"$LOCAL/apiserver.log" 2>&1 &

@@ -53,6 +53,8 @@ import { nameIsDNSSubdomain } from './validation/names.js';
 import { apiextensionsGroup } from '../../api/apiextensions/v1/register.js';
 import { customResourceDefinitionValidation } from '../apiextensions/validation/definition.js';
 import { standardFinalizers } from './validation/object-meta.js';
+import { apiregistrationGroup } from '../../api/apiregistration/v1/register.js';
+import { apiServiceValidation } from './apiregistration/api-service-validation.js';
 
 /** Rules for kinds nobody registered: DNS subdomain names and nothing else. */
 const noRules: KindValidation<StoredObject> = {
@@ -116,6 +118,7 @@ export function kindValidations(domain: ApiDomain, opts: ValidationOptions = {})
   register(domain.group('node'), 'RuntimeClass', runtimeClassValidation(resourceNames));
   register(domain.group('coordination'), 'Lease', leaseValidation);
   register(domain.group('discovery'), 'EndpointSlice', endpointSliceValidation);
+  register(apiregistrationGroup(domain), 'APIService', apiServiceValidation);
   register(admissionRegistrationGroup(domain), 'ValidatingWebhookConfiguration', validatingWebhookConfigurationValidation);
   register(admissionRegistrationGroup(domain), 'MutatingWebhookConfiguration', mutatingWebhookConfigurationValidation);
   register(apiextensionsGroup(domain), 'CustomResourceDefinition', customResourceDefinitionValidation(domain));

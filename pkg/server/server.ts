@@ -78,6 +78,11 @@ export interface ServerConfig {
   authorizer?: Authorizer;
   /** Applies the Impersonate-* headers; without it they are ignored. */
   impersonation?: Impersonation;
+  /**
+   * The aggregator's proxy: requests of group versions extension API servers serve go there once
+   * authenticated (the extension server authorizes them); others pass on.
+   */
+  proxy?: RequestHandler;
   /** The audit policy and log (--audit-policy-file, --audit-log-path); without it nothing is audited. */
   audit?: AuditServerConfig;
   /**
@@ -227,6 +232,7 @@ export class APIServer {
     // After authentication and before impersonation, so the event names the real user and the impersonated one.
     if (cfg.audit) chain.push(withAudit(cfg.audit, requestInfoOf));
     if (cfg.impersonation) chain.push(withImpersonation(cfg.impersonation));
+    if (cfg.proxy) chain.push(cfg.proxy);
     if (cfg.authorizer) chain.push(withAuthorization(cfg.authorizer, requestInfoOf, cfg.logger, cfg.audit?.authorizationAnnotations));
     // API requests, the most by far, end within this one layer: the filters, then the body and the
     // API handler, without express walking the layers of the other routes (which follow).

@@ -3,8 +3,8 @@
 // discovery, validation and columns as upstream's; the horizontalpodautoscaling controller without
 // a metrics API writes upstream's conditions and events, keeps targets within minReplicas and maxReplicas through their scale
 // sub-resources, and says when it cannot find its target; stock kubectl autoscales, gets and
-// describes; with a resource metrics API served (by a CustomResourceDefinition standing in for
-// metrics-server), CPU above target scales the target up. The scaling arithmetic is unit-tested too
+// describes; with a resource metrics API served (by a real extension API server through the
+// aggregation layer, as metrics-server serves it), CPU above target scales the target up. The scaling arithmetic is unit-tested too
 // (replica-proposals, replica-calculator, normalize).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -16,7 +16,9 @@ import { startTestServer, type TestServer } from './framework/apiserver.js';
 import { assertStatus } from './framework/assertions.js';
 import { pollUntil } from './framework/authentication.js';
 import { writeKubeconfig, type Kubeconfig } from './framework/kubeconfig.js';
-import { establish } from './framework/custom-resources.js';
+import { frontProxyOptions, publishedTrust, registerMetricsServer, startExtensionAPIServer } from './framework/extension-apiserver.js';
+import { defaultAuthenticationOptions } from '../../cmd/apiserver/app/authentication-options.js';
+import { tempFiles } from '../../pkg/authentication/testing/signing-keys.js';
 import { Kubectl } from './framework/kubectl.js';
 
 const v2Path = (ns: string) => `/apis/autoscaling/v2/namespaces/${ns}/horizontalpodautoscalers`;
@@ -47,13 +49,15 @@ function startManager(kc: Kubeconfig, extra: Partial<ReturnType<typeof defaultOp
 }
 
 describe('horizontal pod autoscaling', () => {
+  const files = tempFiles('orch-autoscaling-');
   let t: TestServer;
   let kc: Kubeconfig;
   let c: Client;
   let cm: RunningControllerManager;
 
   before(async () => {
-    t = await startTestServer();
+    const front = frontProxyOptions(files);
+    t = await startTestServer({ authentication: { ...defaultAuthenticationOptions(), requestHeader: front.requestHeader }, aggregator: front.aggregator });
     kc = writeKubeconfig(t);
     c = Client.fromKubeconfig(kc.path).client;
     cm = await startManager(kc);
@@ -63,6 +67,7 @@ describe('horizontal pod autoscaling', () => {
     c?.close();
     kc?.remove();
     await t?.stop();
+    files.remove();
   });
 
   const hpas = (ns = 'default') => c.resource<HPA>('autoscaling', 'v2', 'horizontalpodautoscalers').namespace(ns);
@@ -272,27 +277,15 @@ describe('horizontal pod autoscaling', () => {
   });
 
   // The resource metrics API as the autoscaler reads it (metrics.<domain>/v1beta1 PodMetrics, listed
-  // by the target's selector). A metrics-server would serve it through API aggregation; here a
-  // CustomResourceDefinition serves the same group, version, resource and fields, which is all the
-  // controller sees of it. Last in this server: once served, the other autoscalers read it too.
-  const podMetricsDefinition = {
-    metadata: { name: 'pods.metrics.orch.io', annotations: { 'api-approved.orch.io': 'unapproved, a stand-in for metrics-server in a test' } },
-    spec: {
-      group: 'metrics.orch.io', scope: 'Namespaced',
-      names: { plural: 'pods', singular: 'podmetrics', kind: 'PodMetrics', listKind: 'PodMetricsList' },
-      versions: [{
-        name: 'v1beta1', served: true, storage: true,
-        schema: { openAPIV3Schema: { type: 'object', properties: {
-          timestamp: { type: 'string', format: 'date-time' },
-          window: { type: 'string' },
-          containers: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, usage: { type: 'object', additionalProperties: { type: 'string' } } } } },
-        } } },
-      }],
-    },
-  };
-
-  test('CPU above its target scales the Deployment up to maxReplicas, with upstream\'s conditions, current metrics and event', async () => {
-    await establish(t, podMetricsDefinition);
+  // by the target's selector), served by a real extension API server through the aggregation layer,
+  // as metrics-server serves it. Last in this server: once served, the other autoscalers read it too.
+  test('CPU above its target scales the Deployment up to maxReplicas, with upstream\'s conditions, current metrics and event', async (ctx) => {
+    const ext = await startExtensionAPIServer({
+      domain: 'orch.io', trust: await publishedTrust(t.client, 'orch-system'), serviceDNSName: 'metrics-server.orch-system.svc',
+      reviewer: t.client, authorizationGroup: 'authorization.orch.io',
+    });
+    ctx.after(() => ext.close());
+    await registerMetricsServer(t, t.client, ext, 'orch.io', 'orch-system');
     await c.resource('apps', 'v1', 'deployments').namespace('default').create({
       metadata: { name: 'busy' },
       spec: { replicas: 2, selector: { matchLabels: { app: 'busy' } }, template: { metadata: { labels: { app: 'busy' } }, spec: { containers: [{ name: 'app', image: 'registry.example/app:1', resources: { requests: { cpu: '100m' } } }] } } },
@@ -301,11 +294,9 @@ describe('horizontal pod autoscaling', () => {
     const created = await pollUntil(() => pods.list({ labelSelector: 'app=busy' }), (l) => l.items.length === 2, 'the deployment\'s two pods', 30_000);
     // As a kubelet reports them: started ten minutes ago (past the CPU initialization period) and Ready since.
     const since = new Date(Date.now() - 600_000).toISOString().replace(/\.\d+Z$/, 'Z');
-    const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-    const podMetrics = c.resource('metrics.orch.io', 'v1beta1', 'pods').namespace('default');
     for (const p of created.items) {
       await pods.updateStatus({ ...p, status: { ...p.status, phase: 'Running', startTime: since, conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: since }] } });
-      await podMetrics.create({ metadata: { name: p.metadata.name, labels: p.metadata.labels }, timestamp: now, window: '30s', containers: [{ name: 'app', usage: { cpu: '200m', memory: '10Mi' } }] });
+      ext.setPodMetrics({ namespace: 'default', name: p.metadata.name!, labels: (p.metadata.labels ?? {}) as Record<string, string>, containers: [{ name: 'app', usage: { cpu: '200m', memory: '10Mi' } }] });
     }
     const hpas = c.resource<HPA>('autoscaling', 'v2', 'horizontalpodautoscalers').namespace('default');
     await hpas.create(hpaFor('busy', 'Deployment', 'apps/v1', 1, 5, {

@@ -22,12 +22,12 @@ describe('discovery', () => {
     const r = await t.client.get('/apis');
     assert.equal(r.body.kind, 'APIGroupList');
     const names = r.body.groups.map((g: any) => g.name);
-    assert.deepEqual(names, ['apps', 'events.orch.io', 'authentication.orch.io', 'authorization.orch.io', 'autoscaling', 'batch', 'certificates.orch.io', 'networking.orch.io', 'policy', 'rbac.authorization.orch.io', 'storage.orch.io',
+    assert.deepEqual(names, ['apiregistration.orch.io', 'apps', 'events.orch.io', 'authentication.orch.io', 'authorization.orch.io', 'autoscaling', 'batch', 'certificates.orch.io', 'networking.orch.io', 'policy', 'rbac.authorization.orch.io', 'storage.orch.io',
       'admissionregistration.orch.io', 'apiextensions.orch.io', 'scheduling.orch.io', 'coordination.orch.io', 'node.orch.io', 'discovery.orch.io']);
-    const authn = r.body.groups[2];
+    const authn = r.body.groups[3];
     assert.deepEqual(authn.versions.map((v: any) => v.version), ['v1', 'v1beta1']);
     assert.deepEqual(authn.preferredVersion, { groupVersion: 'authentication.orch.io/v1', version: 'v1' });
-    const apps = r.body.groups[0];
+    const apps = r.body.groups[1];
     assert.deepEqual(apps.preferredVersion, { groupVersion: 'apps/v1', version: 'v1' });
     const g = await t.client.get('/apis/policy');
     assert.equal(g.body.kind, 'APIGroup');

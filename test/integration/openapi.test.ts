@@ -42,7 +42,7 @@ describe('openapi', () => {
   test('/openapi/v3 lists one document per group/version; hashes are served immutable, stale ones redirect', async () => {
     const index = await t.client.get('/openapi/v3');
     const keys = Object.keys(index.body.paths).sort();
-    assert.deepEqual(keys, ['api/v1', 'apis/admissionregistration.orch.io/v1', 'apis/apiextensions.orch.io/v1', 'apis/apps/v1', 'apis/authentication.orch.io/v1', 'apis/authentication.orch.io/v1beta1', 'apis/authorization.orch.io/v1', 'apis/autoscaling/v1', 'apis/autoscaling/v2', 'apis/batch/v1', 'apis/certificates.orch.io/v1', 'apis/coordination.orch.io/v1', 'apis/discovery.orch.io/v1', 'apis/events.orch.io/v1', 'apis/networking.orch.io/v1', 'apis/node.orch.io/v1', 'apis/policy/v1',
+    assert.deepEqual(keys, ['api/v1', 'apis/admissionregistration.orch.io/v1', 'apis/apiextensions.orch.io/v1', 'apis/apiregistration.orch.io/v1', 'apis/apps/v1', 'apis/authentication.orch.io/v1', 'apis/authentication.orch.io/v1beta1', 'apis/authorization.orch.io/v1', 'apis/autoscaling/v1', 'apis/autoscaling/v2', 'apis/batch/v1', 'apis/certificates.orch.io/v1', 'apis/coordination.orch.io/v1', 'apis/discovery.orch.io/v1', 'apis/events.orch.io/v1', 'apis/networking.orch.io/v1', 'apis/node.orch.io/v1', 'apis/policy/v1',
       'apis/rbac.authorization.orch.io/v1', 'apis/scheduling.orch.io/v1']);
     const url = index.body.paths['apis/apps/v1'].serverRelativeURL as string;
     assert.match(url, /^\/openapi\/v3\/apis\/apps\/v1\?hash=[0-9A-F]{128}$/);

@@ -11,6 +11,7 @@ import { completeAuthorizationOptions, validateAuthorizationOptions, type Author
 import { authenticationFlags, authenticationOptionsFrom, validateAuthenticationOptions, type AuthenticationOptions } from './authentication-options.js';
 import { authorizationFlags, authorizationOptionsFrom } from './authorization-options.js';
 import { admissionFlags, admissionOptionsFrom, validateAdmissionOptions, type AdmissionOptions } from './admission-options.js';
+import { aggregatorFlags, aggregatorOptionsFrom, validateAggregatorOptions, type AggregatorOptions } from './aggregator-options.js';
 import { kubeletFlags, kubeletOptionsFrom, validateKubeletOptions, type KubeletOptions } from './kubelet-options.js';
 import { parseWatchCacheSizes } from './watch-cache-options.js';
 import { auditFlags, auditOptionsFrom, validateAuditOptions, type AuditOptions } from './audit-options.js';
@@ -63,6 +64,7 @@ export interface APIServerOptions {
   admission: AdmissionOptions;
   kubelet: KubeletOptions;
   audit: AuditOptions;
+  aggregator: AggregatorOptions;
   /**
    * Not a flag (kube-apiserver has none): a watcher whose connection holds more unsent bytes than
    * this is closed as too slow; default 4 MiB. Tests lower it.
@@ -84,7 +86,7 @@ function flagged<T>(parse: () => T): T {
 
 /** Parses argv; prints help or an error and exits on bad flags, as a CLI should. */
 export function parseOptions(argv: string[]): APIServerOptions {
-  const parsed = auditFlags(kubeletFlags(admissionFlags(authorizationFlags(authenticationFlags(yargs(argv))))))
+  const parsed = aggregatorFlags(auditFlags(kubeletFlags(admissionFlags(authorizationFlags(authenticationFlags(yargs(argv)))))))
     .scriptName('apiserver')
     .usage('$0 [flags]\n\nThe orch API server: validates and configures data for the API objects and serves the REST API over HTTPS, keeping every object in etcd.')
     .parserConfiguration({ 'camel-case-expansion': false, 'strip-aliased': true, 'boolean-negation': false })
@@ -170,6 +172,7 @@ export function parseOptions(argv: string[]): APIServerOptions {
     admission: admissionOptionsFrom(parsed),
     kubelet: kubeletOptionsFrom(parsed),
     audit: flagged(() => auditOptionsFrom(parsed)),
+    aggregator: aggregatorOptionsFrom(parsed),
     workers: parsed.workers,
   };
   return opts;
@@ -228,6 +231,7 @@ export function validateOptions(o: APIServerOptions, code?: ServerCode): string[
   errs.push(...validateAuthorizationOptions(completeAuthorizationOptions(o.authorization)));
   errs.push(...validateAdmissionOptions(o.admission, o.apiDomain, code?.admissionPlugins));
   errs.push(...validateKubeletOptions(o.kubelet));
+  errs.push(...validateAggregatorOptions(o.aggregator));
   errs.push(...validateAuditOptions(o.audit, o.apiDomain));
   const badDomain = invalidApiDomain(o.apiDomain);
   if (badDomain) errs.push(`--api-domain: ${badDomain}`);

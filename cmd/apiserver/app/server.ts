@@ -13,6 +13,7 @@ import type { Logger } from '../../../pkg/log/logger.js';
 import { buildStores } from '../../../pkg/registry/stores.js';
 import { systemNamespaces } from '../../../pkg/registry/strategies.js';
 import { SystemPriorityClasses } from '../../../api/scheduling/v1/priority-class.js';
+import { BootstrapTokenNamespace } from '../../../api/core/v1/bootstrap-token.js';
 import { kindValidations } from '../../../pkg/registry/validations.js';
 import type { Service } from '../../../api/core/v1/service.js';
 import { ServiceAllocator } from '../../../pkg/registry/core/service/allocator.js';
@@ -57,6 +58,7 @@ import { nodeProxyConnecter, podProxyConnecter, podStreamConnecter, serviceProxy
 import type { Connecter } from '../../../pkg/registry/rest/connect.js';
 import { podLogGetter } from '../../../pkg/registry/core/pod-log-location.js';
 import { kubeletConnection } from './kubelet-options.js';
+import { buildAggregator } from './aggregator.js';
 import type { APIServerOptions } from './options.js';
 
 
@@ -293,6 +295,19 @@ async function serve(opts: APIServerOptions, logger: Logger, thread: ThreadRole 
   // resources; the aggregator adds its APIServices as another source.
   const discovery = new DiscoveryModel();
   discovery.add(schemeDiscoverySource(scheme), sourcePrecedence.builtIn);
+  let namespacesMade: Promise<void> | undefined;
+  const aggregator = buildAggregator({
+    opts, domain, scheme, stores, caches, logger, maxRequestBodyBytes: MAX_BODY_BYTES,
+    // One thread writes what the aggregator keeps in etcd; every thread proxies and reads.
+    writer: !thread || thread.id === 1,
+    // orch-system, upstream's kube-system.
+    systemNamespace: async () => {
+      await (namespacesMade ??= ensureSystemNamespaces(stores, logger));
+      return BootstrapTokenNamespace;
+    },
+    retrying: (what, step) => retrying(what, step, logger),
+  });
+  if (aggregator) discovery.add(aggregator.documents, sourcePrecedence.aggregated);
   const custom = customResources({
     scheme, storage, domain, stores, caches, logger, watchCacheSize: watchCacheSizeOf(opts), watchCacheSizes: customCacheSizes,
     ...(thread ? { watermark: thread.definitionsWatermark } : {}),
@@ -319,7 +334,6 @@ async function serve(opts: APIServerOptions, logger: Logger, thread: ThreadRole 
     : undefined;
   let stopCompaction = () => undefined as void;
   let port = 0;
-  let namespacesMade: Promise<void> | undefined;
   const lifecycle = new Lifecycle([
     { name: 'start-system-namespaces', run: () => (namespacesMade ??= ensureSystemNamespaces(stores, logger)) },
     // Upstream's crd-informer-synced: the stored CustomResourceDefinitions are served.
@@ -357,6 +371,7 @@ async function serve(opts: APIServerOptions, logger: Logger, thread: ThreadRole 
         }, logger);
       },
     },
+    ...(aggregator?.hooks ?? []),
     { name: 'scheduling/bootstrap-system-priority-classes', run: () => ensureSystemPriorityClasses(stores, domain.group('scheduling'), logger) },
     // Upstream's hook name: readyz reports poststarthook/rbac/bootstrap-roles until the policy is in.
     ...(authorization.rbac ? [{ name: 'rbac/bootstrap-roles', run: () => retrying('reconcile the bootstrap RBAC policy', () => authorization.reconcileBootstrapPolicy(), logger) }] : []),
@@ -372,6 +387,7 @@ async function serve(opts: APIServerOptions, logger: Logger, thread: ThreadRole 
     },
   ], opts.livezGracePeriodMs);
   const kubelet = kubeletConnection(opts.kubelet);
+  const ownDocs = lazyOpenAPIDocs(scheme, version, thread?.startedAt);
   const etcdCheck: HealthCheck = { name: 'etcd', check: async () => ((await storage.healthy()) ? undefined : 'etcd is not reachable') };
   const server: APIServer = new APIServer({
     bindAddress: opts.bindAddress,
@@ -413,7 +429,7 @@ async function serve(opts: APIServerOptions, logger: Logger, thread: ThreadRole 
         ...(opts.watchMaxBufferedBytes ? { maxBufferedBytes: opts.watchMaxBufferedBytes } : {}),
       },
     }),
-    openapi: openAPIHandler(lazyOpenAPIDocs(scheme, version, thread?.startedAt)),
+    openapi: openAPIHandler(aggregator?.openapi(ownDocs) ?? ownDocs),
     healthChecks: [
       { name: 'ping', check: async () => undefined },
       { name: 'log', check: async () => undefined },
@@ -425,6 +441,7 @@ async function serve(opts: APIServerOptions, logger: Logger, thread: ThreadRole 
     logger,
     authenticate: authentication.authenticate,
     authorizer: authorization.authorizer,
+    ...(aggregator ? { proxy: aggregator.proxy } : {}),
     impersonation: (req, user) => impersonate(req, user, (a) => authorization.authorizer.authorize(a), { domain }),
     clientCAs: authentication.clientCAs,
     documents: authentication.documents,
@@ -455,6 +472,7 @@ async function serve(opts: APIServerOptions, logger: Logger, thread: ThreadRole 
       await server.shutdown({ delayMs: opts.shutdownDelayMs, drainMs: REQUEST_DRAIN_MS });
       stopCompaction();
       custom?.stop();
+      aggregator?.stop();
       await authentication.stop();
       await authorization.stop();
       await policyStatus?.stop();

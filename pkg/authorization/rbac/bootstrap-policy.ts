@@ -29,6 +29,11 @@ export interface BootstrapOptions {
 /** The Role and RoleBinding letting system:anonymous get cluster-info (kubeadm's kubeadm:bootstrap-signer-clusterinfo). */
 export const clusterInfoReaderName = 'system:bootstrap-signer-clusterinfo';
 
+/** The ConfigMap in the system namespace where the API server publishes how it authenticates (upstream's name). */
+export const extensionAuthenticationConfigMapName = 'extension-apiserver-authentication';
+/** The Role that reads it, which extension API servers are bound to. */
+export const extensionAuthenticationReaderName = 'extension-apiserver-authentication-reader';
+
 const Read = ['get', 'list', 'watch'];
 const ReadWrite = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
 const Write = ['create', 'update', 'patch', 'delete', 'deletecollection'];
@@ -413,6 +418,8 @@ export function bootstrapPolicy(d: ApiDomain, opts: BootstrapOptions = {}): Boot
     // name since our API server publishes cluster-info itself: anyone may read the signed
     // cluster-info ConfigMap to bootstrap trust, and nothing else in the public namespace.
     role(publicNs, clusterInfoReaderName, [rule(['get'], [''], ['configmaps'], ['cluster-info'])]),
+    // Extension API servers read the front-proxy's CA and header names (upstream's name).
+    role(systemNs, extensionAuthenticationReaderName, [rule(Read, [''], ['configmaps'], [extensionAuthenticationConfigMapName])]),
     role(systemNs, 'system::leader-locking-kube-controller-manager', leaderLocking),
     role(systemNs, 'system::leader-locking-kube-scheduler', leaderLocking),
     role(systemNs, 'system:controller:bootstrap-signer', [rule(Read, [''], ['secrets'])]),
@@ -421,6 +428,8 @@ export function bootstrapPolicy(d: ApiDomain, opts: BootstrapOptions = {}): Boot
   const roleBindings: RoleBinding[] = [
     rb(publicNs, 'system:controller:bootstrap-signer', 'system:controller:bootstrap-signer', [sa('bootstrap-signer')]),
     rb(publicNs, clusterInfoReaderName, clusterInfoReaderName, [user(AnonymousUser)]),
+    rb(systemNs, `system::${extensionAuthenticationReaderName}`, extensionAuthenticationReaderName,
+      [user('system:kube-controller-manager'), user('system:kube-scheduler')]),
     rb(systemNs, 'system::leader-locking-kube-controller-manager', 'system::leader-locking-kube-controller-manager',
       [user('system:kube-controller-manager'), sa('kube-controller-manager'), sa('leader-election-controller')]),
     rb(systemNs, 'system::leader-locking-kube-scheduler', 'system::leader-locking-kube-scheduler', [user('system:kube-scheduler'), sa('kube-scheduler')]),

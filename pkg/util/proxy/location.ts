@@ -15,6 +15,7 @@ function getError(url: URL, err: NodeJS.ErrnoException): ProxyError {
   if (err.code && unknownAuthority.has(err.code)) reason = 'tls: failed to verify certificate: x509: certificate signed by unknown authority';
   else if (err.code === 'ERR_TLS_CERT_ALTNAME_INVALID' || err.code === 'CERT_HAS_EXPIRED') reason = `tls: failed to verify certificate: x509: ${err.message}`;
   else if (err.code && /^E[A-Z]+$/.test(err.code)) reason = dialError(err, hostPort(url).hostPort);
+  else if (err.name === 'AbortError' || err.name === 'TimeoutError') reason = 'context deadline exceeded (Client.Timeout exceeded while awaiting headers)';
   else reason = err.message;
   return new ProxyError(`Get "${url.toString()}": ${reason}`);
 }
@@ -31,7 +32,7 @@ export function getLocation(target: ProxyTarget, signal: AbortSignal): Promise<I
   return new Promise((resolve, reject) => {
     const out = send(url, {
       method: 'GET',
-      headers: { 'Accept-Encoding': 'identity' },
+      headers: { ...target.headers, 'Accept-Encoding': 'identity' },
       agent: false,
       signal,
       ...(https ? tlsOptions(target, hostPort(url).host) : {}),

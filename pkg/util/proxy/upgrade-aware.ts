@@ -14,6 +14,8 @@ export interface BackendTLS {
   ca?: string;
   cert?: string;
   key?: string;
+  /** The name the backend's certificate is verified for (and sent as SNI) when it is not the URL's host. */
+  serverName?: string;
 }
 
 export interface ProxyTarget {
@@ -24,6 +26,8 @@ export interface ProxyTarget {
   rejectRedirects?: boolean;
   /** How long dialling the backend may take. */
   dialTimeoutMs?: number;
+  /** Headers this server adds (the front proxy's X-Remote-* identity); the client's own of those names never pass. */
+  headers?: OutgoingHttpHeaders;
 }
 
 /** Why proxying failed before anything was sent to the client, worded as Go words network errors. */
@@ -81,7 +85,7 @@ export function tlsOptions(target: ProxyTarget, host: string) {
     ...(t.ca ? { ca: t.ca, rejectUnauthorized: true } : { rejectUnauthorized: false }),
     ...(t.cert && t.key ? { cert: t.cert, key: t.key } : {}),
     // A backend named by IP address is verified against its IP SANs; SNI carries names only.
-    ...(/^[\d.]+$|:/.test(host) ? {} : { servername: host }),
+    ...(t.serverName ? { servername: t.serverName } : /^[\d.]+$|:/.test(host) ? {} : { servername: host }),
   };
 }
 
@@ -91,7 +95,7 @@ export function tlsOptions(target: ProxyTarget, host: string) {
  */
 export function proxyRequest(req: IncomingMessage, body: Buffer | undefined, res: ServerResponse, target: ProxyTarget): Promise<void> {
   const { host, hostPort: hp } = hostPort(target.url);
-  const headers = forwardedHeaders(req.headers, req.socket.remoteAddress, target.url.host, false);
+  const headers = { ...forwardedHeaders(req.headers, req.socket.remoteAddress, target.url.host, false), ...target.headers };
   if (body && body.length > 0) headers['content-length'] = body.length;
   else delete headers['content-length'];
   const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -204,7 +208,7 @@ function dial(target: ProxyTarget): Promise<Socket> {
  */
 export async function proxyUpgrade(req: IncomingMessage, client: Duplex, head: Buffer, target: ProxyTarget): Promise<void> {
   const backend = await dial(target);
-  const headers = forwardedHeaders(req.headers, req.socket.remoteAddress, target.url.host, true);
+  const headers = { ...forwardedHeaders(req.headers, req.socket.remoteAddress, target.url.host, true), ...target.headers };
   let text = `${req.method ?? 'GET'} ${target.url.pathname}${target.url.search} HTTP/1.1\r\n`;
   for (const [name, value] of Object.entries(headers)) {
     for (const v of Array.isArray(value) ? value : [value]) text += `${name}: ${String(v)}\r\n`;

@@ -11,6 +11,7 @@ import { defaultAuthorizationOptions } from '../../../pkg/authorization/modes.js
 import { defaultAdmissionOptions } from '../../../cmd/apiserver/app/admission-options.js';
 import { defaultKubeletOptions } from '../../../cmd/apiserver/app/kubelet-options.js';
 import { defaultAuditOptions } from '../../../cmd/apiserver/app/audit-options.js';
+import { defaultAggregatorOptions } from '../../../cmd/apiserver/app/aggregator-options.js';
 import { Logger } from '../../../pkg/log/logger.js';
 import { Client } from './client.js';
 import { startEtcd, type TestEtcd } from './etcd.js';
@@ -64,6 +65,7 @@ export function testOptions(etcd: TestEtcd, certDir: string, overrides: Partial<
     admission: defaultAdmissionOptions(),
     kubelet: defaultKubeletOptions(),
     audit: defaultAuditOptions(),
+    aggregator: defaultAggregatorOptions(),
     workers: 1,
     ...overrides,
   };
