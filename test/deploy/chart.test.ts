@@ -65,7 +65,7 @@ describe('the orch chart', () => {
     assert.equal(flag(api, 'shutdown-delay-duration'), '20s');
     assert.equal(flag(api, 'request-timeout'), '60s');
     assert.ok(podSpec(apiDeployment).terminationGracePeriodSeconds! > 20 + 60, 'the grace period covers the delay and a request that started just before it ended');
-    assert.deepEqual(flagValues(api, 'proxy-client-cert-file'), [], 'aggregation is off by default');
+    assert.equal(flag(api, 'proxy-client-cert-file'), '/etc/orch/pki/front-proxy/tls.crt', 'aggregation is on by default');
     const https = (probe: unknown) => (probe as { httpGet: { scheme: string; path: string } }).httpGet;
     assert.deepEqual([https(api.livenessProbe), https(api.readinessProbe)].map((g) => `${g.scheme} ${g.path}`), ['HTTPS /livez', 'HTTPS /readyz']);
     assert.equal(flag(api, 'anonymous-auth'), 'true', 'the probes are anonymous');
