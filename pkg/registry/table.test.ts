@@ -218,6 +218,7 @@ const expected: Record<string, Expected> = {
     columns: ['Name', 'PolicyName', 'ParamRef', 'Age'], cells: ['x', 'fixture-unbound-policy', '&LabelSelector{MatchLabels:map[string]string{env: prod,},MatchExpressions:[]LabelSelectorRequirement{},}', '3h10m'],
     change: (o) => { o.spec.paramRef = { selector: { matchLabels: { env: 'prod' } }, parameterNotFoundAction: 'Deny' }; },
   },
+  APIService: { columns: ['Name', 'Service', 'Available', 'Age'], cells: ['x', 'orch-system/metrics-server', 'False (MissingEndpoints)', '3h10m'] },
   PodDisruptionBudget: {
     columns: ['Name', 'Min Available', 'Max Unavailable', 'Allowed Disruptions', 'Age'],
     cells: ['x', '1', 'N/A', 1, '3h10m'],

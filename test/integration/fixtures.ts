@@ -398,6 +398,20 @@ export const serverStatusFixtures: KindFixture[] = [
     patch: { spec: { failurePolicy: 'Fail' } }, patched: (o) => o.spec.failurePolicy,
     status: { observedGeneration: 1, typeChecking: { expressionWarnings: [{ fieldRef: 'spec.validations[0].expression', warning: 'fixture' }] } },
   },
+  {
+    // Its name must be <version>.<group>, and the availability controller writes its status.
+    kind: 'APIService', apiVersion: 'apiregistration.orch.io/v1', resource: 'apiservices', namespaced: false,
+    gv: '/apis/apiregistration.orch.io/v1', hasStatus: true, returnsObject: false,
+    make: (name) => ({
+      apiVersion: 'apiregistration.orch.io/v1', kind: 'APIService', metadata: { name, labels: { fixture: 'yes' } },
+      spec: {
+        service: { namespace: 'orch-system', name: 'metrics-server', port: 443 }, group: 'metrics.orch.io', version: 'v1beta1',
+        insecureSkipTLSVerify: true, groupPriorityMinimum: 100, versionPriority: 100,
+      },
+    }),
+    patch: { spec: { versionPriority: 50 } }, patched: (o) => o.spec.versionPriority,
+    status: { conditions: [{ type: 'Available', status: 'False', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'MissingEndpoints', message: 'endpoints for service/metrics-server in "orch-system" have no addresses with port name "https"' }] },
+  },
 ];
 
 /** The collection path of a fixture's kind, in `ns` for namespaced kinds. */

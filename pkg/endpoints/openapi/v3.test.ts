@@ -29,7 +29,7 @@ function* operations(doc: JsonObject): Generator<{ path: string; method: string;
 }
 
 test('there is one document per served group/version, keyed as upstream keys them', () => {
-  assert.deepEqual([...docs.keys()], ['api/v1', 'apis/apps/v1', 'apis/events.orch.io/v1', 'apis/authentication.orch.io/v1', 'apis/authentication.orch.io/v1beta1', 'apis/authorization.orch.io/v1', 'apis/autoscaling/v2', 'apis/autoscaling/v1', 'apis/batch/v1', 'apis/certificates.orch.io/v1', 'apis/rbac.authorization.orch.io/v1', 'apis/storage.orch.io/v1',
+  assert.deepEqual([...docs.keys()], ['api/v1', 'apis/apiregistration.orch.io/v1', 'apis/apps/v1', 'apis/events.orch.io/v1', 'apis/authentication.orch.io/v1', 'apis/authentication.orch.io/v1beta1', 'apis/authorization.orch.io/v1', 'apis/autoscaling/v2', 'apis/autoscaling/v1', 'apis/batch/v1', 'apis/certificates.orch.io/v1', 'apis/rbac.authorization.orch.io/v1', 'apis/storage.orch.io/v1',
     'apis/networking.orch.io/v1', 'apis/policy/v1',
     'apis/admissionregistration.orch.io/v1', 'apis/apiextensions.orch.io/v1', 'apis/scheduling.orch.io/v1', 'apis/coordination.orch.io/v1', 'apis/node.orch.io/v1', 'apis/discovery.orch.io/v1']);
 });

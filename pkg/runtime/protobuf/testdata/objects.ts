@@ -715,6 +715,14 @@ export function objectsByKind(): Record<string, Record<string, unknown>> {
         validationActions: ['Deny', 'Audit'],
       },
     },
+    APIService: {
+      apiVersion: 'apiregistration.orch.io/v1', kind: 'APIService', metadata: fullMetadata('v1beta1.metrics.orch.io'),
+      spec: {
+        service: { namespace: 'orch-system', name: 'metrics-server', port: 8443 }, group: 'metrics.orch.io', version: 'v1beta1',
+        caBundle: 'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg==', groupPriorityMinimum: 100, versionPriority: 100,
+      },
+      status: { conditions: [{ type: 'Available', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'Passed', message: 'all checks passed' }] },
+    },
     Lease: {
       apiVersion: 'coordination.orch.io/v1', kind: 'Lease', metadata: fullMetadata('controller', 'default'),
       spec: {
