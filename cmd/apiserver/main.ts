@@ -7,6 +7,7 @@
 // no memory.
 import { limitHeapGrowth } from '../internal/heap-growth.js';
 import { exitOnInvalid, runProcess } from '../internal/run-process.js';
+import { collectStartupGarbage } from '../internal/startup-garbage.js';
 import { loadServerCode, parseOptions, validateOptions } from './app/options.js';
 
 async function main(): Promise<void> {
@@ -28,7 +29,11 @@ async function main(): Promise<void> {
     what: 'API server',
     parse: () => opts,
     validate: () => [],
-    start: runAPIServer,
+    start: async (o, logger) => {
+      const server = await runAPIServer(o, logger);
+      collectStartupGarbage();
+      return server;
+    },
     stop: (server) => server.stop(),
   });
 }

@@ -4,6 +4,7 @@
 // rejection is logged, as the single-threaded server logs it.
 import { threadId, workerData } from 'node:worker_threads';
 import { Logger } from '../../pkg/log/logger.js';
+import { collectStartupGarbage } from '../internal/startup-garbage.js';
 import { loadServerCode, parseOptions, validateOptions } from './app/options.js';
 import { tellMain, ThreadLink, threadOptions } from './app/thread-link.js';
 import type { ThreadData } from './app/threads-protocol.js';
@@ -45,8 +46,12 @@ async function main(): Promise<void> {
       process.exit(1);
     });
   };
-  if (stopAsked) stop();
-  else tellMain({ kind: 'started' });
+  if (stopAsked) {
+    stop();
+    return;
+  }
+  collectStartupGarbage();
+  tellMain({ kind: 'started' });
 }
 
 void main();

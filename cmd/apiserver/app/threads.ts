@@ -14,6 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { invalidFlagsText } from '../../internal/run-process.js';
+import { collectStartupGarbage } from '../../internal/startup-garbage.js';
 import { Logger } from '../../../pkg/log/logger.js';
 import { sharedFileMemory } from '../../../pkg/audit/rotating-file.js';
 import { SharedAnswerStore } from '../../../pkg/util/cache/shared-answer-cache.js';
@@ -167,6 +168,7 @@ export function runThreads(opts: APIServerOptions, argv: string[]): void {
         if (phase === 'starting' && slots.every((x) => x.startedAt !== undefined)) {
           phase = 'running';
           logger.info('the API server is ready', { address: `${opts.bindAddress}:${port}`, workers: count });
+          collectStartupGarbage();
         } else if (phase === 'running') {
           logger.info('the thread that replaced one that ended is serving', { slot: s.id });
         }
