@@ -74,7 +74,7 @@ describe('the apiserver binary', () => {
     let log = '';
     proc.stderr.on('data', (d: Buffer) => (log += d.toString()));
     try {
-      const deadline = Date.now() + 30_000;
+      const deadline = Date.now() + 60_000;
       while (!log.includes('serving securely') && Date.now() < deadline && proc.exitCode === null) await new Promise((r) => setTimeout(r, 100));
       assert.match(log, /serving securely/, log);
       assert.ok(existsSync(join(certDir, 'apiserver.crt')) && existsSync(join(certDir, 'apiserver.key')));
@@ -103,7 +103,7 @@ describe('the apiserver binary', () => {
     let log = '';
     proc.stderr.on('data', (d: Buffer) => (log += d.toString()));
     try {
-      const deadline = Date.now() + 30_000;
+      const deadline = Date.now() + 60_000;
       while (!log.includes('serving securely') && Date.now() < deadline && proc.exitCode === null) await new Promise((r) => setTimeout(r, 100));
       const client = new Client(`https://127.0.0.1:${port}`, readFileSync(join(certDir, 'apiserver.crt'), 'utf8'));
       while ((await client.get('/readyz')).status !== 200 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
