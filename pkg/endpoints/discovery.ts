@@ -1,6 +1,7 @@
 // Discovery documents (/api, /apis, /apis/<group>, /api/v1, /apis/<group>/<version>), all read
 // off the discovery model, which the scheme feeds: a served resource is discoverable by construction.
 import type { Subresource } from '../../api/registration.js';
+import type { ApiDomain } from '../../api/domain.js';
 import { builtInPriority, customResourcePriority } from '../../api/group-priorities.js';
 import type { GroupVersionInfo, ResourceInfo, Scheme } from '../runtime/scheme.js';
 import type { APIResource, DiscoveryGroup, DiscoveryGroupVersion, DiscoveryModel, DiscoverySource } from './discovery-model.js';
@@ -53,11 +54,16 @@ export function apiResourceListDocument(gv: DiscoveryGroupVersion) {
 export function schemeDiscoverySource(scheme: Scheme): DiscoverySource {
   return {
     groupVersions: () => scheme.groupVersions().filter(discoverableGroupVersion).map((gv): DiscoveryGroupVersion => {
-      const p = gv.resources.some((r) => r.custom) ? customResourcePriority : builtInPriority(gv.group, gv.version, scheme.domain);
+      const p = groupVersionPriority(gv, scheme.domain);
       return { group: gv.group, version: gv.version, groupPriority: p.group, versionPriority: p.version, resources: apiResourceList(gv).resources, freshness: 'Current' };
     }),
     subscribe: (listener) => scheme.subscribe(listener),
   };
+}
+
+/** The priorities of a scheme group version (its local APIService's): upstream's for built-in groups, one for every custom resource group. */
+export function groupVersionPriority(gv: GroupVersionInfo, domain: ApiDomain): { group: number; version: number } {
+  return gv.resources.some((r) => r.custom) ? customResourcePriority : builtInPriority(gv.group, gv.version, domain);
 }
 
 /** Whether discovery shows the group/version. */

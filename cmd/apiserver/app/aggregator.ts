@@ -3,12 +3,10 @@
 // that writes (the only one without --workers, thread 1 with it) the availability controller, the
 // local APIServices of the built-in and custom group versions, and the
 // extension-apiserver-authentication ConfigMap.
-import { readFileSync } from 'node:fs';
 import type { RequestHandler } from 'express';
 import type { APIService, APIServiceCondition } from '../../../api/apiregistration/v1/api-service.js';
 import { apiregistrationGroup } from '../../../api/apiregistration/v1/register.js';
 import type { ApiDomain } from '../../../api/domain.js';
-import { builtInPriority, customResourcePriority } from '../../../api/group-priorities.js';
 import { APIServiceIndex } from '../../../pkg/aggregator/api-services.js';
 import { authenticationData } from '../../../pkg/aggregator/authentication-config-map.js';
 import { reconcileConfigMapKeys } from '../../../pkg/registry/core/config-map-keys.js';
@@ -19,12 +17,15 @@ import { aggregatorProxy } from '../../../pkg/aggregator/proxy-handler.js';
 import { RemoteDocuments } from '../../../pkg/aggregator/remote-documents.js';
 import { ServiceResolver, type ObjectReader } from '../../../pkg/aggregator/service-resolver.js';
 import { extensionAuthenticationConfigMapName } from '../../../pkg/authorization/rbac/bootstrap-policy.js';
+import { groupVersionPriority } from '../../../pkg/endpoints/discovery.js';
 import type { OpenAPIDocs } from '../../../pkg/endpoints/openapi-handler.js';
 import type { Logger } from '../../../pkg/log/logger.js';
 import type { Store } from '../../../pkg/registry/generic/store.js';
 import type { Scheme } from '../../../pkg/runtime/scheme.js';
 import type { StoredObject } from '../../../pkg/storage/interface.js';
+import { cachedLister } from './admission.js';
 import type { SharedCaches } from './caches.js';
+import { readFlagFile } from './flag-file.js';
 import type { APIServerOptions } from './options.js';
 
 export interface Aggregator {
@@ -54,28 +55,10 @@ export interface AggregatorDeps {
   retrying(what: string, step: () => Promise<void>): Promise<void>;
 }
 
-const read = (flag: string, file: string) => {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new Error(`--${flag}: ${(e as Error).message}`);
-  }
-};
-
-/** An object from the server's cache of `<group>/<resource>`, else etcd; undefined when there is none. */
-function reader(stores: ReadonlyMap<string, Store>, caches: SharedCaches, resource: string): ObjectReader {
-  return async (namespace, name) => {
-    const cached = caches.get('', resource)?.get(namespace, name);
-    if (cached) return cached;
-    const store = stores.get(`/${resource}`);
-    if (!store) return undefined;
-    try {
-      return await store.get(namespace, name);
-    } catch (e) {
-      if ((e as { code?: number }).code === 404) return undefined;
-      throw e;
-    }
-  };
+/** A core object from the server's cache, else etcd; undefined when there is none. */
+function reader(lister: ReturnType<typeof cachedLister>, resource: string): ObjectReader {
+  const l = lister('', resource);
+  return async (namespace, name) => (l.get(namespace, name) ?? await l.fetch(namespace, name)) as StoredObject | undefined;
 }
 
 /** The aggregator, unless --runtime-config turned APIServices off. */
@@ -85,9 +68,10 @@ export function buildAggregator(d: AggregatorDeps): Aggregator | undefined {
   const cache = d.caches.get(group, 'apiservices');
   if (!store || !cache) return undefined;
   const o = d.opts.aggregator;
-  const client = o.proxyClientCertFile ? { cert: read('proxy-client-cert-file', o.proxyClientCertFile), key: read('proxy-client-key-file', o.proxyClientKeyFile) } : {};
+  const client = o.proxyClientCertFile ? { cert: readFlagFile('proxy-client-cert-file', o.proxyClientCertFile).toString('utf8'), key: readFlagFile('proxy-client-key-file', o.proxyClientKeyFile).toString('utf8') } : {};
   for (const r of ['services', 'endpoints']) void d.caches.synced('', r);
-  const resolver = new ServiceResolver(reader(d.stores, d.caches, 'services'), reader(d.stores, d.caches, 'endpoints'));
+  const lister = cachedLister(d.stores, d.caches);
+  const resolver = new ServiceResolver(reader(lister, 'services'), reader(lister, 'endpoints'));
   const backend = (s: APIService) => resolver.backend(s, client);
   const index = new APIServiceIndex(cache);
   const documents = new RemoteDocuments({ index, backend, intervalMs: o.documentsIntervalMs, logger: d.logger });
@@ -159,7 +143,7 @@ export function buildAggregator(d: AggregatorDeps): Aggregator | undefined {
 function localGroupVersions(scheme: Scheme, custom: boolean): LocalGroupVersion[] {
   return scheme.groupVersions()
     .filter((gv) => (custom ? gv.resources.some((r) => r.custom?.established) : !gv.resources.some((r) => r.custom)))
-    .map((gv) => ({ group: gv.group, version: gv.version, priority: custom ? customResourcePriority : builtInPriority(gv.group, gv.version, scheme.domain) }));
+    .map((gv) => ({ group: gv.group, version: gv.version, priority: groupVersionPriority(gv, scheme.domain) }));
 }
 
 /** What the ConfigMap publishes, read from the authentication flags' files. */
@@ -167,8 +151,8 @@ function frontProxyAuthentication(opts: APIServerOptions) {
   const a = opts.authentication;
   const rh = a.requestHeader;
   return {
-    clientCA: a.clientCAFile ? readFileSync(a.clientCAFile, 'utf8') : '',
-    requestHeaderCA: rh.clientCAFile ? readFileSync(rh.clientCAFile, 'utf8') : '',
+    clientCA: a.clientCAFile ? readFlagFile('client-ca-file', a.clientCAFile).toString('utf8') : '',
+    requestHeaderCA: rh.clientCAFile ? readFlagFile('requestheader-client-ca-file', rh.clientCAFile).toString('utf8') : '',
     usernameHeaders: rh.usernameHeaders,
     groupHeaders: rh.groupHeaders,
     extraHeadersPrefix: rh.extraHeadersPrefix,

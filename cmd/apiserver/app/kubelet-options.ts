@@ -1,9 +1,9 @@
 // How the server reaches node agents for exec, attach, port-forward and node proxies: the
 // --kubelet-* flags, named and defaulted as kube-apiserver's are.
-import { readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { defaultPreferredAddressTypes, type KubeletConnection } from '../../../pkg/registry/core/connect-locations.js';
 import { parseDuration } from '../../../pkg/util/duration.js';
+import { readFlagFile } from './flag-file.js';
 
 const group = 'Kubelet client:';
 const knownAddressTypes = new Set(['Hostname', 'InternalIP', 'ExternalIP', 'InternalDNS', 'ExternalDNS']);
@@ -53,13 +53,7 @@ export function validateKubeletOptions(o: KubeletOptions): string[] {
 
 /** The connection settings, with the certificate files read; a file that cannot be read stops the start. */
 export function kubeletConnection(o: KubeletOptions): KubeletConnection {
-  const read = (flag: string, file: string) => {
-    try {
-      return readFileSync(file, 'utf8');
-    } catch (e) {
-      throw new Error(`--${flag}: ${(e as Error).message}`);
-    }
-  };
+  const read = (flag: string, file: string) => readFlagFile(flag, file).toString('utf8');
   return {
     port: 10250,
     preferredAddressTypes: o.preferredAddressTypes,

@@ -1,6 +1,5 @@
 // The storage the registry is built on: etcd behind one shared watch per resource (the watch hub)
 // and, with --watch-cache, the watch cache keeping each resource in memory for reads.
-import { readFileSync } from 'node:fs';
 import type { Logger } from '../../../pkg/log/logger.js';
 import type { APIServerMetrics } from '../../../pkg/metrics/apiserver-metrics.js';
 import { WatchCacheMetrics } from '../../../pkg/metrics/watch-cache-metrics.js';
@@ -12,17 +11,11 @@ import type { Storage, StoredObject } from '../../../pkg/storage/interface.js';
 import { WatchHub } from '../../../pkg/storage/watch-hub.js';
 import type { APIServerOptions } from './options.js';
 import { DEFAULT_WATCH_CACHE_SIZE, parseWatchCacheSizes, watchCacheSizesByPrefix } from './watch-cache-options.js';
+import { readFlagFile } from './flag-file.js';
 
 /** The contents of --etcd-cafile, --etcd-certfile and --etcd-keyfile; a file that cannot be read stops the start, naming its flag. */
 export function etcdClientTLS(opts: APIServerOptions): EtcdClientTLS {
-  const read = (flag: string, file: string): Buffer | undefined => {
-    if (!file) return undefined;
-    try {
-      return readFileSync(file);
-    } catch (e) {
-      throw new Error(`--${flag}: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-    }
-  };
+  const read = (flag: string, file: string): Buffer | undefined => (file ? readFlagFile(flag, file) : undefined);
   const ca = read('etcd-cafile', opts.etcdCAFile);
   const cert = read('etcd-certfile', opts.etcdCertFile);
   const key = read('etcd-keyfile', opts.etcdKeyFile);
