@@ -230,6 +230,34 @@ describe('aggregation layer', () => {
     assert.ok('io.k8s.metrics.pkg.apis.metrics.v1beta1.PodMetrics' in doc.body.components.schemas);
   });
 
+  test('the merged OpenAPI documents follow the extension server\'s as they change', async () => {
+    const kind = 'io.k8s.metrics.pkg.apis.metrics.v1beta1.NodeMetrics';
+    ext.describeKind('NodeMetrics', 'NodeMetrics, described anew while served.');
+    await pollUntil(() => admin.get('/openapi/v2'), (r) => r.status === 200 && r.body.definitions?.[kind]?.description === 'NodeMetrics, described anew while served.', 'the new description in /openapi/v2');
+    await pollUntil(async () => {
+      const entry = (await admin.get('/openapi/v3')).body.paths['apis/metrics.k8s.io/v1beta1'];
+      return entry ? admin.get(entry.serverRelativeURL) : undefined;
+    }, (r) => r?.status === 200 && r.body.components.schemas[kind]?.description === 'NodeMetrics, described anew while served.', 'the new description in /openapi/v3');
+  });
+
+  test('an APIService whose Service is an ExternalName is proxied to the external name', async () => {
+    const svc = await admin.post(`/api/v1/namespaces/${systemNs}/services`, { metadata: { name: 'metrics-external' }, spec: { type: 'ExternalName', externalName: '127.0.0.1' } });
+    assert.equal(svc.status, 201, svc.text);
+    const name = 'v1beta1.metrics.k8s.io';
+    const original = (await admin.get(`${apiservices}/${name}`)).body;
+    const { caBundle: _ca, ...spec } = original.spec;
+    // Its serving certificate names metrics-server, not metrics-external: this case checks where the request goes.
+    const moved = await admin.put(`${apiservices}/${name}`, { ...original, spec: { ...spec, insecureSkipTLSVerify: true, service: { namespace: systemNs, name: 'metrics-external', port: ext.port } } });
+    assert.equal(moved.status, 200, moved.text);
+    const seen = ext.received.length;
+    const node = await pollUntil(() => admin.get(`${metrics}/nodes/n1`), (r) => r.status === 200, 'n1 through the ExternalName Service');
+    assert.equal(node.body.usage.cpu, '250m');
+    assert.ok(ext.received.slice(seen).some((r) => r.url.startsWith(`${metrics}/nodes/n1`)), 'the extension server answered it');
+    const back = (await admin.get(`${apiservices}/${name}`)).body;
+    assert.equal((await admin.put(`${apiservices}/${name}`, { ...back, spec: original.spec })).status, 200);
+    await waitAvailable(name, 'True', 'Passed');
+  });
+
   test('Available says why a service cannot be reached; its requests answer 503 as upstream\'s', async () => {
     const missing = await admin.post(apiservices, {
       metadata: { name: 'v1alpha1.missing.example.com' },

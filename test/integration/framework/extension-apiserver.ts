@@ -72,6 +72,8 @@ export interface ExtensionAPIServer {
   readonly received: ReceivedRequest[];
   setNodeMetrics(name: string, usage: Usage): void;
   setPodMetrics(pod: PodUsage): void;
+  /** Changes the description of one of its kinds (`NodeMetrics`, `PodMetrics`) in its OpenAPI v2 and v3 documents. */
+  describeKind(kind: string, description: string): void;
   /** Stops serving (and closes open watches); a later request finds nothing listening. */
   close(): Promise<void>;
 }
@@ -159,7 +161,8 @@ export async function startExtensionAPIServer(o: ExtensionServerOptions): Promis
     paths: { [`${base}/nodes`]: { get: { operationId: 'listMetricsV1beta1NodeMetrics', responses: { 200: { description: 'OK' } } } } },
     components: { schemas: definitions },
   };
-  const v3Hash = createHash('sha512').update(JSON.stringify(v3)).digest('hex').toUpperCase();
+  const hashOf = () => createHash('sha512').update(JSON.stringify(v3)).digest('hex').toUpperCase();
+  let v3Hash = hashOf();
 
   /** Delegated authorization: a SubjectAccessReview of the user's request to the API server. */
   const authorize = async (user: RemoteUser, verb: string, resource: string, namespace: string, name: string): Promise<boolean> => {
@@ -254,6 +257,10 @@ export async function startExtensionAPIServer(o: ExtensionServerOptions): Promis
       const obj = podMetrics(p);
       pods.set(key, obj);
       notify('pods', p.namespace, type, obj);
+    },
+    describeKind(kind, description) {
+      (definitions[defName(o.domain, kind)] as Json).description = description;
+      v3Hash = hashOf();
     },
     async close() {
       for (const w of watchers) w.res.end();
