@@ -57,7 +57,19 @@ describe('etcd outage', () => {
   test('a write out at etcd when it goes away is 500 without Retry-After; a request that never reached it, 503 with one', async () => {
     const c = t.client;
     const path = '/api/v1/namespaces/default/configmaps';
-    assert.equal((await c.post(path, { metadata: { name: 'updated' }, data: { v: '1' } })).status, 201);
+    const made = await c.post(path, { metadata: { name: 'updated' }, data: { v: '1' } });
+    assert.equal(made.status, 201);
+    // An update reads etcd first on a thread whose watch cache lacks the object yet (as upstream's
+    // GuaranteedUpdate does), and that read would wait on the frozen etcd with the write never sent.
+    // So every thread's cache holds it before the freeze: a get at resourceVersion=0 answers from
+    // that cache as it is, and fresh connections (which the kernel hands to either thread) are
+    // made until each thread has answered it.
+    const holding = new Set<string>();
+    await pollUntil(async () => {
+      const r = await c.get(`${path}/updated?resourceVersion=0`);
+      if (r.status === 200) holding.add(String(r.headers['x-orch-worker'] ?? '1'));
+      return holding.size;
+    }, (n) => n === (t.options.workers ?? 1), 'every thread has the object in its watch cache');
     // Big enough that the bytes etcd holds unread can only be these writes once they are sent.
     const payload = 'x'.repeat(8 * 1024);
     const before = t.etcd.unreadBytes();
