@@ -67,10 +67,11 @@ describe('the apiserver binary', () => {
     for (const flag of ['--enable-admission-plugins', '--disable-admission-plugins', '--admission-control-config-file']) assert.ok(help.stdout.includes(flag), flag);
   });
 
-  test('serves HTTPS with a generated certificate and stops on SIGTERM', async () => {
+  test('serves HTTPS with a generated certificate, is ready as one server, and stops on SIGTERM', async () => {
     const certDir = mkdtempSync(join(tmpdir(), 'orch-bin-'));
     const port = await freePort();
-    const proc = spawn(bin, ['--bind-address', '127.0.0.1', '--secure-port', String(port), '--cert-dir', certDir, '--etcd-servers', etcd.endpoint, '--etcd-prefix', '/binary-test'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(bin, ['--bind-address', '127.0.0.1', '--secure-port', String(port), '--cert-dir', certDir, '--etcd-servers', etcd.endpoint, '--etcd-prefix', '/binary-test',
+      '--workers', '2'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let log = '';
     proc.stderr.on('data', (d: Buffer) => (log += d.toString()));
     try {
@@ -82,11 +83,18 @@ describe('the apiserver binary', () => {
       const ns = await client.get('/api/v1/namespaces/default');
       assert.equal(ns.status, 200, ns.text);
       const localhost = new Client(`https://localhost:${port}`, readFileSync(join(certDir, 'apiserver.crt'), 'utf8'));
-      // Any answer proves the TLS handshake; readyz turns 200 once a thread's post-start hooks are
-      // done (the next request may reach the other thread, whose hooks may still run).
-      let ready = await localhost.get('/readyz');
-      while (ready.status !== 200 && Date.now() < deadline) ready = await new Promise((r) => setTimeout(r, 100)).then(() => localhost.get('/readyz'));
+      // Any answer proves the TLS handshake. readyz is the server's answer, whichever thread gives
+      // it: 200 once every thread's post-start hooks are done, and from then on from both threads
+      // (each request is a connection of its own, which the kernel hands to either thread).
+      let ready = await localhost.get('/readyz?verbose');
+      while (ready.status !== 200 && Date.now() < deadline) {
+        assert.equal(ready.status, 500, ready.text);
+        ready = await new Promise((r) => setTimeout(r, 20)).then(() => localhost.get('/readyz?verbose'));
+      }
       assert.equal(ready.status, 200, 'the certificate covers localhost too');
+      const after = await Promise.all(Array.from({ length: 24 }, () => localhost.get('/readyz?verbose')));
+      for (const r of after) assert.equal(r.status, 200, `thread ${String(r.headers['x-orch-worker'])} after thread ${String(ready.headers['x-orch-worker'])} said ready:\n${r.text}`);
+      assert.equal(new Set(after.map((r) => r.headers['x-orch-worker'])).size, 2, 'both threads answered');
       const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
       proc.kill('SIGTERM');
       assert.equal(await exited, 0, log);

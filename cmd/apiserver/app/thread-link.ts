@@ -45,6 +45,8 @@ export class ThreadLink implements ThreadRole {
   readonly auditFile: { memory: SharedArrayBuffer; owner: number };
   readonly definitionsWatermark: RevisionWatermark;
   private stuck = new Set<number>();
+  /** The server's threads still starting: all of them at first (none for a replacement, which starts while the others serve). */
+  private starting: Set<number>;
   private metrics: APIServerMetrics | undefined;
   private nextRequest = 1;
   private readonly pending = new Map<number, (m: MainMessage) => void>();
@@ -56,6 +58,7 @@ export class ThreadLink implements ThreadRole {
     this.count = data.count;
     this.startedAt = new Date(data.startedAt);
     this.replacing = data.replacing;
+    this.starting = new Set(data.replacing ? [] : Array.from({ length: data.count }, (_, i) => i + 1));
     this.answerCaches = new SharedAnswerCaches(data.cachePort).factory;
     this.tokenKeySalt = data.tokenKeySalt;
     this.auditFile = { memory: data.auditFile, owner: threadId };
@@ -72,6 +75,9 @@ export class ThreadLink implements ThreadRole {
         return;
       case 'stuck':
         this.stuck = new Set(m.ids);
+        return;
+      case 'starting':
+        this.starting = new Set(m.ids);
         return;
       case 'metrics-gather':
         void (this.metrics?.registry.getMetricsAsJSON() ?? Promise.resolve([])).then(
@@ -104,14 +110,20 @@ export class ThreadLink implements ThreadRole {
   }
 
   /**
-   * One /readyz check per thread, named worker-<id>: failing while that thread's event loop is
-   * stuck, since the connections the kernel hands it then wait. A thread that ended is not checked:
-   * its socket closed with it, and the others take every connection until it is replaced.
+   * One /readyz check per thread, named worker-<id>, so that every thread gives the server's one
+   * answer. It fails while that thread is one the server starts with and has not finished starting
+   * (the thread that binds the port listens before its post-start hooks are done, the others only
+   * after theirs), and while its event loop is stuck, since the connections the kernel hands it then
+   * wait. A thread that ended is not checked: its socket closed with it, and the others take every
+   * connection until it is replaced (the replacement listens only once it is ready).
    */
   peerHealthChecks(): HealthCheck[] {
     return Array.from({ length: this.count }, (_, i) => ({
       name: `worker-${i + 1}`,
-      check: async () => (this.stuck.has(i + 1) ? 'not heard from: its event loop is stuck' : undefined),
+      check: async () => {
+        if (this.starting.has(i + 1)) return 'starting: its post-start hooks are not done';
+        return this.stuck.has(i + 1) ? 'not heard from: its event loop is stuck' : undefined;
+      },
     }));
   }
 

@@ -55,6 +55,8 @@ export type MainMessage =
   | { kind: 'port'; port: number }
   /** The threads whose event loop has not been heard from for a while (their worker-<n> checks fail). */
   | { kind: 'stuck'; ids: number[] }
+  /** The threads of the server's start that have not finished starting (their worker-<n> checks fail); [] once all have. */
+  | { kind: 'starting'; ids: number[] }
   /** Asks a thread for its own metrics. */
   | { kind: 'metrics-gather'; id: number }
   | { kind: 'metrics-response'; id: number; body: string; contentType: string }

@@ -6,7 +6,8 @@
 // - holds what the threads share: the webhook answer caches (SharedAnswerStore), the salt of token
 //   cache keys, and the memory through which they take turns at the one --audit-log-path file;
 // - sums every thread's metrics for whichever thread is asked for /metrics;
-// - tells the threads which of them is stuck (not heard from), for their worker-<n> health checks;
+// - tells the threads which of them is still starting or stuck (not heard from), for their
+//   worker-<n> health checks: /readyz is the server's, whichever thread answers it;
 // - exits 1 with the reason when the threads cannot start, rather than starting them in a loop;
 //   replaces a thread that ends later (an uncaught exception, out of memory), with backoff, logging
 //   why each time; health stays green meanwhile, the other threads serving;
@@ -165,7 +166,11 @@ export function runThreads(opts: APIServerOptions, argv: string[]): void {
         return;
       case 'started':
         s.startedAt = Date.now();
-        if (phase === 'starting' && slots.every((x) => x.startedAt !== undefined)) {
+        if (phase === 'starting') {
+          // Every thread's /readyz fails until all of them have started: one answer, whichever thread gives it.
+          const starting = slots.filter((x) => x.startedAt === undefined).map((x) => x.id);
+          for (const other of running()) send(other, { kind: 'starting', ids: starting });
+          if (starting.length > 0) return;
           phase = 'running';
           logger.info('the API server is ready', { address: `${opts.bindAddress}:${port}`, workers: count });
           collectStartupGarbage();
