@@ -150,7 +150,7 @@ test('a bundle of several CAs accepts each; the verifier is exported for reuse',
   const dir = mkdtempSync(join(tmpdir(), 'x509-test-'));
   try {
     writeFileSync(join(dir, 'ca.crt'), root.certPem + unrelatedRoot.certPem);
-    assert.equal(loadCABundle(join(dir, 'ca.crt')).length, 2);
+    assert.equal(loadCABundle(join(dir, 'ca.crt')).certificates.length, 2);
     writeFileSync(join(dir, 'empty.crt'), '');
     assert.throws(() => loadCABundle(join(dir, 'empty.crt')), /^Error: error creating pool from .*empty\.crt: data does not contain any valid RSA or ECDSA certificates$/);
     assert.throws(() => loadCABundle(join(dir, 'missing.crt')), /^Error: error reading .*missing\.crt: /);

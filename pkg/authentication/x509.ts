@@ -206,8 +206,14 @@ export function parseCABundle(pem: string): X509Certificate[] {
   return certs;
 }
 
+/** A CA bundle file: its text as read (what is published of it) and its certificates. */
+export interface CABundle {
+  pem: string;
+  certificates: X509Certificate[];
+}
+
 /** The CA bundle of a flag such as --client-ca-file; errors name the flag's file, as upstream's do. */
-export function loadCABundle(file: string): X509Certificate[] {
+export function loadCABundle(file: string): CABundle {
   let pem: string;
   try {
     pem = readFileSync(file, 'utf8');
@@ -215,7 +221,7 @@ export function loadCABundle(file: string): X509Certificate[] {
     throw new Error(`error reading ${file}: ${(e as Error).message}`);
   }
   try {
-    return parseCABundle(pem);
+    return { pem, certificates: parseCABundle(pem) };
   } catch (e) {
     throw new Error(`error creating pool from ${file}: ${(e as Error).message}`);
   }

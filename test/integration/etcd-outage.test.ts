@@ -4,7 +4,7 @@
 // recovers by itself when etcd returns.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startTestServer, type TestServer } from './framework/apiserver.js';
+import { startTestServer, untilEveryThread, type TestServer } from './framework/apiserver.js';
 import { pollUntil } from './framework/authentication.js';
 
 describe('etcd outage', () => {
@@ -61,15 +61,9 @@ describe('etcd outage', () => {
     assert.equal(made.status, 201);
     // An update reads etcd first on a thread whose watch cache lacks the object yet (as upstream's
     // GuaranteedUpdate does), and that read would wait on the frozen etcd with the write never sent.
-    // So every thread's cache holds it before the freeze: a get at resourceVersion=0 answers from
-    // that cache as it is, and fresh connections (which the kernel hands to either thread) are
-    // made until each thread has answered it.
-    const holding = new Set<string>();
-    await pollUntil(async () => {
-      const r = await c.get(`${path}/updated?resourceVersion=0`);
-      if (r.status === 200) holding.add(String(r.headers['x-orch-worker'] ?? '1'));
-      return holding.size;
-    }, (n) => n === (t.options.workers ?? 1), 'every thread has the object in its watch cache');
+    // So every thread's cache holds it before the freeze (a get at resourceVersion=0 answers from
+    // the serving thread's cache as it is).
+    await untilEveryThread(t, () => c.get(`${path}/updated?resourceVersion=0`), (r) => r.status === 200, 'the object in its watch cache');
     // Big enough that the bytes etcd holds unread can only be these writes once they are sent.
     const payload = 'x'.repeat(8 * 1024);
     const before = t.etcd.unreadBytes();

@@ -49,6 +49,8 @@ export interface AggregatorDeps {
   /** Whether this thread writes (see above). */
   writer: boolean;
   maxRequestBodyBytes: number;
+  /** The client CA bundles, as authentication read them: the ConfigMap publishes them. */
+  caFiles: { clientCA: string; requestHeaderCA: string };
   /** The system namespace (upstream's kube-system), once it exists. */
   systemNamespace: () => Promise<string>;
   /** Runs a step until it succeeds. */
@@ -111,7 +113,7 @@ export function buildAggregator(d: AggregatorDeps): Aggregator | undefined {
         const configMaps = d.stores.get('/configmaps');
         if (!configMaps) return;
         const namespace = await d.systemNamespace();
-        const data = authenticationData(frontProxyAuthentication(d.opts));
+        const data = authenticationData(frontProxyAuthentication(d.opts, d.caFiles));
         // Without a client CA or a front proxy there is nothing an extension server could trust.
         if (Object.keys(data).length === 0) return;
         const publish = async () => {
@@ -146,13 +148,11 @@ function localGroupVersions(scheme: Scheme, custom: boolean): LocalGroupVersion[
     .map((gv) => ({ group: gv.group, version: gv.version, priority: groupVersionPriority(gv, scheme.domain) }));
 }
 
-/** What the ConfigMap publishes, read from the authentication flags' files. */
-function frontProxyAuthentication(opts: APIServerOptions) {
-  const a = opts.authentication;
-  const rh = a.requestHeader;
+/** What the ConfigMap publishes: the authentication flags and their CA bundles. */
+function frontProxyAuthentication(opts: APIServerOptions, caFiles: AggregatorDeps['caFiles']) {
+  const rh = opts.authentication.requestHeader;
   return {
-    clientCA: a.clientCAFile ? readFlagFile('client-ca-file', a.clientCAFile).toString('utf8') : '',
-    requestHeaderCA: rh.clientCAFile ? readFlagFile('requestheader-client-ca-file', rh.clientCAFile).toString('utf8') : '',
+    ...caFiles,
     usernameHeaders: rh.usernameHeaders,
     groupHeaders: rh.groupHeaders,
     extraHeadersPrefix: rh.extraHeadersPrefix,

@@ -40,6 +40,8 @@ export interface Authentication {
   authenticate: RequestAuthentication;
   /** CA certificates (PEM) client certificates are asked for against. */
   clientCAs: string[];
+  /** The --client-ca-file and --requestheader-client-ca-file bundles as read ('' without the flag), for what publishes them. */
+  caFiles: { clientCA: string; requestHeaderCA: string };
   /** Handlers of the review kinds and of serviceaccounts/token. */
   virtual: Map<string, VirtualHandler>;
   /** The service account issuer's discovery documents, when the issuer is a URL. */
@@ -151,12 +153,12 @@ export async function buildAuthentication(o: AuthenticationOptions, deps: Authen
   const requestHeaderCA = o.requestHeader.clientCAFile ? loadCABundle(o.requestHeader.clientCAFile) : undefined;
   if (requestHeaderCA) {
     request.push(requestHeaderAuthenticator({
-      clientCA: requestHeaderCA, allowedNames: o.requestHeader.allowedNames, usernameHeaders: o.requestHeader.usernameHeaders,
+      clientCA: requestHeaderCA.certificates, allowedNames: o.requestHeader.allowedNames, usernameHeaders: o.requestHeader.usernameHeaders,
       groupHeaders: o.requestHeader.groupHeaders, extraHeaderPrefixes: o.requestHeader.extraHeadersPrefix,
     }));
   }
   const clientCA = o.clientCAFile ? loadCABundle(o.clientCAFile) : undefined;
-  if (clientCA) request.push(x509Authenticator({ clientCA, domain }));
+  if (clientCA) request.push(x509Authenticator({ clientCA: clientCA.certificates, domain }));
   // The union of the token authenticators behind upstream's token cache (successes kept 10s), shared
   // by bearer tokens, websocket tokens and TokenReview as upstream's one cached union is.
   const tokenUnion = cachedTokenAuthenticator(unionTokenAuthenticator(tokens, 'token'));
@@ -184,7 +186,8 @@ export async function buildAuthentication(o: AuthenticationOptions, deps: Authen
       const outcome = await authenticate(req);
       return 'error' in outcome ? { error: outcome.error, credentialPresented: outcome.credentialPresented } : { user: outcome.user };
     },
-    clientCAs: tlsClientCAs(clientCA, requestHeaderCA),
+    clientCAs: tlsClientCAs(clientCA?.certificates, requestHeaderCA?.certificates),
+    caFiles: { clientCA: clientCA?.pem ?? '', requestHeaderCA: requestHeaderCA?.pem ?? '' },
     virtual,
     documents,
     stop: async () => {

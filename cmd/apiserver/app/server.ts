@@ -1,6 +1,5 @@
 // Assembles the API server from its options: certificate, etcd storage, scheme, registry stores,
 // API handler and HTTPS server; then runs the post-start steps.
-import { readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { apiDomain } from '../../../api/domain.js';
 import { groupVersions } from '../../../api/index.js';
@@ -296,8 +295,17 @@ async function serve(opts: APIServerOptions, logger: Logger, thread: ThreadRole 
   const discovery = new DiscoveryModel();
   discovery.add(schemeDiscoverySource(scheme), sourcePrecedence.builtIn);
   let namespacesMade: Promise<void> | undefined;
+  const custom = customResources({
+    scheme, storage, domain, stores, caches, logger, watchCacheSize: watchCacheSizeOf(opts), watchCacheSizes: customCacheSizes,
+    ...(thread ? { watermark: thread.definitionsWatermark } : {}),
+  });
+  const answerCaches = thread?.answerCaches ?? localAnswerCaches;
+  const authentication = await buildAuthentication(opts.authentication, {
+    domain, stores, caches, tlsPrivateKeyFile: opts.tlsPrivateKeyFile, externalAddress: serverAddress, logger,
+    answerCaches, ...(thread ? { tokenKeySalt: thread.tokenKeySalt } : {}),
+  });
   const aggregator = buildAggregator({
-    opts, domain, scheme, stores, caches, logger, maxRequestBodyBytes: MAX_BODY_BYTES,
+    opts, domain, scheme, stores, caches, logger, maxRequestBodyBytes: MAX_BODY_BYTES, caFiles: authentication.caFiles,
     // One thread writes what the aggregator keeps in etcd; every thread proxies and reads.
     writer: !thread || thread.id === 1,
     // orch-system, upstream's kube-system.
@@ -308,15 +316,6 @@ async function serve(opts: APIServerOptions, logger: Logger, thread: ThreadRole 
     retrying: (what, step) => retrying(what, step, logger),
   });
   if (aggregator) discovery.add(aggregator.documents, sourcePrecedence.aggregated);
-  const custom = customResources({
-    scheme, storage, domain, stores, caches, logger, watchCacheSize: watchCacheSizeOf(opts), watchCacheSizes: customCacheSizes,
-    ...(thread ? { watermark: thread.definitionsWatermark } : {}),
-  });
-  const answerCaches = thread?.answerCaches ?? localAnswerCaches;
-  const authentication = await buildAuthentication(opts.authentication, {
-    domain, stores, caches, tlsPrivateKeyFile: opts.tlsPrivateKeyFile, externalAddress: serverAddress, logger,
-    answerCaches, ...(thread ? { tokenKeySalt: thread.tokenKeySalt } : {}),
-  });
   const authorization = await buildAuthorization(opts.authorization, { domain, stores, caches, answerCaches, logger });
   const decoder = new ObjectDecoder(schemas);
   const admission = await buildAdmission(opts.admission, {
@@ -360,8 +359,7 @@ async function serve(opts: APIServerOptions, logger: Logger, thread: ThreadRole 
         const configMaps = stores.get('/configmaps');
         if (!configMaps) return; // core/v1 configmaps disabled with --runtime-config
         await (namespacesMade ??= ensureSystemNamespaces(stores, logger));
-        const clientCA = opts.authentication.clientCAFile ? readFileSync(opts.authentication.clientCAFile, 'utf8') : '';
-        const ca = servingCA(cert.cert, clientCA);
+        const ca = servingCA(cert.cert, authentication.caFiles.clientCA);
         if (!ca.verified) logger.warn('no CA in --tls-cert-file or --client-ca-file verifies the serving certificate; cluster-info publishes the serving chain as given');
         const server = serverURL(advertiseAddress(opts), port);
         const kubeconfig = clusterInfoKubeconfig(server, ca.pem);

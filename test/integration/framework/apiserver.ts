@@ -13,7 +13,8 @@ import { defaultKubeletOptions } from '../../../cmd/apiserver/app/kubelet-option
 import { defaultAuditOptions } from '../../../cmd/apiserver/app/audit-options.js';
 import { defaultAggregatorOptions } from '../../../cmd/apiserver/app/aggregator-options.js';
 import { Logger } from '../../../pkg/log/logger.js';
-import { Client } from './client.js';
+import { Client, type Response } from './client.js';
+import { pollUntil } from './authentication.js';
 import { startEtcd, type TestEtcd } from './etcd.js';
 import type { BinaryServer } from './binary-server.js';
 
@@ -210,4 +211,19 @@ export async function ensureDefaultServiceAccount(client: Client, namespace: str
   const r = await client.post(`/api/v1/namespaces/${namespace}/serviceaccounts`, { metadata: { name: 'default' } });
   if (r.status === 201 || r.status === 409 || r.status === 401 || r.status === 403) return;
   throw new Error(`cannot create the default service account of ${namespace}: ${r.status} ${r.text}`);
+}
+
+/**
+ * Sends `send` (a request on a connection of its own, which the kernel hands to any of the
+ * server's threads) until every thread of `t` has given an answer that `ok` accepts; the last
+ * answer. With one thread, until one answer is accepted. For what each thread learns on its own
+ * (its watch cache, its etcd health probe) before a test may count on it server-wide.
+ */
+export async function untilEveryThread(t: TestServer, send: () => Promise<Response>, ok: (r: Response) => boolean, what: string, timeoutMs = 20_000): Promise<Response> {
+  const accepted = new Set<string>();
+  return pollUntil(async () => {
+    const r = await send();
+    if (ok(r)) accepted.add(String(r.headers['x-orch-worker'] ?? '1'));
+    return r;
+  }, () => accepted.size === (t.options.workers ?? 1), `every thread: ${what}`, timeoutMs);
 }
