@@ -3,8 +3,9 @@
 // the other thread, paging and optimistic concurrency hold across connections, /metrics speaks
 // for both threads, one audit log file holds every thread's events, a token webhook is asked once
 // per token within its cache TTL whichever thread serves, a thread that dies is replaced while
-// health stays green and writes go on, a stuck thread fails /readyz but not /livez, SIGTERM stops
-// them all, and kubectl works against it.
+// health stays green and writes go on, a stuck thread fails /readyz but not /livez, a hung etcd
+// is refused by every thread once one thread's probe finds it, SIGTERM stops them all, and kubectl
+// works against it.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -437,6 +438,35 @@ describe('--workers 2 with a thread whose event loop is stuck', () => {
       await pollUntil(() => one.get('/readyz'), (r) => r.status === 200, 'readyz passing once thread 2 runs again', 30_000);
     } finally {
       one.close();
+      await s.stop();
+    }
+  });
+});
+
+describe('--workers 2 when etcd hangs', () => {
+  test('once one thread\'s probe finds etcd hung, both threads refuse writes with 503 at once (none is sent to wait for its deadline); both write again after', async () => {
+    const s = await startBinaryServer({ workers: 2 });
+    const path = '/api/v1/namespaces/default/configmaps';
+    try {
+      s.etcd.freeze();
+      try {
+        // The first thread whose probe fails (each probes on its own connection, at its own moment).
+        const first = await pollUntil(() => s.client.get('/readyz?verbose'), (r) => r.status === 500, 'a thread\'s /readyz failing', 20_000);
+        assert.match(first.text, /^\[-\]etcd failed/m);
+        const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => s.client.post(`${path}?timeout=5s`, { metadata: { name: `while-hung-${i}` } })));
+        for (const r of answers) {
+          assert.equal(r.status, 503, `thread ${workerOf(r)} after thread ${workerOf(first)}'s probe failed: ${r.text}`);
+          assert.equal(r.headers['retry-after'], '1');
+        }
+        assert.equal(new Set(answers.map(workerOf)).size, 2, 'both threads answered');
+      } finally {
+        s.etcd.thaw();
+      }
+      const after = await pollUntil(() => Promise.all(Array.from({ length: 8 }, () => s.client.get('/readyz'))), (rs) => rs.every((r) => r.status === 200), 'both threads ready again');
+      assert.equal(new Set(after.map(workerOf)).size, 2, 'both threads answered');
+      const writes = await Promise.all(Array.from({ length: 8 }, (_, i) => s.client.post(path, { metadata: { name: `after-${i}` } })));
+      assert.deepEqual(writes.map((r) => r.status), Array(8).fill(201));
+    } finally {
       await s.stop();
     }
   });

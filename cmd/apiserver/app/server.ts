@@ -35,6 +35,7 @@ import { servingCertificate } from './serving.js';
 import { compatibleKubernetes, gitVersion } from '../../../pkg/version/version.js';
 import type { Storage } from '../../../pkg/storage/interface.js';
 import { Etcd3Storage } from '../../../pkg/storage/etcd3/store.js';
+import type { HealthPeers } from '../../../pkg/storage/etcd3/health-monitor.js';
 import { jsonStorageCodec } from '../../../pkg/storage/json-codec.js';
 import { cachedStorage, etcdClientTLS, watchCacheSizeOf } from './storage.js';
 import { customResources } from './custom-resources.js';
@@ -95,6 +96,8 @@ export interface ThreadRole {
   auditFile: { memory: SharedArrayBuffer; owner: number };
   /** The CustomResourceDefinition revision the threads share, so they show one discovery. */
   definitionsWatermark: RevisionWatermark;
+  /** The other threads' etcd probes: a member one finds hung, every thread refuses. */
+  etcdHealthPeers: HealthPeers;
 }
 
 export interface RunningAPIServer {
@@ -225,6 +228,7 @@ export async function runAPIServer(opts: APIServerOptions, logger: Logger, threa
     prefix: opts.etcdPrefix,
     codec: jsonStorageCodec,
     observe: (operation, key, seconds) => metrics.etcdRequest(operation, key.split('/')[2] ?? '', seconds),
+    ...(thread ? { healthPeers: thread.etcdHealthPeers } : {}),
     events: {
       unreachable: (err) => logger.error('lost the connection to etcd; requests that need it answer 503 until it is back', { servers: opts.etcdServers.join(','), err }),
       reachable: (downMs) => logger.info('the connection to etcd is back', { servers: opts.etcdServers.join(','), outage: `${(downMs / 1000).toFixed(1)}s` }),

@@ -5,6 +5,7 @@ import { parentPort } from 'node:worker_threads';
 import type { Logger } from '../../../pkg/log/logger.js';
 import type { APIServerMetrics } from '../../../pkg/metrics/apiserver-metrics.js';
 import type { HealthCheck } from '../../../pkg/server/healthz.js';
+import type { HealthPeers } from '../../../pkg/storage/etcd3/health-monitor.js';
 import { RevisionWatermark } from '../../../pkg/util/revision-watermark.js';
 import { SharedAnswerCaches } from '../../../pkg/util/cache/shared-answer-cache.js';
 import type { AnswerCacheFactory } from '../../../pkg/util/cache/answer-cache.js';
@@ -44,6 +45,8 @@ export class ThreadLink implements ThreadRole {
   readonly tokenKeySalt: Uint8Array;
   readonly auditFile: { memory: SharedArrayBuffer; owner: number };
   readonly definitionsWatermark: RevisionWatermark;
+  readonly etcdHealthPeers: HealthPeers;
+  private etcdUnanswered: (host: string) => void = () => undefined;
   private stuck = new Set<number>();
   /** The server's threads still starting: all of them at first (none for a replacement, which starts while the others serve). */
   private starting: Set<number>;
@@ -63,6 +66,12 @@ export class ThreadLink implements ThreadRole {
     this.tokenKeySalt = data.tokenKeySalt;
     this.auditFile = { memory: data.auditFile, owner: threadId };
     this.definitionsWatermark = new RevisionWatermark(data.definitionsWatermark);
+    this.etcdHealthPeers = {
+      shut: (host) => tellMain({ kind: 'etcd-unanswered', host }),
+      onShut: (f) => {
+        this.etcdUnanswered = f;
+      },
+    };
     parentPort?.on('message', (m: MainMessage) => this.receive(m));
     setInterval(() => tellMain({ kind: 'heartbeat' }), heartbeatMs).unref();
   }
@@ -94,6 +103,9 @@ export class ThreadLink implements ThreadRole {
         return;
       case 'crash':
         crash(m.how);
+        return;
+      case 'etcd-unanswered':
+        this.etcdUnanswered(m.host);
         return;
     }
   }

@@ -48,7 +48,9 @@ export type ThreadMessage =
   /** /metrics was asked of it: the main thread answers with the sum over every thread. */
   | { kind: 'metrics-request'; id: number }
   /** Its own metrics, answering a gather. */
-  | { kind: 'metrics'; id: number; metrics: unknown[] };
+  | { kind: 'metrics'; id: number; metrics: unknown[] }
+  /** Its health probe of the etcd member `host` failed: the main thread tells the others. */
+  | { kind: 'etcd-unanswered'; host: string };
 
 export type MainMessage =
   /** The port to listen on; 0 to bind the flag's port 0 (a free one), which the others then share. */
@@ -63,6 +65,8 @@ export type MainMessage =
   | { kind: 'metrics-response'; id: number; error: string }
   /** SIGTERM: shut down as one server does, then end. */
   | { kind: 'stop' }
+  /** Another thread's health probe of the etcd member `host` failed. */
+  | { kind: 'etcd-unanswered'; host: string }
   | { kind: 'crash'; how: CrashKind };
 
 /** How often a worker thread says it is alive; one not heard from for stuckMs counts as stuck. */

@@ -3,6 +3,7 @@
 // spreading connections over them), kept one server in one process. The main thread serves no
 // API (it never loads the kinds, handlers or storage); it
 // - makes the self-signed serving certificate once, and hands the threads the port the first one bound;
+// - passes on to the others a thread's failed etcd probe, so every thread refuses a hung member;
 // - holds what the threads share: the webhook answer caches (SharedAnswerStore), the salt of token
 //   cache keys, and the memory through which they take turns at the one --audit-log-path file;
 // - sums every thread's metrics for whichever thread is asked for /metrics;
@@ -186,6 +187,9 @@ export function runThreads(opts: APIServerOptions, argv: string[]): void {
         return;
       case 'metrics':
         gathers.get(m.id)?.add(m.metrics);
+        return;
+      case 'etcd-unanswered':
+        for (const other of running()) if (other !== w) send(other, m);
         return;
     }
   };

@@ -5,7 +5,11 @@
 // are refused without being sent (the member's gate), to be let through again the moment a probe
 // answers.
 // Nothing else opens or closes a gate: a call that timed out or was cancelled says nothing about
-// the member, and no trial call is sent to a member that may hang.
+// the member, and no trial call is sent to a member that may hang. The one exception is the
+// server's other threads (--workers), each with a client and a probe of its own: when one's probe
+// of a member fails, the others shut their gate to it too and probe it at once (shutByPeer), so
+// the server refuses calls to a hung member as one, whichever thread serves; each gate opens again
+// on its own thread's probe.
 import { circuitBreaker, ConsecutiveBreaker, handleWhen, noop, type CircuitBreakerPolicy, type IDisposable } from 'cockatiel';
 import { Etcd3 } from 'etcd3';
 import { AbandonableCall } from './abandonable-call.js';
@@ -28,6 +32,16 @@ export interface HealthMonitorOptions {
   intervalMs?: number;
   /** Told after every round of probes whether etcd as a whole answers (some member does), and if not why. */
   checked(up: boolean, err?: string): void;
+  /** Told when a probe of `host` failed and shut its gate, for the server's other threads (see shutByPeer). */
+  shut?(host: string): void;
+}
+
+/** The server's other threads (--workers), each probing etcd on its own: see shutByPeer. */
+export interface HealthPeers {
+  /** Tells the other threads that this one's probe of `host` failed. */
+  shut(host: string): void;
+  /** Calls `f` when another thread's probe of a member failed. */
+  onShut(f: (host: string) => void): void;
 }
 
 interface Member {
@@ -99,9 +113,23 @@ export class HealthMonitor {
     void loop();
   }
 
+  /**
+   * Another thread's probe of `host` failed: this thread's gate to it shuts as well, and the member
+   * is probed now, which opens the gate again if it answers this thread.
+   */
+  shutByPeer(host: string): void {
+    const m = this.members.get(host);
+    if (!m || this.stopped) return;
+    if (!m.isolation) {
+      m.isolation = m.gate.isolate();
+      m.lastError = 'no answer to another thread\'s probe';
+    }
+    void this.check();
+  }
+
   /** Probes every member now (joining probes already out); true when some member answered. */
   async check(): Promise<boolean> {
-    await Promise.all([...this.members.values()].map((m) => this.probe(m)));
+    await Promise.all([...this.members].map(([host, m]) => this.probe(host, m)));
     const up = this.up;
     this.opts.checked(up, up ? undefined : [...this.members.values()].map((m) => m.lastError).join('; '));
     return up;
@@ -112,7 +140,7 @@ export class HealthMonitor {
    * gRPC deadline would make the etcd3 client close it): a hung member still holds the connection,
    * and the moment it runs again it answers the probe out on it, with no new connection to make.
    */
-  private probe(m: Member): Promise<boolean> {
+  private probe(host: string, m: Member): Promise<boolean> {
     if (m.probing) return m.probing;
     const call = new AbandonableCall();
     const timer = setTimeout(() => call.abandon(new Error(`no answer within ${PROBE_TIMEOUT_MS / 1000}s`)), PROBE_TIMEOUT_MS);
@@ -132,6 +160,7 @@ export class HealthMonitor {
           for (const done of this.opened) done();
         } else if (!ok && !m.isolation && !this.stopped) {
           m.isolation = m.gate.isolate();
+          this.opts.shut?.(host);
         }
         return ok;
       });

@@ -8,7 +8,7 @@ import { copyObject } from '../../runtime/copy.js';
 import { AbandonableCall, type CallOptions } from './abandonable-call.js';
 import { startCompactor, type CompactorEvents } from './compactor.js';
 import { etcdCredentials, type EtcdClientTLS } from './credentials.js';
-import { HealthMonitor } from './health-monitor.js';
+import { HealthMonitor, type HealthPeers } from './health-monitor.js';
 import { LeaseManager } from './lease-manager.js';
 import type {
   DeleteOptions,
@@ -58,6 +58,8 @@ export interface Etcd3StorageOptions {
    * only when healthy() asks, for tests that count etcd's calls.
    */
   probeIntervalMs?: number;
+  /** The server's other threads (--workers): a member one of them finds hung is refused here too. */
+  healthPeers?: HealthPeers;
 }
 
 /**
@@ -191,7 +193,9 @@ export class Etcd3Storage implements Storage {
         if (!up) for (const read of this.readCalls) read.abandon(notAnswering(''));
         this.reached(up, up ? undefined : new Error(`the health probe got no answer: ${err}`));
       },
+      ...(opts.healthPeers ? { shut: (host: string) => opts.healthPeers!.shut(host) } : {}),
     });
+    opts.healthPeers?.onShut((host) => this.health.shutByPeer(host));
     this.client = new Etcd3({
       hosts: opts.servers,
       ...etcdCredentials(opts.tls),
