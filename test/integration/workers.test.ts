@@ -462,7 +462,7 @@ describe('--workers 2 when etcd hangs', () => {
       } finally {
         s.etcd.thaw();
       }
-      const after = await pollUntil(() => Promise.all(Array.from({ length: 8 }, () => s.client.get('/readyz'))), (rs) => rs.every((r) => r.status === 200), 'both threads ready again');
+      const after = await pollUntil(() => Promise.all(Array.from({ length: 16 }, () => s.client.get('/readyz'))), (rs) => rs.every((r) => r.status === 200), 'both threads ready again');
       assert.equal(new Set(after.map(workerOf)).size, 2, 'both threads answered');
       const writes = await Promise.all(Array.from({ length: 8 }, (_, i) => s.client.post(path, { metadata: { name: `after-${i}` } })));
       assert.deepEqual(writes.map((r) => r.status), Array(8).fill(201));
