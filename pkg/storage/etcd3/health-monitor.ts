@@ -32,8 +32,8 @@ export interface HealthMonitorOptions {
   intervalMs?: number;
   /** Told after every round of probes whether etcd as a whole answers (some member does), and if not why. */
   checked(up: boolean, err?: string): void;
-  /** Told when a probe of `host` failed and shut its gate, for the server's other threads (see shutByPeer). */
-  shut?(host: string): void;
+  /** The server's other threads, told of this one's failed probes and telling of theirs (see shutByPeer). */
+  peers?: HealthPeers | undefined;
 }
 
 /** The server's other threads (--workers), each probing etcd on its own: see shutByPeer. */
@@ -45,6 +45,7 @@ export interface HealthPeers {
 }
 
 interface Member {
+  host: string;
   client: Etcd3;
   /** Refuses the main client's calls to this member while it is isolated. */
   gate: CircuitBreakerPolicy;
@@ -63,6 +64,7 @@ export class HealthMonitor {
   constructor(private readonly opts: HealthMonitorOptions) {
     for (const host of opts.hosts) {
       this.members.set(host, {
+        host,
         // No retries and no breaker of its own: a probe is one call, answered or not.
         client: new Etcd3({ hosts: [host], ...etcdCredentials(opts.tls), faultHandling: { global: noop, host: () => noop } }),
         gate: neverTrips(),
@@ -71,6 +73,7 @@ export class HealthMonitor {
         lastError: '',
       });
     }
+    opts.peers?.onShut((host) => this.shutByPeer(host));
   }
 
   /** The policy the main client runs its calls to `host` under: refused while the member's probe fails. */
@@ -117,7 +120,7 @@ export class HealthMonitor {
    * Another thread's probe of `host` failed: this thread's gate to it shuts as well, and the member
    * is probed now, which opens the gate again if it answers this thread.
    */
-  shutByPeer(host: string): void {
+  private shutByPeer(host: string): void {
     const m = this.members.get(host);
     if (!m || this.stopped) return;
     if (!m.isolation) {
@@ -129,7 +132,7 @@ export class HealthMonitor {
 
   /** Probes every member now (joining probes already out); true when some member answered. */
   async check(): Promise<boolean> {
-    await Promise.all([...this.members].map(([host, m]) => this.probe(host, m)));
+    await Promise.all([...this.members.values()].map((m) => this.probe(m)));
     const up = this.up;
     this.opts.checked(up, up ? undefined : [...this.members.values()].map((m) => m.lastError).join('; '));
     return up;
@@ -140,7 +143,7 @@ export class HealthMonitor {
    * gRPC deadline would make the etcd3 client close it): a hung member still holds the connection,
    * and the moment it runs again it answers the probe out on it, with no new connection to make.
    */
-  private probe(host: string, m: Member): Promise<boolean> {
+  private probe(m: Member): Promise<boolean> {
     if (m.probing) return m.probing;
     const call = new AbandonableCall();
     const timer = setTimeout(() => call.abandon(new Error(`no answer within ${PROBE_TIMEOUT_MS / 1000}s`)), PROBE_TIMEOUT_MS);
@@ -160,7 +163,7 @@ export class HealthMonitor {
           for (const done of this.opened) done();
         } else if (!ok && !m.isolation && !this.stopped) {
           m.isolation = m.gate.isolate();
-          this.opts.shut?.(host);
+          this.opts.peers?.shut(m.host);
         }
         return ok;
       });

@@ -193,9 +193,8 @@ export class Etcd3Storage implements Storage {
         if (!up) for (const read of this.readCalls) read.abandon(notAnswering(''));
         this.reached(up, up ? undefined : new Error(`the health probe got no answer: ${err}`));
       },
-      ...(opts.healthPeers ? { shut: (host: string) => opts.healthPeers!.shut(host) } : {}),
+      peers: opts.healthPeers,
     });
-    opts.healthPeers?.onShut((host) => this.health.shutByPeer(host));
     this.client = new Etcd3({
       hosts: opts.servers,
       ...etcdCredentials(opts.tls),
