@@ -95,6 +95,9 @@ describe('the apiserver binary', () => {
       const after = await Promise.all(Array.from({ length: 24 }, () => localhost.get('/readyz?verbose')));
       for (const r of after) assert.equal(r.status, 200, `thread ${String(r.headers['x-orch-worker'])} after thread ${String(ready.headers['x-orch-worker'])} said ready:\n${r.text}`);
       assert.equal(new Set(after.map((r) => r.headers['x-orch-worker'])).size, 2, 'both threads answered');
+      // The binary runs on the Node the project pins (make brings it in when the machine's is older).
+      const version = await localhost.get('/version');
+      assert.equal(version.body.goVersion, `node${readFileSync(join(repo, '.node-version'), 'utf8').trim()}`);
       const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
       proc.kill('SIGTERM');
       assert.equal(await exited, 0, log);

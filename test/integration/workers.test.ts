@@ -8,7 +8,7 @@
 // works against it.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'node:https';
@@ -265,6 +265,18 @@ describe('the API server with --workers 2', () => {
     assert.deepEqual(childrenOf(s.pid), []);
   });
 
+  test('a thread that keeps dying is logged with its cause each time and replaced after a growing backoff', async () => {
+    const replacements = () => (s.log().match(/"the thread that replaced one that ended is serving" slot=2/g) ?? []).length;
+    const before = replacements();
+    // Thread 2 again, soon after its last replacement (not stable for a minute): the backoff doubles.
+    s.signal('SIGUSR2');
+    await s.waitForLog(() => replacements() > before, 90_000, 'thread 2 replaced again');
+    const deaths = [...s.log().matchAll(/"a thread ended unexpectedly; replacing it" slot=2 err=<\n\tError: this thread was told to crash \(ORCH_TEST_THREAD_CRASH\)\n[\s\S]*?\n >\s*replacedIn="(\d+)s"/g)];
+    assert.deepEqual(deaths.map((m) => m[1]), ['1', '2'], 'each death logged with its cause; the second replacement waited twice as long');
+    assert.equal((await client.get('/livez')).status, 200);
+    await pollUntil(() => client.get('/readyz'), (r) => r.status === 200, 'readyz', 10_000);
+  });
+
   test('SIGTERM drains every thread and the process exits 0', async () => {
     const watch = await client.watch('/api/v1/namespaces?watch=true');
     s.signal('SIGTERM');
@@ -289,7 +301,12 @@ describe('--workers 2 shares what an operator sees as one', () => {
   for (const mode of ['blocking', 'batch']) test(`one --audit-log-path file, rotated by size, holds every event of both threads, each whole (--audit-log-mode ${mode})`, async () => {
     const logDir = join(dir, `audit-${mode}`);
     writeFileSync(join(dir, 'policy.yaml'), 'apiVersion: audit.orch.io/v1\nkind: Policy\nomitStages: [RequestReceived]\nrules:\n- level: RequestResponse\n  resources:\n  - group: ""\n    resources: [configmaps]\n- level: None\n');
-    const s = await startBinaryServer({ workers: 2, args: ['--audit-policy-file', join(dir, 'policy.yaml'), '--audit-log-path', join(logDir, 'audit.log'), '--audit-log-maxsize', '1', '--audit-log-mode', mode] });
+    // A backup from long ago, which --audit-log-maxage removes at the next rotation.
+    const old = 'audit-2020-01-01T00-00-00.000.log';
+    mkdirSync(logDir, { recursive: true });
+    writeFileSync(join(logDir, old), '');
+    const s = await startBinaryServer({ workers: 2, args: ['--audit-policy-file', join(dir, 'policy.yaml'), '--audit-log-path', join(logDir, 'audit.log'), '--audit-log-maxsize', '1', '--audit-log-mode', mode,
+      '--audit-log-maxage', '1', '--audit-log-maxbackup', '10'] });
     try {
       // About 64 KiB per event (request and response bodies): 48 creates take the log past 1 MiB more than twice.
       const payload = 'x'.repeat(32 * 1024);
@@ -304,6 +321,8 @@ describe('--workers 2 shares what an operator sees as one', () => {
       await pollUntil(async () => readdirSync(logDir).map((f) => readFileSync(join(logDir, f), 'utf8')).join(''), (text) => (text.match(/"stage":"ResponseComplete"/g) ?? []).length >= 48, 'every event written', 15_000);
       const files = readdirSync(logDir).sort();
       assert.ok(files.length >= 3, `the log was rotated at 1 MiB: ${files.join(', ')}`);
+      assert.ok(!files.includes(old), `the backup older than --audit-log-maxage is gone: ${files.join(', ')}`);
+      assert.ok(files.length <= 11, `at most --audit-log-maxbackup backups beside the log: ${files.join(', ')}`);
       assert.ok(files.every((f) => f === 'audit.log' || /^audit-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}\.log$/.test(f)), `one log and its backups, no file per thread: ${files.join(', ')}`);
       const events = files.flatMap((f) => {
         assert.ok(statSync(join(logDir, f)).size <= 1024 * 1024, `${f} is within --audit-log-maxsize`);
